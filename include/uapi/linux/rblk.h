@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * rblk - NVMe over Fabrics (RDMA) block device host.
+ *
+ * Generic netlink interface shared by the kernel module and nvmecfg.
+ */
+#ifndef _UAPI_LINUX_RBLK_H
+#define _UAPI_LINUX_RBLK_H
+
+#define RBLK_GENL_NAME		"rblk"
+#define RBLK_GENL_VERSION	1
+#define RBLK_GENL_MCAST_EVENTS	"events"
+
+/* Limits mirrored from the NVMe specification (NVMF_NQN_SIZE is 223). */
+#define RBLK_NQN_MAX_LEN	223
+#define RBLK_TRADDR_MAX_LEN	255
+#define RBLK_TRSVCID_MAX_LEN	31
+#define RBLK_DISK_NAME_LEN	32
+#define RBLK_HOSTID_LEN		16
+
+#define RBLK_MAX_IO_QUEUES	128
+#define RBLK_MIN_QUEUE_SIZE	16
+#define RBLK_MAX_QUEUE_SIZE	1024
+
+/**
+ * enum rblk_cmd - generic netlink commands of the "rblk" family
+ * @RBLK_CMD_UNSPEC: unused
+ * @RBLK_CMD_CONNECT: connect to a subsystem and create a block device.
+ *	Requires %RBLK_ATTR_TRADDR and %RBLK_ATTR_SUBSYSNQN; the rest are
+ *	optional. Answers %RBLK_CMD_CONNECT carrying %RBLK_ATTR_INDEX and
+ *	%RBLK_ATTR_DISK_NAME. Needs CAP_NET_ADMIN.
+ * @RBLK_CMD_DISCONNECT: delete the device named by %RBLK_ATTR_INDEX or
+ *	%RBLK_ATTR_DISK_NAME; shuts the controller down. Needs CAP_NET_ADMIN.
+ * @RBLK_CMD_GET: describe one device (doit, selected by %RBLK_ATTR_INDEX or
+ *	%RBLK_ATTR_DISK_NAME) or all devices (dumpit). Each answer is a
+ *	%RBLK_CMD_GET message with the device's parameters and state.
+ * @RBLK_CMD_GET_STATS: statistics of one device, nested in
+ *	%RBLK_ATTR_STATS.
+ * @RBLK_CMD_DISCOVER: connect to the discovery controller at
+ *	%RBLK_ATTR_TRADDR, read the discovery log page and answer with one
+ *	%RBLK_ATTR_DISC_ENTRY nest per record. Needs CAP_NET_ADMIN.
+ * @RBLK_CMD_EVENT: multicast notification on the "events" group, carrying
+ *	%RBLK_ATTR_EVENT, %RBLK_ATTR_INDEX, %RBLK_ATTR_DISK_NAME and
+ *	%RBLK_ATTR_STATE.
+ * @RBLK_CMD_RESET_STATS: zero the statistics of one device. Needs
+ *	CAP_NET_ADMIN.
+ * @__RBLK_CMD_MAX: number of commands
+ * @RBLK_CMD_MAX: highest command number
+ */
+enum rblk_cmd {
+	RBLK_CMD_UNSPEC,
+	RBLK_CMD_CONNECT,
+	RBLK_CMD_DISCONNECT,
+	RBLK_CMD_GET,
+	RBLK_CMD_GET_STATS,
+	RBLK_CMD_DISCOVER,
+	RBLK_CMD_EVENT,
+	RBLK_CMD_RESET_STATS,
+	__RBLK_CMD_MAX,
+};
+#define RBLK_CMD_MAX (__RBLK_CMD_MAX - 1)
+
+/**
+ * enum rblk_attr - top-level attributes
+ * @RBLK_ATTR_UNSPEC: unused
+ * @RBLK_ATTR_INDEX: u32, device index N of /dev/rblkN
+ * @RBLK_ATTR_DISK_NAME: string, "rblkN"
+ * @RBLK_ATTR_TRTYPE: string, transport type; only "rdma" is accepted
+ * @RBLK_ATTR_ADRFAM: u8, address family: %RBLK_ADRFAM_IPV4 or
+ *	%RBLK_ADRFAM_IPV6 (default: guessed from %RBLK_ATTR_TRADDR)
+ * @RBLK_ATTR_TRADDR: string, transport address (IPv4 or IPv6 literal)
+ * @RBLK_ATTR_TRSVCID: string, transport service id (port, default "4420")
+ * @RBLK_ATTR_SUBSYSNQN: string, NVMe qualified name of the subsystem
+ * @RBLK_ATTR_NSID: u32, namespace id (default 1)
+ * @RBLK_ATTR_HOSTNQN: string, host NQN (default: the module's host NQN)
+ * @RBLK_ATTR_HOSTID: binary, 16-byte host identifier (UUID)
+ * @RBLK_ATTR_NR_IO_QUEUES: u32, wanted I/O queues (default: online CPUs,
+ *	at most %RBLK_MAX_IO_QUEUES)
+ * @RBLK_ATTR_QUEUE_SIZE: u32, entries per I/O queue
+ *	(%RBLK_MIN_QUEUE_SIZE..%RBLK_MAX_QUEUE_SIZE, default 128)
+ * @RBLK_ATTR_KATO: u32, keep-alive timeout in seconds, 0 disables
+ *	(default 5)
+ * @RBLK_ATTR_RECONNECT_DELAY: u32, seconds between reconnect attempts
+ *	(default 10)
+ * @RBLK_ATTR_CTRL_LOSS_TMO: s32, seconds to keep reconnecting before the
+ *	device fails its I/O; -1 reconnects forever (default 600)
+ * @RBLK_ATTR_FAST_IO_FAIL_TMO: s32, seconds after which queued I/O fails
+ *	while reconnecting; -1 holds it until ctrl_loss_tmo (default -1)
+ * @RBLK_ATTR_STATE: u8, &enum rblk_state
+ * @RBLK_ATTR_CNTLID: u16, controller id the target assigned
+ * @RBLK_ATTR_SIZE: u64, namespace size in bytes
+ * @RBLK_ATTR_BLOCK_SIZE: u32, logical block size in bytes
+ * @RBLK_ATTR_STATS: nest of &enum rblk_stat_attr
+ * @RBLK_ATTR_DISC_ENTRY: nest of &enum rblk_disc_attr, repeated
+ * @RBLK_ATTR_EVENT: u8, &enum rblk_event
+ * @RBLK_ATTR_MODEL: string, controller model number
+ * @RBLK_ATTR_SERIAL: string, controller serial number
+ * @RBLK_ATTR_FIRMWARE: string, controller firmware revision
+ * @RBLK_ATTR_PAD: padding for 64-bit attributes
+ * @__RBLK_ATTR_MAX: number of attributes
+ * @RBLK_ATTR_MAX: highest attribute number
+ */
+enum rblk_attr {
+	RBLK_ATTR_UNSPEC,
+	RBLK_ATTR_INDEX,
+	RBLK_ATTR_DISK_NAME,
+	RBLK_ATTR_TRTYPE,
+	RBLK_ATTR_ADRFAM,
+	RBLK_ATTR_TRADDR,
+	RBLK_ATTR_TRSVCID,
+	RBLK_ATTR_SUBSYSNQN,
+	RBLK_ATTR_NSID,
+	RBLK_ATTR_HOSTNQN,
+	RBLK_ATTR_HOSTID,
+	RBLK_ATTR_NR_IO_QUEUES,
+	RBLK_ATTR_QUEUE_SIZE,
+	RBLK_ATTR_KATO,
+	RBLK_ATTR_RECONNECT_DELAY,
+	RBLK_ATTR_CTRL_LOSS_TMO,
+	RBLK_ATTR_FAST_IO_FAIL_TMO,
+	RBLK_ATTR_STATE,
+	RBLK_ATTR_CNTLID,
+	RBLK_ATTR_SIZE,
+	RBLK_ATTR_BLOCK_SIZE,
+	RBLK_ATTR_STATS,
+	RBLK_ATTR_DISC_ENTRY,
+	RBLK_ATTR_EVENT,
+	RBLK_ATTR_MODEL,
+	RBLK_ATTR_SERIAL,
+	RBLK_ATTR_FIRMWARE,
+	RBLK_ATTR_PAD,
+	__RBLK_ATTR_MAX,
+};
+#define RBLK_ATTR_MAX (__RBLK_ATTR_MAX - 1)
+
+/**
+ * enum rblk_adrfam - address families, numbered as the NVMe-oF ADRFAM field
+ * @RBLK_ADRFAM_IPV4: AF_INET
+ * @RBLK_ADRFAM_IPV6: AF_INET6
+ */
+enum rblk_adrfam {
+	RBLK_ADRFAM_IPV4 = 1,
+	RBLK_ADRFAM_IPV6 = 2,
+};
+
+/**
+ * enum rblk_state - controller state of a device
+ * @RBLK_STATE_NEW: created, not yet connecting
+ * @RBLK_STATE_CONNECTING: establishing queues (first connect or reconnect)
+ * @RBLK_STATE_LIVE: connected, I/O flows
+ * @RBLK_STATE_RESETTING: an error was seen, queues are being torn down
+ * @RBLK_STATE_DELETING: disconnect in progress
+ * @RBLK_STATE_DEAD: gave up reconnecting, I/O fails until disconnect
+ */
+enum rblk_state {
+	RBLK_STATE_NEW,
+	RBLK_STATE_CONNECTING,
+	RBLK_STATE_LIVE,
+	RBLK_STATE_RESETTING,
+	RBLK_STATE_DELETING,
+	RBLK_STATE_DEAD,
+};
+
+/**
+ * enum rblk_event - kinds of %RBLK_CMD_EVENT notifications
+ * @RBLK_EVENT_ADDED: a device was created
+ * @RBLK_EVENT_REMOVED: a device was deleted
+ * @RBLK_EVENT_STATE: a device changed state (see %RBLK_ATTR_STATE)
+ * @RBLK_EVENT_RECONNECTING: a reconnect attempt starts
+ */
+enum rblk_event {
+	RBLK_EVENT_ADDED = 1,
+	RBLK_EVENT_REMOVED,
+	RBLK_EVENT_STATE,
+	RBLK_EVENT_RECONNECTING,
+};
+
+/**
+ * enum rblk_stat_attr - attributes nested in %RBLK_ATTR_STATS
+ * @RBLK_STAT_UNSPEC: unused
+ * @RBLK_STAT_READS: u64, completed reads
+ * @RBLK_STAT_WRITES: u64, completed writes
+ * @RBLK_STAT_FLUSHES: u64, completed flushes
+ * @RBLK_STAT_DISCARDS: u64, completed discards and write-zeroes
+ * @RBLK_STAT_READ_BYTES: u64, bytes read
+ * @RBLK_STAT_WRITE_BYTES: u64, bytes written
+ * @RBLK_STAT_DISCARD_BYTES: u64, bytes discarded or zeroed
+ * @RBLK_STAT_ERRORS: u64, commands completed with an error status
+ * @RBLK_STAT_TIMEOUTS: u64, request timeouts
+ * @RBLK_STAT_RECONNECTS: u64, successful reconnects
+ * @RBLK_STAT_RECONNECT_ATTEMPTS: u64, reconnect attempts
+ * @RBLK_STAT_INLINE_WRITES: u64, writes sent as in-capsule data
+ * @RBLK_STAT_LAT_HIST: binary, array of u64: completions by latency, bucket
+ *	i counts latencies in [2^i, 2^(i+1)) microseconds (bucket 0 also
+ *	takes < 1 us, the last bucket everything above)
+ * @RBLK_STAT_STATUS_GENERIC: u64, errors with status code type 0 (generic)
+ * @RBLK_STAT_STATUS_CMD: u64, errors with status code type 1 (command
+ *	specific)
+ * @RBLK_STAT_STATUS_MEDIA: u64, errors with status code type 2 (media and
+ *	data integrity)
+ * @RBLK_STAT_STATUS_PATH: u64, errors with status code type 3 (path) or
+ *	host-side aborts
+ * @RBLK_STAT_STATUS_VENDOR: u64, errors with status code type 7 (vendor)
+ * @RBLK_STAT_PAD: padding
+ * @__RBLK_STAT_MAX: number of attributes
+ * @RBLK_STAT_MAX: highest attribute number
+ */
+enum rblk_stat_attr {
+	RBLK_STAT_UNSPEC,
+	RBLK_STAT_READS,
+	RBLK_STAT_WRITES,
+	RBLK_STAT_FLUSHES,
+	RBLK_STAT_DISCARDS,
+	RBLK_STAT_READ_BYTES,
+	RBLK_STAT_WRITE_BYTES,
+	RBLK_STAT_DISCARD_BYTES,
+	RBLK_STAT_ERRORS,
+	RBLK_STAT_TIMEOUTS,
+	RBLK_STAT_RECONNECTS,
+	RBLK_STAT_RECONNECT_ATTEMPTS,
+	RBLK_STAT_INLINE_WRITES,
+	RBLK_STAT_LAT_HIST,
+	RBLK_STAT_STATUS_GENERIC,
+	RBLK_STAT_STATUS_CMD,
+	RBLK_STAT_STATUS_MEDIA,
+	RBLK_STAT_STATUS_PATH,
+	RBLK_STAT_STATUS_VENDOR,
+	RBLK_STAT_PAD,
+	__RBLK_STAT_MAX,
+};
+#define RBLK_STAT_MAX (__RBLK_STAT_MAX - 1)
+
+/* Number of u64 buckets in %RBLK_STAT_LAT_HIST. */
+#define RBLK_LAT_BUCKETS	24
+
+/**
+ * enum rblk_disc_attr - attributes of one discovery log entry
+ * @RBLK_DISC_UNSPEC: unused
+ * @RBLK_DISC_TRTYPE: u8, transport type (NVMe-oF TRTYPE, 1 = RDMA)
+ * @RBLK_DISC_ADRFAM: u8, address family (NVMe-oF ADRFAM)
+ * @RBLK_DISC_SUBTYPE: u8, 1 = referral to a discovery subsystem,
+ *	2 = NVM subsystem, 3 = current discovery subsystem
+ * @RBLK_DISC_TREQ: u8, transport requirements
+ * @RBLK_DISC_PORTID: u16, port id
+ * @RBLK_DISC_CNTLID: u16, controller id
+ * @RBLK_DISC_ASQSZ: u16, admin max submission queue size
+ * @RBLK_DISC_TRSVCID: string, transport service id
+ * @RBLK_DISC_TRADDR: string, transport address
+ * @RBLK_DISC_SUBNQN: string, subsystem NQN
+ * @__RBLK_DISC_MAX: number of attributes
+ * @RBLK_DISC_MAX: highest attribute number
+ */
+enum rblk_disc_attr {
+	RBLK_DISC_UNSPEC,
+	RBLK_DISC_TRTYPE,
+	RBLK_DISC_ADRFAM,
+	RBLK_DISC_SUBTYPE,
+	RBLK_DISC_TREQ,
+	RBLK_DISC_PORTID,
+	RBLK_DISC_CNTLID,
+	RBLK_DISC_ASQSZ,
+	RBLK_DISC_TRSVCID,
+	RBLK_DISC_TRADDR,
+	RBLK_DISC_SUBNQN,
+	__RBLK_DISC_MAX,
+};
+#define RBLK_DISC_MAX (__RBLK_DISC_MAX - 1)
+
+#endif /* _UAPI_LINUX_RBLK_H */

@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rblk block layer: blk-mq tag sets for the admin and I/O queues, NVM
+ * command setup, completion status handling, timeouts and the gendisk.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blkdev.h>
+#include <linux/module.h>
+
+#include "rblk.h"
+
+static int rblk_major;
+
+static const struct block_device_operations rblk_fops = {
+	.owner		= THIS_MODULE,
+};
+
+static inline u64 rblk_sect_to_lba(struct rblk_ctrl *ctrl, sector_t sector)
+{
+	return sector >> (ctrl->lba_shift - SECTOR_SHIFT);
+}
+
+static blk_status_t rblk_setup_rw(struct rblk_ctrl *ctrl, struct request *rq,
+				  struct nvme_command *cmd, u8 opcode)
+{
+	u32 nlb = blk_rq_bytes(rq) >> ctrl->lba_shift;
+	u16 control = 0;
+
+	if (unlikely(!nlb || nlb > 0x10000))
+		return BLK_STS_IOERR;
+	if (rq->cmd_flags & REQ_FUA)
+		control |= NVME_RW_FUA;
+
+	cmd->rw.opcode = opcode;
+	cmd->rw.nsid = cpu_to_le32(ctrl->opts.nsid);
+	cmd->rw.slba = cpu_to_le64(rblk_sect_to_lba(ctrl, blk_rq_pos(rq)));
+	cmd->rw.length = cpu_to_le16(nlb - 1);
+	cmd->rw.control = cpu_to_le16(control);
+	return BLK_STS_OK;
+}
+
+static blk_status_t rblk_setup_discard(struct rblk_ctrl *ctrl,
+				       struct request *rq,
+				       struct nvme_command *cmd)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+
+	/* One range per request: max_discard_segments is 1. */
+	req->range.cattr = 0;
+	req->range.nlb = cpu_to_le32(blk_rq_sectors(rq) >>
+				     (ctrl->lba_shift - SECTOR_SHIFT));
+	req->range.slba = cpu_to_le64(rblk_sect_to_lba(ctrl, blk_rq_pos(rq)));
+
+	cmd->dsm.opcode = nvme_cmd_dsm;
+	cmd->dsm.nsid = cpu_to_le32(ctrl->opts.nsid);
+	cmd->dsm.nr = 0;
+	cmd->dsm.attributes = cpu_to_le32(NVME_DSMGMT_AD);
+
+	rq->special_vec.bv_page = virt_to_page(&req->range);
+	rq->special_vec.bv_offset = offset_in_page(&req->range);
+	rq->special_vec.bv_len = sizeof(req->range);
+	rq->rq_flags |= RQF_SPECIAL_PAYLOAD;
+	return BLK_STS_OK;
+}
+
+static blk_status_t rblk_setup_cmd(struct rblk_ctrl *ctrl, struct request *rq)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+	struct nvme_command *cmd = &req->cmd;
+
+	/* The submitter of a passthrough request filled in the command. */
+	if (blk_rq_is_passthrough(rq))
+		return BLK_STS_OK;
+
+	memset(cmd, 0, sizeof(*cmd));
+	req->flags = 0;
+	/* Retries count across requeues, not across reuse of the tag. */
+	if (!(rq->rq_flags & RQF_DONTPREP)) {
+		req->retries = 0;
+		rq->rq_flags |= RQF_DONTPREP;
+	}
+	switch (req_op(rq)) {
+	case REQ_OP_READ:
+		return rblk_setup_rw(ctrl, rq, cmd, nvme_cmd_read);
+	case REQ_OP_WRITE:
+		return rblk_setup_rw(ctrl, rq, cmd, nvme_cmd_write);
+	case REQ_OP_FLUSH:
+		cmd->common.opcode = nvme_cmd_flush;
+		cmd->common.nsid = cpu_to_le32(ctrl->opts.nsid);
+		return BLK_STS_OK;
+	case REQ_OP_DISCARD:
+		return rblk_setup_discard(ctrl, rq, cmd);
+	case REQ_OP_WRITE_ZEROES:
+		cmd->write_zeroes.opcode = nvme_cmd_write_zeroes;
+		cmd->write_zeroes.nsid = cpu_to_le32(ctrl->opts.nsid);
+		cmd->write_zeroes.slba =
+			cpu_to_le64(rblk_sect_to_lba(ctrl, blk_rq_pos(rq)));
+		cmd->write_zeroes.length =
+			cpu_to_le16((blk_rq_bytes(rq) >> ctrl->lba_shift) - 1);
+		return BLK_STS_OK;
+	default:
+		return BLK_STS_NOTSUPP;
+	}
+}
+
+/* A queue that is not live takes only its Connect; the rest wait or fail. */
+static blk_status_t rblk_not_ready(struct rblk_ctrl *ctrl, struct request *rq)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+
+	if (!blk_rq_is_passthrough(rq) && rblk_ctrl_holds_io(ctrl))
+		return BLK_STS_RESOURCE;
+
+	req->status = NVME_SC_HOST_PATH_ERROR | NVME_STATUS_DNR;
+	return BLK_STS_TRANSPORT;
+}
+
+static blk_status_t rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
+				  const struct blk_mq_queue_data *bd)
+{
+	struct rblk_queue *queue = hctx->driver_data;
+	struct rblk_ctrl *ctrl = queue->ctrl;
+	struct request *rq = bd->rq;
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+	blk_status_t sts;
+	int ret;
+
+	if (unlikely(!test_bit(RBLK_Q_LIVE, &queue->flags)) &&
+	    !((req->flags & RBLK_REQ_CONNECT) && blk_rq_is_passthrough(rq) &&
+	      test_bit(RBLK_Q_TR_READY, &queue->flags)))
+		return rblk_not_ready(ctrl, rq);
+
+	sts = rblk_setup_cmd(ctrl, rq);
+	if (unlikely(sts))
+		return sts;
+
+	req->status = 0;
+	req->start_ns = ktime_get_ns();
+	blk_mq_start_request(rq);
+
+	ret = rblk_queue_submit(queue, rq);
+	if (likely(!ret))
+		return BLK_STS_OK;
+	if (ret == -ENOMEM || ret == -EAGAIN)
+		return BLK_STS_RESOURCE;
+	/* The queue is broken: recover, and hold the request if we may. */
+	rblk_error_recovery(ctrl);
+	return rblk_not_ready(ctrl, rq);
+}
+
+static blk_status_t rblk_error_status(u16 status)
+{
+	switch (status & 0x7ff) {
+	case NVME_SC_SUCCESS:
+		return BLK_STS_OK;
+	case NVME_SC_CAP_EXCEEDED:
+		return BLK_STS_NOSPC;
+	case NVME_SC_LBA_RANGE:
+	case NVME_SC_CMD_INTERRUPTED:
+	case NVME_SC_NS_NOT_READY:
+		return BLK_STS_TARGET;
+	case NVME_SC_BAD_ATTRIBUTES:
+	case NVME_SC_ONCS_NOT_SUPPORTED:
+	case NVME_SC_INVALID_OPCODE:
+	case NVME_SC_INVALID_FIELD:
+	case NVME_SC_INVALID_NS:
+		return BLK_STS_NOTSUPP;
+	case NVME_SC_WRITE_FAULT:
+	case NVME_SC_READ_ERROR:
+	case NVME_SC_UNWRITTEN_BLOCK:
+	case NVME_SC_ACCESS_DENIED:
+	case NVME_SC_READ_ONLY:
+	case NVME_SC_COMPARE_FAILED:
+		return BLK_STS_MEDIUM;
+	case NVME_SC_GUARD_CHECK:
+	case NVME_SC_APPTAG_CHECK:
+	case NVME_SC_REFTAG_CHECK:
+	case NVME_SC_INVALID_PI:
+		return BLK_STS_PROTECTION;
+	case NVME_SC_RESERVATION_CONFLICT:
+		return BLK_STS_NEXUS;
+	case NVME_SC_HOST_PATH_ERROR:
+	case NVME_SC_HOST_ABORTED_CMD:
+		return BLK_STS_TRANSPORT;
+	default:
+		return BLK_STS_IOERR;
+	}
+}
+
+enum rblk_disposition {
+	RBLK_COMPLETE,
+	RBLK_RETRY,
+	RBLK_REQUEUE,
+};
+
+static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
+					 struct request *rq)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+
+	if (likely(!req->status) || blk_rq_is_passthrough(rq))
+		return RBLK_COMPLETE;
+
+	/* Cancelled by recovery: wait for the controller to come back. */
+	if (req->flags & RBLK_REQ_ABORTED)
+		return rblk_ctrl_holds_io(ctrl) ? RBLK_REQUEUE : RBLK_COMPLETE;
+
+	if ((req->status & NVME_STATUS_DNR) || blk_noretry_request(rq) ||
+	    req->retries >= RBLK_MAX_RETRIES)
+		return RBLK_COMPLETE;
+	return RBLK_RETRY;
+}
+
+static void rblk_complete_rq(struct request *rq)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+	struct rblk_ctrl *ctrl = req->queue->ctrl;
+
+	rblk_unmap_data(rq);
+
+	switch (rblk_decide(ctrl, rq)) {
+	case RBLK_COMPLETE:
+		if (!blk_rq_is_passthrough(rq))
+			rblk_stats_account(ctrl, rq, req->status);
+		blk_mq_end_request(rq, rblk_error_status(req->status));
+		return;
+	case RBLK_RETRY:
+		req->retries++;
+		fallthrough;
+	case RBLK_REQUEUE:
+		req->flags &= ~RBLK_REQ_ABORTED;
+		blk_mq_requeue_request(rq, true);
+		return;
+	}
+}
+
+static enum blk_eh_timer_return rblk_timeout(struct request *rq)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+	struct rblk_queue *queue = req->queue;
+	struct rblk_ctrl *ctrl = queue->ctrl;
+
+	rblk_warn(ctrl, "queue %u: command %#x (opcode %#x) timed out\n",
+		  queue->qid, req->cmd.common.command_id,
+		  req->cmd.common.opcode);
+	atomic64_inc(&ctrl->timeouts);
+
+	if (rblk_ctrl_state(ctrl) == RBLK_STATE_LIVE) {
+		/* Recovery cancels this request along with the others. */
+		rblk_error_recovery(ctrl);
+		return BLK_EH_RESET_TIMER;
+	}
+
+	/*
+	 * Connecting or deleting: nobody else will clean up, so stop the
+	 * queue (no completion can race with us after that) and fail it.
+	 */
+	rblk_queue_stop(queue);
+	if (!blk_mq_request_completed(rq)) {
+		req->status = NVME_SC_HOST_ABORTED_CMD | NVME_STATUS_DNR;
+		blk_mq_complete_request(rq);
+	}
+	return BLK_EH_DONE;
+}
+
+static bool rblk_cancel_rq(struct request *rq, void *data)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+
+	if (blk_mq_request_completed(rq))
+		return true;
+	req->status = NVME_SC_HOST_ABORTED_CMD;
+	if (blk_rq_is_passthrough(rq))
+		req->status |= NVME_STATUS_DNR;
+	req->flags |= RBLK_REQ_ABORTED;
+	blk_mq_complete_request(rq);
+	return true;
+}
+
+/**
+ * rblk_cancel_requests() - complete every in-flight request of a tag set
+ * @set: tag set whose queues are stopped
+ *
+ * File system requests are requeued while the controller may come back,
+ * others fail.
+ */
+void rblk_cancel_requests(struct blk_mq_tag_set *set)
+{
+	if (!set->tags)
+		return;
+	blk_mq_tagset_busy_iter(set, rblk_cancel_rq, NULL);
+	blk_mq_tagset_wait_completed_request(set);
+}
+
+static int rblk_init_request(struct blk_mq_tag_set *set, struct request *rq,
+			     unsigned int hctx_idx, unsigned int numa_node)
+{
+	struct rblk_ctrl *ctrl = rblk_ctrl_of_set(set);
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+
+	req->queue = &ctrl->queues[set == &ctrl->admin_set ? 0 : hctx_idx + 1];
+	req->genctr = 0;
+	return 0;
+}
+
+static int rblk_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
+			  unsigned int hctx_idx)
+{
+	struct rblk_ctrl *ctrl = data;
+	struct rblk_queue *queue = &ctrl->queues[hctx_idx + 1];
+
+	queue->tags = hctx->tags;
+	hctx->driver_data = queue;
+	return 0;
+}
+
+static int rblk_init_admin_hctx(struct blk_mq_hw_ctx *hctx, void *data,
+				unsigned int hctx_idx)
+{
+	struct rblk_ctrl *ctrl = data;
+
+	ctrl->queues[0].tags = hctx->tags;
+	hctx->driver_data = &ctrl->queues[0];
+	return 0;
+}
+
+static const struct blk_mq_ops rblk_mq_ops = {
+	.queue_rq	= rblk_queue_rq,
+	.complete	= rblk_complete_rq,
+	.init_request	= rblk_init_request,
+	.init_hctx	= rblk_init_hctx,
+	.timeout	= rblk_timeout,
+};
+
+static const struct blk_mq_ops rblk_admin_mq_ops = {
+	.queue_rq	= rblk_queue_rq,
+	.complete	= rblk_complete_rq,
+	.init_request	= rblk_init_request,
+	.init_hctx	= rblk_init_admin_hctx,
+	.timeout	= rblk_timeout,
+};
+
+static unsigned int rblk_cmd_size(void)
+{
+	return sizeof(struct rblk_request) +
+	       sizeof(struct scatterlist) * RBLK_INLINE_SG_CNT;
+}
+
+/* Limits both request queues share: one MR must map every request. */
+static void rblk_set_queue_limits(struct rblk_ctrl *ctrl,
+				  struct request_queue *q)
+{
+	u32 max_sectors = min_t(u32, ctrl->max_hw_sectors,
+				ctrl->max_segments << (PAGE_SHIFT - SECTOR_SHIFT));
+
+	blk_queue_max_hw_sectors(q, max_sectors);
+	blk_queue_max_segments(q, ctrl->max_segments);
+	blk_queue_virt_boundary(q, SZ_4K - 1);
+	blk_queue_dma_alignment(q, 3);
+}
+
+/**
+ * rblk_alloc_admin_tagset() - tag set and request queue of the admin queue
+ * @ctrl: controller whose admin queue's RDMA device is known
+ *
+ * Return: 0 or a negative errno.
+ */
+int rblk_alloc_admin_tagset(struct rblk_ctrl *ctrl)
+{
+	struct blk_mq_tag_set *set = &ctrl->admin_set;
+	int ret;
+
+	memset(set, 0, sizeof(*set));
+	set->ops = &rblk_admin_mq_ops;
+	set->queue_depth = RBLK_AQ_TAGS;
+	set->reserved_tags = RBLK_AQ_RESERVED;
+	set->numa_node = NUMA_NO_NODE;
+	set->cmd_size = rblk_cmd_size();
+	set->flags = BLK_MQ_F_NO_SCHED;
+	set->driver_data = ctrl;
+	set->nr_hw_queues = 1;
+	set->timeout = rblk_admin_timeout * HZ;
+	ret = blk_mq_alloc_tag_set(set);
+	if (ret)
+		return ret;
+
+	ctrl->admin_q = blk_mq_init_queue(set);
+	if (IS_ERR(ctrl->admin_q)) {
+		ret = PTR_ERR(ctrl->admin_q);
+		ctrl->admin_q = NULL;
+		blk_mq_free_tag_set(set);
+		return ret;
+	}
+	rblk_set_queue_limits(ctrl, ctrl->admin_q);
+	return 0;
+}
+
+/**
+ * rblk_free_admin_tagset() - undo rblk_alloc_admin_tagset()
+ * @ctrl: controller
+ */
+void rblk_free_admin_tagset(struct rblk_ctrl *ctrl)
+{
+	if (!ctrl->admin_q)
+		return;
+	blk_mq_destroy_queue(ctrl->admin_q);
+	blk_put_queue(ctrl->admin_q);
+	ctrl->admin_q = NULL;
+	blk_mq_free_tag_set(&ctrl->admin_set);
+}
+
+/**
+ * rblk_alloc_io_tagset() - tag set of the I/O queues and the queue used to
+ *	send their Connect commands
+ * @ctrl: controller with @nr_io_queues set
+ *
+ * Return: 0 or a negative errno.
+ */
+int rblk_alloc_io_tagset(struct rblk_ctrl *ctrl)
+{
+	struct blk_mq_tag_set *set = &ctrl->tag_set;
+	int ret;
+
+	memset(set, 0, sizeof(*set));
+	set->ops = &rblk_mq_ops;
+	set->queue_depth = ctrl->opts.queue_size;
+	set->reserved_tags = RBLK_IOQ_RESERVED;
+	set->numa_node = NUMA_NO_NODE;
+	set->cmd_size = rblk_cmd_size();
+	set->flags = BLK_MQ_F_SHOULD_MERGE;
+	set->driver_data = ctrl;
+	set->nr_hw_queues = ctrl->nr_io_queues;
+	set->timeout = rblk_io_timeout * HZ;
+	ret = blk_mq_alloc_tag_set(set);
+	if (ret)
+		return ret;
+
+	ctrl->connect_q = blk_mq_init_queue(set);
+	if (IS_ERR(ctrl->connect_q)) {
+		ret = PTR_ERR(ctrl->connect_q);
+		ctrl->connect_q = NULL;
+		blk_mq_free_tag_set(set);
+		return ret;
+	}
+	rblk_set_queue_limits(ctrl, ctrl->connect_q);
+	return 0;
+}
+
+/**
+ * rblk_free_io_tagset() - undo rblk_alloc_io_tagset()
+ * @ctrl: controller whose disk is gone
+ */
+void rblk_free_io_tagset(struct rblk_ctrl *ctrl)
+{
+	if (!ctrl->connect_q)
+		return;
+	blk_mq_destroy_queue(ctrl->connect_q);
+	blk_put_queue(ctrl->connect_q);
+	ctrl->connect_q = NULL;
+	blk_mq_free_tag_set(&ctrl->tag_set);
+}
+
+static void rblk_set_disk_limits(struct rblk_ctrl *ctrl)
+{
+	struct request_queue *q = ctrl->disk->queue;
+	u32 lbasz = 1U << ctrl->lba_shift;
+
+	rblk_set_queue_limits(ctrl, q);
+	blk_queue_logical_block_size(q, lbasz);
+	blk_queue_physical_block_size(q, ctrl->pb_size);
+	blk_queue_io_min(q, ctrl->pb_size);
+	blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
+	blk_queue_write_cache(q, ctrl->vwc & NVME_CTRL_VWC_PRESENT,
+			      ctrl->vwc & NVME_CTRL_VWC_PRESENT);
+
+	if (ctrl->oncs & NVME_CTRL_ONCS_DSM) {
+		q->limits.discard_granularity = lbasz;
+		blk_queue_max_discard_sectors(q, UINT_MAX >> SECTOR_SHIFT);
+		blk_queue_max_discard_segments(q, 1);
+	}
+	if (ctrl->oncs & NVME_CTRL_ONCS_WRITE_ZEROES)
+		/* NLB is 16 bits wide. */
+		blk_queue_max_write_zeroes_sectors(q,
+			min_t(u32, queue_max_hw_sectors(q),
+			      0x10000U << (ctrl->lba_shift - SECTOR_SHIFT)));
+}
+
+static sector_t rblk_capacity(struct rblk_ctrl *ctrl)
+{
+	return ctrl->nsze << (ctrl->lba_shift - SECTOR_SHIFT);
+}
+
+/**
+ * rblk_add_disk() - create and register /dev/rblkN
+ * @ctrl: live controller with its namespace identified
+ *
+ * Return: 0 or a negative errno.
+ */
+int rblk_add_disk(struct rblk_ctrl *ctrl)
+{
+	struct gendisk *disk;
+	int ret;
+
+	disk = blk_mq_alloc_disk(&ctrl->tag_set, ctrl);
+	if (IS_ERR(disk))
+		return PTR_ERR(disk);
+
+	disk->major = rblk_major;
+	disk->first_minor = ctrl->index * RBLK_MINORS;
+	disk->minors = RBLK_MINORS;
+	disk->fops = &rblk_fops;
+	disk->private_data = ctrl;
+	strscpy(disk->disk_name, ctrl->name, DISK_NAME_LEN);
+	ctrl->disk = disk;
+
+	rblk_set_disk_limits(ctrl);
+	set_capacity(disk, rblk_capacity(ctrl));
+
+	ret = device_add_disk(NULL, disk, rblk_disk_groups);
+	if (ret) {
+		put_disk(disk);
+		ctrl->disk = NULL;
+		return ret;
+	}
+	set_bit(RBLK_CTRL_DISK_ADDED, &ctrl->flags);
+	return 0;
+}
+
+/**
+ * rblk_update_disk() - apply a namespace size change seen on reconnect
+ * @ctrl: controller
+ */
+void rblk_update_disk(struct rblk_ctrl *ctrl)
+{
+	if (ctrl->disk && get_capacity(ctrl->disk) != rblk_capacity(ctrl)) {
+		rblk_info(ctrl, "namespace size changed to %llu blocks\n",
+			  ctrl->nsze);
+		set_capacity_and_notify(ctrl->disk, rblk_capacity(ctrl));
+	}
+}
+
+/**
+ * rblk_del_disk() - unregister /dev/rblkN; in-flight I/O drains first
+ * @ctrl: controller whose I/O queues complete or fail requests
+ */
+void rblk_del_disk(struct rblk_ctrl *ctrl)
+{
+	if (!ctrl->disk)
+		return;
+	if (test_and_clear_bit(RBLK_CTRL_DISK_ADDED, &ctrl->flags))
+		del_gendisk(ctrl->disk);
+	put_disk(ctrl->disk);
+	ctrl->disk = NULL;
+}
+
+int rblk_blk_init(void)
+{
+	rblk_major = register_blkdev(0, "rblk");
+	return rblk_major < 0 ? rblk_major : 0;
+}
+
+void rblk_blk_exit(void)
+{
+	unregister_blkdev(rblk_major, "rblk");
+}

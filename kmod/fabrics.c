@@ -1,0 +1,619 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rblk NVMe over Fabrics protocol: command capsules for Connect, Property
+ * Get/Set, Identify, Set Features, Get Log Page and Keep Alive, and the
+ * controller enable/shutdown sequences built on them.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/delay.h>
+#include <linux/slab.h>
+
+#include "rblk.h"
+
+/* Largest discovery log we read: header plus this many records. */
+#define RBLK_DISC_MAX_RECORDS	64
+
+/**
+ * rblk_status_to_errno() - turn a command result into an errno
+ * @status: negative errno, 0, or positive NVMe status
+ *
+ * Return: 0 or a negative errno.
+ */
+int rblk_status_to_errno(int status)
+{
+	if (status <= 0)
+		return status;
+	switch (status & 0x7ff) {
+	case NVME_SC_HOST_ABORTED_CMD:
+	case NVME_SC_HOST_PATH_ERROR:
+		return -EIO;
+	case NVME_SC_INVALID_NS:
+		return -ENODEV;
+	case NVME_SC_INVALID_OPCODE:
+	case NVME_SC_INVALID_FIELD:
+		return -EOPNOTSUPP;
+	default:
+		return -EREMOTEIO;
+	}
+}
+
+/**
+ * rblk_exec_cmd() - run one command synchronously
+ * @ctrl: controller
+ * @qid: queue to send it on; I/O queues only for Fabrics Connect
+ * @cmd: the command (command id is filled in on submission)
+ * @buf: data buffer (kmalloc'ed), or NULL
+ * @len: data length
+ * @result: completion result, or NULL
+ *
+ * Return: 0, a negative errno if the command could not be executed, or the
+ * positive NVMe status the controller answered with.
+ */
+int rblk_exec_cmd(struct rblk_ctrl *ctrl, u16 qid, struct nvme_command *cmd,
+		  void *buf, unsigned int len, union nvme_result *result)
+{
+	blk_opf_t op = nvme_is_write(cmd) ? REQ_OP_DRV_OUT : REQ_OP_DRV_IN;
+	bool connect = nvme_is_fabrics(cmd) &&
+		       cmd->fabrics.fctype == nvme_fabrics_type_connect;
+	blk_mq_req_flags_t flags = connect ? BLK_MQ_REQ_RESERVED : 0;
+	struct request_queue *q = qid ? ctrl->connect_q : ctrl->admin_q;
+	struct rblk_request *req;
+	struct request *rq;
+	blk_status_t sts;
+	int ret;
+
+	if (qid)
+		rq = blk_mq_alloc_request_hctx(q, op, flags | BLK_MQ_REQ_NOWAIT,
+					       qid - 1);
+	else
+		rq = blk_mq_alloc_request(q, op, flags);
+	if (IS_ERR(rq))
+		return PTR_ERR(rq);
+
+	req = blk_mq_rq_to_pdu(rq);
+	req->cmd = *cmd;
+	req->flags = connect ? RBLK_REQ_CONNECT : 0;
+	req->status = 0;
+	rq->timeout = rblk_admin_timeout * HZ;
+
+	if (buf && len) {
+		ret = blk_rq_map_kern(q, rq, buf, len, GFP_KERNEL);
+		if (ret)
+			goto out;
+	}
+
+	sts = blk_execute_rq(rq, false);
+	if (req->status)
+		ret = req->status;
+	else
+		ret = blk_status_to_errno(sts);
+	if (result)
+		*result = req->result;
+out:
+	blk_mq_free_request(rq);
+	return ret;
+}
+
+static const char *rblk_connect_error(int status, int *err)
+{
+	switch (status & 0x7ff) {
+	case NVME_SC_CONNECT_INVALID_PARAM:
+		*err = -ENOENT;
+		return "target does not know the subsystem NQN or host NQN";
+	case NVME_SC_CONNECT_INVALID_HOST:
+		*err = -EACCES;
+		return "target does not allow this host NQN";
+	case NVME_SC_CONNECT_CTRL_BUSY:
+		*err = -EBUSY;
+		return "target controller busy";
+	case NVME_SC_CONNECT_RESTART_DISC:
+		*err = -ECONNREFUSED;
+		return "target asked to restart discovery";
+	default:
+		*err = -ECONNREFUSED;
+		return "target refused Fabrics Connect";
+	}
+}
+
+/**
+ * rblk_fabrics_connect() - send Fabrics Connect on a queue
+ * @ctrl: controller; for I/O queues @ctrl->cntlid from the admin connect
+ * @qid: queue id
+ * @errmsg: set to a static reason on failure
+ *
+ * Return: 0 or a negative errno.
+ */
+int rblk_fabrics_connect(struct rblk_ctrl *ctrl, u16 qid, const char **errmsg)
+{
+	struct nvmf_connect_data *data;
+	struct nvme_command cmd = {};
+	union nvme_result res;
+	int ret;
+
+	cmd.connect.opcode = nvme_fabrics_command;
+	cmd.connect.fctype = nvme_fabrics_type_connect;
+	cmd.connect.recfmt = 0;
+	cmd.connect.qid = cpu_to_le16(qid);
+	if (qid) {
+		cmd.connect.sqsize = cpu_to_le16(ctrl->queues[qid].queue_size - 1);
+	} else {
+		cmd.connect.sqsize = cpu_to_le16(RBLK_AQ_DEPTH - 1);
+		/* Keep-alive is negotiated once, on the admin queue. */
+		cmd.connect.kato = cpu_to_le32(ctrl->opts.kato * 1000);
+	}
+
+	data = kzalloc(sizeof(*data), GFP_KERNEL);
+	if (!data)
+		return -ENOMEM;
+	uuid_copy(&data->hostid, &ctrl->opts.hostid);
+	data->cntlid = cpu_to_le16(qid ? ctrl->cntlid : 0xffff);
+	strscpy(data->subsysnqn, ctrl->opts.subsysnqn, NVMF_NQN_SIZE);
+	strscpy(data->hostnqn, ctrl->opts.hostnqn, NVMF_NQN_SIZE);
+
+	ret = rblk_exec_cmd(ctrl, qid, &cmd, data, sizeof(*data), &res);
+	kfree(data);
+	if (ret > 0) {
+		*errmsg = rblk_connect_error(ret, &ret);
+		rblk_err(ctrl, "queue %u: Connect failed, status %#x: %s\n",
+			 qid, ret, *errmsg);
+		return ret;
+	}
+	if (ret < 0) {
+		*errmsg = "Fabrics Connect did not complete";
+		rblk_err(ctrl, "queue %u: Connect failed: %d\n", qid, ret);
+		return ret == -EIO ? -ETIMEDOUT : ret;
+	}
+	if (!qid)
+		ctrl->cntlid = le16_to_cpu(res.u16);
+	return 0;
+}
+
+/**
+ * rblk_prop_get() - read a controller property
+ * @ctrl: controller
+ * @off: property offset (NVME_REG_*)
+ * @is64: 8-byte property
+ * @val: value read
+ *
+ * Return: 0 or a negative errno.
+ */
+int rblk_prop_get(struct rblk_ctrl *ctrl, u32 off, bool is64, u64 *val)
+{
+	struct nvme_command cmd = {};
+	union nvme_result res;
+	int ret;
+
+	cmd.prop_get.opcode = nvme_fabrics_command;
+	cmd.prop_get.fctype = nvme_fabrics_type_property_get;
+	cmd.prop_get.attrib = is64 ? 1 : 0;
+	cmd.prop_get.offset = cpu_to_le32(off);
+
+	ret = rblk_exec_cmd(ctrl, 0, &cmd, NULL, 0, &res);
+	if (ret) {
+		rblk_err(ctrl, "Property Get %#x failed: %d\n", off, ret);
+		return rblk_status_to_errno(ret);
+	}
+	*val = is64 ? le64_to_cpu(res.u64) : le32_to_cpu(res.u32);
+	return 0;
+}
+
+/**
+ * rblk_prop_set() - write a 4-byte controller property
+ * @ctrl: controller
+ * @off: property offset (NVME_REG_*)
+ * @val: value
+ *
+ * Return: 0 or a negative errno.
+ */
+int rblk_prop_set(struct rblk_ctrl *ctrl, u32 off, u32 val)
+{
+	struct nvme_command cmd = {};
+	int ret;
+
+	cmd.prop_set.opcode = nvme_fabrics_command;
+	cmd.prop_set.fctype = nvme_fabrics_type_property_set;
+	cmd.prop_set.attrib = 0;
+	cmd.prop_set.offset = cpu_to_le32(off);
+	cmd.prop_set.value = cpu_to_le64(val);
+
+	ret = rblk_exec_cmd(ctrl, 0, &cmd, NULL, 0, NULL);
+	if (ret)
+		rblk_err(ctrl, "Property Set %#x failed: %d\n", off, ret);
+	return rblk_status_to_errno(ret);
+}
+
+static int rblk_wait_csts(struct rblk_ctrl *ctrl, u32 mask, u32 val,
+			  unsigned long timeout, const char *what)
+{
+	unsigned long deadline = jiffies + timeout;
+	u64 csts;
+	int ret;
+
+	for (;;) {
+		ret = rblk_prop_get(ctrl, NVME_REG_CSTS, false, &csts);
+		if (ret)
+			return ret;
+		if (csts == ~0U)
+			return -ENODEV;
+		if ((csts & mask) == val)
+			return 0;
+		if (csts & NVME_CSTS_CFS) {
+			rblk_err(ctrl, "controller fatal status while waiting for %s\n",
+				 what);
+			return -EIO;
+		}
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		if (time_after(jiffies, deadline)) {
+			rblk_err(ctrl, "timed out waiting for %s (CSTS %#llx)\n",
+				 what, csts);
+			return -ETIMEDOUT;
+		}
+		msleep(20);
+	}
+}
+
+/**
+ * rblk_enable_ctrl() - read CAP/VS, set CC.EN and wait for CSTS.RDY
+ * @ctrl: controller with a live admin queue
+ *
+ * Return: 0 or a negative errno.
+ */
+int rblk_enable_ctrl(struct rblk_ctrl *ctrl)
+{
+	u64 vs;
+	int ret;
+
+	ret = rblk_prop_get(ctrl, NVME_REG_CAP, true, &ctrl->cap);
+	if (ret)
+		return ret;
+	ret = rblk_prop_get(ctrl, NVME_REG_VS, false, &vs);
+	if (ret)
+		return ret;
+	ctrl->vs = vs;
+
+	if (NVME_CAP_MPSMIN(ctrl->cap) > PAGE_SHIFT - 12) {
+		rblk_err(ctrl, "minimum controller page size %u is too large\n",
+			 1U << (NVME_CAP_MPSMIN(ctrl->cap) + 12));
+		return -ENODEV;
+	}
+
+	ctrl->ctrl_config = NVME_CC_CSS_NVM;
+	ctrl->ctrl_config |= (PAGE_SHIFT - 12) << NVME_CC_MPS_SHIFT;
+	ctrl->ctrl_config |= NVME_CC_AMS_RR | NVME_CC_SHN_NONE;
+	ctrl->ctrl_config |= NVME_CC_IOSQES | NVME_CC_IOCQES;
+	ctrl->ctrl_config |= NVME_CC_ENABLE;
+	ret = rblk_prop_set(ctrl, NVME_REG_CC, ctrl->ctrl_config);
+	if (ret)
+		return ret;
+
+	/* CAP.TO is in 500 ms units. */
+	return rblk_wait_csts(ctrl, NVME_CSTS_RDY, NVME_CSTS_RDY,
+			      (NVME_CAP_TIMEOUT(ctrl->cap) + 1) * HZ / 2,
+			      "CSTS.RDY");
+}
+
+/**
+ * rblk_shutdown_ctrl() - request a normal shutdown and wait for it
+ * @ctrl: controller with a live admin queue
+ *
+ * Return: 0 or a negative errno.
+ */
+int rblk_shutdown_ctrl(struct rblk_ctrl *ctrl)
+{
+	unsigned long timeout = RBLK_SHUTDOWN_TIMEOUT * HZ;
+	int ret;
+
+	if (ctrl->rtd3e)
+		timeout = max(timeout,
+			      usecs_to_jiffies(min_t(u32, ctrl->rtd3e,
+						     60 * USEC_PER_SEC)));
+
+	ctrl->ctrl_config &= ~NVME_CC_SHN_MASK;
+	ctrl->ctrl_config |= NVME_CC_SHN_NORMAL;
+	ret = rblk_prop_set(ctrl, NVME_REG_CC, ctrl->ctrl_config);
+	if (ret)
+		return ret;
+	return rblk_wait_csts(ctrl, NVME_CSTS_SHST_MASK, NVME_CSTS_SHST_CMPLT,
+			      timeout, "shutdown");
+}
+
+static void rblk_copy_id_string(char *dst, const char *src, size_t len)
+{
+	/* Identify strings are space padded, not terminated. */
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+	while (len && (dst[len - 1] == ' ' || dst[len - 1] == '\0'))
+		dst[--len] = '\0';
+}
+
+static int rblk_identify(struct rblk_ctrl *ctrl, u8 cns, u32 nsid, void *id)
+{
+	struct nvme_command cmd = {};
+
+	cmd.identify.opcode = nvme_admin_identify;
+	cmd.identify.nsid = cpu_to_le32(nsid);
+	cmd.identify.cns = cns;
+	return rblk_exec_cmd(ctrl, 0, &cmd, id, NVME_IDENTIFY_DATA_SIZE, NULL);
+}
+
+/**
+ * rblk_identify_ctrl() - read Identify Controller and keep what we use
+ * @ctrl: enabled controller
+ *
+ * Return: 0 or a negative errno.
+ */
+int rblk_identify_ctrl(struct rblk_ctrl *ctrl)
+{
+	struct nvme_id_ctrl *id;
+	u32 mps = 1U << (12 + NVME_CAP_MPSMIN(ctrl->cap));
+	int ret;
+
+	id = kmalloc(sizeof(*id), GFP_KERNEL);
+	if (!id)
+		return -ENOMEM;
+	ret = rblk_identify(ctrl, NVME_ID_CNS_CTRL, 0, id);
+	if (ret) {
+		rblk_err(ctrl, "Identify Controller failed: %d\n", ret);
+		ret = rblk_status_to_errno(ret);
+		goto out;
+	}
+
+	rblk_copy_id_string(ctrl->serial, id->sn, sizeof(id->sn));
+	rblk_copy_id_string(ctrl->model, id->mn, sizeof(id->mn));
+	rblk_copy_id_string(ctrl->firmware, id->fr, sizeof(id->fr));
+	ctrl->ioccsz = le32_to_cpu(id->ioccsz);
+	ctrl->icdoff = le16_to_cpu(id->icdoff);
+	ctrl->oncs = le16_to_cpu(id->oncs);
+	ctrl->vwc = id->vwc;
+	ctrl->kas = le16_to_cpu(id->kas);
+	ctrl->rtd3e = le32_to_cpu(id->rtd3e);
+	if (id->mdts)
+		ctrl->max_hw_sectors = min_t(u64, UINT_MAX,
+					     ((u64)mps << id->mdts) >> 9);
+	else
+		ctrl->max_hw_sectors = UINT_MAX;
+
+	/* We only describe data with keyed SGL descriptors. */
+	if (!ctrl->opts.discovery &&
+	    !(le32_to_cpu(id->sgls) & (1 << 2))) {
+		rblk_err(ctrl, "target does not support keyed SGL data blocks\n");
+		ret = -EOPNOTSUPP;
+	}
+	if (ctrl->icdoff) {
+		rblk_warn(ctrl, "in-capsule data offset %u not supported, disabling inline data\n",
+			  ctrl->icdoff);
+		ctrl->ioccsz = sizeof(struct nvme_command) / 16;
+		ctrl->icdoff = 0;
+	}
+out:
+	kfree(id);
+	return ret;
+}
+
+/**
+ * rblk_identify_ns() - read Identify Namespace for the configured nsid
+ * @ctrl: enabled controller
+ *
+ * Return: 0, -ENODEV if the namespace does not exist or is unusable, or
+ * another negative errno.
+ */
+int rblk_identify_ns(struct rblk_ctrl *ctrl)
+{
+	struct nvme_id_ns *id;
+	u8 lbaf, ds;
+	int ret;
+
+	id = kmalloc(sizeof(*id), GFP_KERNEL);
+	if (!id)
+		return -ENOMEM;
+	ret = rblk_identify(ctrl, NVME_ID_CNS_NS, ctrl->opts.nsid, id);
+	if (ret) {
+		rblk_err(ctrl, "Identify Namespace %u failed: %d\n",
+			 ctrl->opts.nsid, ret);
+		ret = ret > 0 ? -ENODEV : ret;
+		goto out;
+	}
+	if (!id->nsze) {
+		rblk_err(ctrl, "namespace %u is not active\n", ctrl->opts.nsid);
+		ret = -ENODEV;
+		goto out;
+	}
+
+	lbaf = nvme_lbaf_index(id->flbas);
+	ds = id->lbaf[lbaf].ds;
+	if (ds < 9 || ds > PAGE_SHIFT || id->lbaf[lbaf].ms) {
+		rblk_err(ctrl, "namespace %u: unsupported LBA format (2^%u bytes, %u metadata)\n",
+			 ctrl->opts.nsid, ds, le16_to_cpu(id->lbaf[lbaf].ms));
+		ret = -ENODEV;
+		goto out;
+	}
+	ctrl->lba_shift = ds;
+	ctrl->nsze = le64_to_cpu(id->nsze);
+	ctrl->pb_size = 1U << ds;
+	if (id->nsfeat & NVME_NS_FEAT_IO_OPT && id->npwg)
+		ctrl->pb_size = min_t(u32, PAGE_SIZE,
+				      (1U + le16_to_cpu(id->npwg)) << ds);
+	ret = 0;
+out:
+	kfree(id);
+	return ret;
+}
+
+/**
+ * rblk_set_queue_count() - negotiate the number of I/O queues
+ * @ctrl: enabled controller
+ * @count: in: queues wanted; out: queues granted (may be 0)
+ *
+ * Return: 0 or a negative errno.
+ */
+int rblk_set_queue_count(struct rblk_ctrl *ctrl, u32 *count)
+{
+	struct nvme_command cmd = {};
+	union nvme_result res;
+	u32 q = *count - 1, granted;
+	int ret;
+
+	cmd.features.opcode = nvme_admin_set_features;
+	cmd.features.fid = cpu_to_le32(NVME_FEAT_NUM_QUEUES);
+	cmd.features.dword11 = cpu_to_le32(q | (q << 16));
+
+	ret = rblk_exec_cmd(ctrl, 0, &cmd, NULL, 0, &res);
+	if (ret < 0)
+		return ret;
+	if (ret > 0) {
+		/* A controller may refuse and still serve its default. */
+		rblk_warn(ctrl, "Set Features Number of Queues failed, status %#x\n",
+			  ret);
+		*count = 0;
+		return 0;
+	}
+	granted = min(le32_to_cpu(res.u32) & 0xffff,
+		      le32_to_cpu(res.u32) >> 16) + 1;
+	*count = min(*count, granted);
+	return 0;
+}
+
+/**
+ * rblk_get_disc_log() - read the discovery log page
+ * @ctrl: enabled discovery controller
+ * @entries: set to a kmalloc'ed array of records, caller frees
+ * @nr: set to the number of records
+ *
+ * Return: 0 or a negative errno.
+ */
+int rblk_get_disc_log(struct rblk_ctrl *ctrl,
+		      struct nvmf_disc_rsp_page_entry **entries, u32 *nr)
+{
+	struct nvmf_disc_rsp_page_hdr *log;
+	struct nvme_command cmd = {};
+	size_t size = sizeof(*log);
+	u64 genctr, numrec;
+	int ret, tries = 3;
+
+	cmd.get_log_page.opcode = nvme_admin_get_log_page;
+	cmd.get_log_page.nsid = 0;
+	cmd.get_log_page.lid = NVME_LOG_DISC;
+
+	log = kmalloc(sizeof(*log) + RBLK_DISC_MAX_RECORDS *
+		      sizeof(struct nvmf_disc_rsp_page_entry), GFP_KERNEL);
+	if (!log)
+		return -ENOMEM;
+again:
+	/* First the header for the record count, then header and records. */
+	cmd.get_log_page.numdl = cpu_to_le16(size / 4 - 1);
+	cmd.get_log_page.numdu = cpu_to_le16((size / 4 - 1) >> 16);
+	ret = rblk_exec_cmd(ctrl, 0, &cmd, log, sizeof(*log), NULL);
+	if (ret)
+		goto out;
+	genctr = le64_to_cpu(log->genctr);
+	numrec = min_t(u64, le64_to_cpu(log->numrec), RBLK_DISC_MAX_RECORDS);
+
+	size = sizeof(*log) + numrec * sizeof(log->entries[0]);
+	if (numrec) {
+		cmd.get_log_page.numdl = cpu_to_le16(size / 4 - 1);
+		cmd.get_log_page.numdu = cpu_to_le16((size / 4 - 1) >> 16);
+		ret = rblk_exec_cmd(ctrl, 0, &cmd, log, size, NULL);
+		if (ret)
+			goto out;
+		/* The log changed under us: read it again. */
+		if (le64_to_cpu(log->genctr) != genctr && --tries) {
+			size = sizeof(*log);
+			goto again;
+		}
+	}
+
+	*nr = numrec;
+	*entries = kmemdup(log->entries, numrec * sizeof(log->entries[0]) ?: 1,
+			   GFP_KERNEL);
+	if (!*entries)
+		ret = -ENOMEM;
+out:
+	kfree(log);
+	if (ret > 0)
+		rblk_err(ctrl, "Get Log Page (discovery) failed, status %#x\n",
+			 ret);
+	return rblk_status_to_errno(ret);
+}
+
+static enum rq_end_io_ret rblk_keep_alive_end_io(struct request *rq,
+						 blk_status_t status)
+{
+	struct rblk_ctrl *ctrl = rq->end_io_data;
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+	u16 nvme_status = req->status;
+
+	blk_mq_free_request(rq);
+
+	if (status || nvme_status) {
+		rblk_err(ctrl, "keep-alive failed (block status %d, NVMe status %#x)\n",
+			 status, nvme_status);
+		rblk_error_recovery(ctrl);
+		return RQ_END_IO_NONE;
+	}
+	if (rblk_ctrl_state(ctrl) == RBLK_STATE_LIVE)
+		queue_delayed_work(rblk_wq, &ctrl->ka_work,
+				   ctrl->opts.kato * HZ / 2);
+	return RQ_END_IO_NONE;
+}
+
+static void rblk_keep_alive_work(struct work_struct *work)
+{
+	struct rblk_ctrl *ctrl = container_of(to_delayed_work(work),
+					      struct rblk_ctrl, ka_work);
+	struct rblk_request *req;
+	struct request *rq;
+
+	if (rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE)
+		return;
+
+	rq = blk_mq_alloc_request(ctrl->admin_q, REQ_OP_DRV_OUT,
+				  BLK_MQ_REQ_RESERVED | BLK_MQ_REQ_NOWAIT);
+	if (IS_ERR(rq)) {
+		/* Allocation failure is no sign of a dead target. */
+		queue_delayed_work(rblk_wq, &ctrl->ka_work, HZ);
+		return;
+	}
+	req = blk_mq_rq_to_pdu(rq);
+	memset(&req->cmd, 0, sizeof(req->cmd));
+	req->cmd.common.opcode = nvme_admin_keep_alive;
+	req->flags = 0;
+	req->status = 0;
+	rq->timeout = ctrl->opts.kato * HZ;
+	rq->end_io = rblk_keep_alive_end_io;
+	rq->end_io_data = ctrl;
+	blk_execute_rq_nowait(rq, false);
+}
+
+/**
+ * rblk_start_keep_alive() - arm the keep-alive timer of a live controller
+ * @ctrl: controller
+ */
+void rblk_start_keep_alive(struct rblk_ctrl *ctrl)
+{
+	if (!ctrl->opts.kato)
+		return;
+	queue_delayed_work(rblk_wq, &ctrl->ka_work, ctrl->opts.kato * HZ / 2);
+}
+
+/**
+ * rblk_stop_keep_alive() - disarm the keep-alive timer
+ * @ctrl: controller
+ *
+ * A keep-alive already sent completes (or is cancelled) with the admin
+ * queue.
+ */
+void rblk_stop_keep_alive(struct rblk_ctrl *ctrl)
+{
+	cancel_delayed_work_sync(&ctrl->ka_work);
+}
+
+/**
+ * rblk_keep_alive_init() - prepare the keep-alive timer of a new controller
+ * @ctrl: controller
+ */
+void rblk_keep_alive_init(struct rblk_ctrl *ctrl)
+{
+	INIT_DELAYED_WORK(&ctrl->ka_work, rblk_keep_alive_work);
+}

@@ -1,0 +1,923 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rblk RDMA transport: connection management, queue pairs, completion
+ * handling and FRWR memory registration for NVMe/RDMA capsules.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/inet.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <rdma/ib_cm.h>
+
+#include "rblk.h"
+
+static LIST_HEAD(rblk_device_list);
+static DEFINE_MUTEX(rblk_device_mutex);
+static DECLARE_WAIT_QUEUE_HEAD(rblk_device_wq);
+
+static void rblk_device_free(struct kref *ref)
+{
+	struct rblk_device *device = container_of(ref, struct rblk_device, ref);
+
+	mutex_lock(&rblk_device_mutex);
+	list_del(&device->entry);
+	mutex_unlock(&rblk_device_mutex);
+
+	ib_dealloc_pd(device->pd);
+	kfree(device);
+	wake_up_all(&rblk_device_wq);
+}
+
+static void rblk_device_put(struct rblk_device *device)
+{
+	kref_put(&device->ref, rblk_device_free);
+}
+
+/* One PD per RDMA device, shared by every queue that lands on it. */
+static struct rblk_device *rblk_device_get(struct rdma_cm_id *cm_id)
+{
+	struct rblk_device *device;
+
+	mutex_lock(&rblk_device_mutex);
+	list_for_each_entry(device, &rblk_device_list, entry) {
+		if (device->dev == cm_id->device &&
+		    kref_get_unless_zero(&device->ref))
+			goto out;
+	}
+
+	device = NULL;
+	if (!(cm_id->device->attrs.device_cap_flags &
+	      IB_DEVICE_MEM_MGT_EXTENSIONS)) {
+		pr_err("%s does not support fast registration\n",
+		       dev_name(&cm_id->device->dev));
+		goto out;
+	}
+
+	device = kzalloc(sizeof(*device), GFP_KERNEL);
+	if (!device)
+		goto out;
+	device->dev = cm_id->device;
+	device->pd = ib_alloc_pd(device->dev, 0);
+	if (IS_ERR(device->pd)) {
+		kfree(device);
+		device = NULL;
+		goto out;
+	}
+	kref_init(&device->ref);
+	list_add(&device->entry, &rblk_device_list);
+out:
+	mutex_unlock(&rblk_device_mutex);
+	return device;
+}
+
+static bool rblk_device_in_use(struct ib_device *ibdev)
+{
+	struct rblk_device *device;
+	bool used = false;
+
+	mutex_lock(&rblk_device_mutex);
+	list_for_each_entry(device, &rblk_device_list, entry)
+		used |= device->dev == ibdev;
+	mutex_unlock(&rblk_device_mutex);
+	return used;
+}
+
+/**
+ * rblk_device_max_segments() - pages one fast registration can map
+ * @device: RDMA device
+ *
+ * Return: the page list length we use per memory region on @device.
+ */
+int rblk_device_max_segments(struct rblk_device *device)
+{
+	/* One page is lost when the first element is not page aligned. */
+	return min_t(u32, RBLK_MAX_SEGMENTS,
+		     device->dev->attrs.max_fast_reg_page_list_len - 1);
+}
+
+static int rblk_ring_alloc(struct ib_device *ibdev, struct rblk_ring *ring,
+			   unsigned int nr, size_t entry_size,
+			   enum dma_data_direction dir)
+{
+	ring->buf = kcalloc(nr, entry_size, GFP_KERNEL);
+	if (!ring->buf)
+		return -ENOMEM;
+	ring->dma = ib_dma_map_single(ibdev, ring->buf, nr * entry_size, dir);
+	if (ib_dma_mapping_error(ibdev, ring->dma)) {
+		kfree(ring->buf);
+		ring->buf = NULL;
+		return -ENOMEM;
+	}
+	ring->nr = nr;
+	ring->entry_size = entry_size;
+	ring->dir = dir;
+	return 0;
+}
+
+static void rblk_ring_free(struct ib_device *ibdev, struct rblk_ring *ring)
+{
+	if (!ring->buf)
+		return;
+	ib_dma_unmap_single(ibdev, ring->dma, ring->nr * ring->entry_size,
+			    ring->dir);
+	kfree(ring->buf);
+	ring->buf = NULL;
+}
+
+static inline void *rblk_ring_entry(struct rblk_ring *ring, unsigned int i)
+{
+	return ring->buf + i * ring->entry_size;
+}
+
+static inline u64 rblk_ring_dma(struct rblk_ring *ring, unsigned int i)
+{
+	return ring->dma + i * ring->entry_size;
+}
+
+static void rblk_wr_error(struct rblk_queue *queue, struct ib_wc *wc,
+			  const char *op)
+{
+	struct rblk_ctrl *ctrl = queue->ctrl;
+
+	/* Flushes are the expected echo of a queue being torn down. */
+	if (wc->status != IB_WC_WR_FLUSH_ERR)
+		rblk_warn(ctrl, "queue %u: %s failed: %s (%d)\n", queue->qid,
+			  op, ib_wc_status_msg(wc->status), wc->status);
+	rblk_error_recovery(ctrl);
+}
+
+static void rblk_end_request(struct request *rq)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+
+	if (refcount_dec_and_test(&req->ref))
+		blk_mq_complete_request(rq);
+}
+
+static void rblk_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rblk_request *req =
+		container_of(wc->wr_cqe, struct rblk_request, send_cqe);
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		rblk_wr_error(cq->cq_context, wc, "send");
+		return;
+	}
+	rblk_end_request(blk_mq_rq_from_pdu(req));
+}
+
+static void rblk_reg_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	/* Registration is unsignaled: we only get here on failure. */
+	if (unlikely(wc->status != IB_WC_SUCCESS))
+		rblk_wr_error(cq->cq_context, wc, "memory registration");
+}
+
+static void rblk_inv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rblk_request *req =
+		container_of(wc->wr_cqe, struct rblk_request, inv_cqe);
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		rblk_wr_error(cq->cq_context, wc, "local invalidate");
+		return;
+	}
+	rblk_end_request(blk_mq_rq_from_pdu(req));
+}
+
+static int rblk_post_inv(struct rblk_queue *queue, struct rblk_request *req)
+{
+	struct ib_send_wr wr = {
+		.opcode = IB_WR_LOCAL_INV,
+		.send_flags = IB_SEND_SIGNALED,
+		.ex.invalidate_rkey = req->mr->rkey,
+		.wr_cqe = &req->inv_cqe,
+	};
+
+	req->inv_cqe.done = rblk_inv_done;
+	return ib_post_send(queue->qp, &wr, NULL);
+}
+
+static int rblk_post_recv(struct rblk_queue *queue, unsigned int i)
+{
+	struct ib_sge sge = {
+		.addr = rblk_ring_dma(&queue->rsps, i),
+		.length = sizeof(struct nvme_completion),
+		.lkey = queue->device->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr wr = {
+		.wr_cqe = &queue->rsp_cqes[i],
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+
+	return ib_post_recv(queue->qp, &wr, NULL);
+}
+
+/* Find the request a completion names; refuse stale or unknown ids. */
+static struct request *rblk_find_rq(struct rblk_queue *queue, u16 cid)
+{
+	unsigned int tag = RBLK_CID_TAG(cid);
+	struct rblk_request *req;
+	struct request *rq;
+
+	rq = blk_mq_tag_to_rq(queue->tags, tag);
+	if (unlikely(!rq))
+		return NULL;
+	req = blk_mq_rq_to_pdu(rq);
+	if (unlikely(RBLK_CID_GEN(cid) != (req->genctr & 0xf) ||
+		     !blk_mq_request_started(rq) ||
+		     blk_mq_request_completed(rq)))
+		return NULL;
+	return rq;
+}
+
+static void rblk_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rblk_queue *queue = cq->cq_context;
+	struct ib_cqe *cqe = wc->wr_cqe;
+	unsigned int i = cqe - queue->rsp_cqes;
+	struct ib_device *ibdev = queue->device->dev;
+	struct nvme_completion *cqe_data;
+	struct rblk_request *req;
+	struct request *rq;
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		rblk_wr_error(queue, wc, "receive");
+		return;
+	}
+	if (unlikely(wc->byte_len < sizeof(*cqe_data))) {
+		rblk_err(queue->ctrl, "queue %u: short completion (%u bytes)\n",
+			 queue->qid, wc->byte_len);
+		rblk_error_recovery(queue->ctrl);
+		return;
+	}
+
+	ib_dma_sync_single_for_cpu(ibdev, rblk_ring_dma(&queue->rsps, i),
+				   sizeof(*cqe_data), DMA_FROM_DEVICE);
+	cqe_data = rblk_ring_entry(&queue->rsps, i);
+
+	rq = rblk_find_rq(queue, cqe_data->command_id);
+	if (unlikely(!rq)) {
+		rblk_err(queue->ctrl, "queue %u: completion for unknown or stale command id %#x\n",
+			 queue->qid, cqe_data->command_id);
+		rblk_error_recovery(queue->ctrl);
+		return;
+	}
+	req = blk_mq_rq_to_pdu(rq);
+	req->status = le16_to_cpu(cqe_data->status) >> 1;
+	req->result = cqe_data->result;
+
+	ib_dma_sync_single_for_device(ibdev, rblk_ring_dma(&queue->rsps, i),
+				      sizeof(*cqe_data), DMA_FROM_DEVICE);
+	if (unlikely(rblk_post_recv(queue, i))) {
+		rblk_err(queue->ctrl, "queue %u: failed to repost receive\n",
+			 queue->qid);
+		rblk_error_recovery(queue->ctrl);
+	}
+
+	if (req->mr) {
+		if (wc->wc_flags & IB_WC_WITH_INVALIDATE) {
+			if (unlikely(wc->ex.invalidate_rkey != req->mr->rkey)) {
+				rblk_err(queue->ctrl, "queue %u: target invalidated rkey %#x, expected %#x\n",
+					 queue->qid, wc->ex.invalidate_rkey,
+					 req->mr->rkey);
+				rblk_error_recovery(queue->ctrl);
+			}
+		} else if (unlikely(rblk_post_inv(queue, req))) {
+			rblk_err(queue->ctrl, "queue %u: failed to post local invalidate\n",
+				 queue->qid);
+			rblk_error_recovery(queue->ctrl);
+		} else {
+			/* rblk_inv_done() drops the response's reference. */
+			return;
+		}
+	}
+	rblk_end_request(rq);
+}
+
+/**
+ * rblk_unmap_data() - release the data mapping of a finished request
+ * @rq: request whose sends and receives have all completed or been flushed
+ */
+void rblk_unmap_data(struct request *rq)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+	struct rblk_queue *queue = req->queue;
+
+	if (!req->nents)
+		return;
+	if (req->mr) {
+		ib_mr_pool_put(queue->qp, &queue->qp->rdma_mrs, req->mr);
+		req->mr = NULL;
+	}
+	ib_dma_unmap_sg(queue->device->dev, req->sgt.sgl, req->sgt.nents,
+			rq_dma_dir(rq));
+	sg_free_table_chained(&req->sgt, RBLK_INLINE_SG_CNT);
+	req->nents = 0;
+}
+
+static void rblk_set_null_sgl(struct nvme_command *cmd)
+{
+	struct nvme_keyed_sgl_desc *sg = &cmd->common.dptr.ksgl;
+
+	sg->addr = 0;
+	put_unaligned_le24(0, sg->length);
+	put_unaligned_le32(0, sg->key);
+	sg->type = NVME_KEY_SGL_FMT_DATA_DESC << 4;
+}
+
+static void rblk_map_inline(struct rblk_queue *queue, struct rblk_request *req,
+			    struct nvme_command *cmd, int count)
+{
+	struct nvme_sgl_desc *sg = &cmd->common.dptr.sgl;
+	struct scatterlist *sgl;
+	u32 len = 0;
+	int i;
+
+	for_each_sg(req->sgt.sgl, sgl, count, i) {
+		req->sge[1 + i].addr = sg_dma_address(sgl);
+		req->sge[1 + i].length = sg_dma_len(sgl);
+		req->sge[1 + i].lkey = queue->device->pd->local_dma_lkey;
+		len += sg_dma_len(sgl);
+	}
+	req->num_sge += count;
+
+	sg->addr = cpu_to_le64(queue->ctrl->icdoff * 16);
+	sg->length = cpu_to_le32(len);
+	sg->type = (NVME_SGL_FMT_DATA_DESC << 4) | NVME_SGL_FMT_OFFSET;
+	req->flags |= RBLK_REQ_INLINE;
+}
+
+static int rblk_map_frwr(struct rblk_queue *queue, struct rblk_request *req,
+			 struct nvme_command *cmd, int count)
+{
+	struct nvme_keyed_sgl_desc *sg = &cmd->common.dptr.ksgl;
+	int nr;
+
+	req->mr = ib_mr_pool_get(queue->qp, &queue->qp->rdma_mrs);
+	if (WARN_ON_ONCE(!req->mr))
+		return -EAGAIN;
+
+	/* The virt boundary set on the queue guarantees one MR suffices. */
+	nr = ib_map_mr_sg(req->mr, req->sgt.sgl, count, NULL, SZ_4K);
+	if (unlikely(nr < count)) {
+		ib_mr_pool_put(queue->qp, &queue->qp->rdma_mrs, req->mr);
+		req->mr = NULL;
+		return nr < 0 ? nr : -EINVAL;
+	}
+
+	ib_update_fast_reg_key(req->mr, ib_inc_rkey(req->mr->rkey));
+
+	req->reg_cqe.done = rblk_reg_done;
+	memset(&req->reg_wr, 0, sizeof(req->reg_wr));
+	req->reg_wr.wr.opcode = IB_WR_REG_MR;
+	req->reg_wr.wr.wr_cqe = &req->reg_cqe;
+	req->reg_wr.mr = req->mr;
+	req->reg_wr.key = req->mr->rkey;
+	req->reg_wr.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ |
+			     IB_ACCESS_REMOTE_WRITE;
+
+	sg->addr = cpu_to_le64(req->mr->iova);
+	put_unaligned_le24(req->mr->length, sg->length);
+	put_unaligned_le32(req->mr->rkey, sg->key);
+	/* Ask the target to invalidate for us and save a LOCAL_INV. */
+	sg->type = (NVME_KEY_SGL_FMT_DATA_DESC << 4) | NVME_SGL_FMT_INVALIDATE;
+	return 0;
+}
+
+static int rblk_map_data(struct rblk_queue *queue, struct request *rq,
+			 struct nvme_command *cmd)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+	struct ib_device *ibdev = queue->device->dev;
+	int count, ret;
+
+	req->num_sge = 1;
+	req->nents = 0;
+	req->mr = NULL;
+
+	if (!blk_rq_nr_phys_segments(rq)) {
+		rblk_set_null_sgl(cmd);
+		return 0;
+	}
+
+	req->sgt.sgl = req->first_sgl;
+	ret = sg_alloc_table_chained(&req->sgt, blk_rq_nr_phys_segments(rq),
+				     req->sgt.sgl, RBLK_INLINE_SG_CNT);
+	if (ret)
+		return -ENOMEM;
+
+	req->sgt.nents = blk_rq_map_sg(rq->q, rq, req->sgt.sgl);
+	count = ib_dma_map_sg(ibdev, req->sgt.sgl, req->sgt.nents,
+			      rq_dma_dir(rq));
+	if (unlikely(count <= 0)) {
+		ret = -EIO;
+		goto out_free_table;
+	}
+	req->nents = count;
+
+	if (rq_data_dir(rq) == WRITE && !rblk_queue_is_admin(queue) &&
+	    count <= queue->max_inline_segs &&
+	    blk_rq_payload_bytes(rq) <= queue->inline_data_size) {
+		rblk_map_inline(queue, req, cmd, count);
+		return 0;
+	}
+
+	ret = rblk_map_frwr(queue, req, cmd, count);
+	if (ret)
+		goto out_unmap;
+	return 0;
+
+out_unmap:
+	ib_dma_unmap_sg(ibdev, req->sgt.sgl, req->sgt.nents, rq_dma_dir(rq));
+	req->nents = 0;
+out_free_table:
+	sg_free_table_chained(&req->sgt, RBLK_INLINE_SG_CNT);
+	return ret;
+}
+
+/**
+ * rblk_queue_submit() - map a request's data and post its capsule
+ * @queue: live queue
+ * @rq: request; its command is in the pdu, command id not yet set
+ *
+ * Return: 0 once posted, -EAGAIN/-ENOMEM to retry later, other errors are
+ * final for this request.
+ */
+int rblk_queue_submit(struct rblk_queue *queue, struct request *rq)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+	struct ib_device *ibdev = queue->device->dev;
+	u64 sqe_dma = rblk_ring_dma(&queue->sqes, rq->tag);
+	struct nvme_command *sqe = rblk_ring_entry(&queue->sqes, rq->tag);
+	struct ib_send_wr send_wr = {}, *first;
+	int ret;
+
+	ib_dma_sync_single_for_cpu(ibdev, sqe_dma, sizeof(*sqe), DMA_TO_DEVICE);
+	*sqe = req->cmd;
+	req->genctr++;
+	sqe->common.command_id = RBLK_CID(req->genctr, rq->tag);
+
+	ret = rblk_map_data(queue, rq, sqe);
+	if (unlikely(ret))
+		return ret;
+
+	ib_dma_sync_single_for_device(ibdev, sqe_dma, sizeof(*sqe),
+				      DMA_TO_DEVICE);
+
+	req->sge[0].addr = sqe_dma;
+	req->sge[0].length = sizeof(*sqe);
+	req->sge[0].lkey = queue->device->pd->local_dma_lkey;
+
+	req->send_cqe.done = rblk_send_done;
+	send_wr.wr_cqe = &req->send_cqe;
+	send_wr.sg_list = req->sge;
+	send_wr.num_sge = req->num_sge;
+	send_wr.opcode = IB_WR_SEND;
+	send_wr.send_flags = IB_SEND_SIGNALED;
+
+	/* Completion needs both the SEND and the response. */
+	refcount_set(&req->ref, 2);
+
+	first = &send_wr;
+	if (req->mr) {
+		req->reg_wr.wr.next = &send_wr;
+		first = &req->reg_wr.wr;
+	}
+
+	ret = ib_post_send(queue->qp, first, NULL);
+	if (unlikely(ret)) {
+		rblk_err(queue->ctrl, "queue %u: post send failed: %d\n",
+			 queue->qid, ret);
+		rblk_unmap_data(rq);
+		return -EIO;
+	}
+	return 0;
+}
+
+static void rblk_qp_event(struct ib_event *event, void *context)
+{
+	struct rblk_queue *queue = context;
+
+	switch (event->event) {
+	case IB_EVENT_COMM_EST:
+		/* A receive beat the RTU; tell the CM the link is up. */
+		rdma_notify(queue->cm_id, event->event);
+		break;
+	case IB_EVENT_QP_FATAL:
+	case IB_EVENT_QP_REQ_ERR:
+	case IB_EVENT_QP_ACCESS_ERR:
+		rblk_err(queue->ctrl, "queue %u: QP event %s\n", queue->qid,
+			 ib_event_msg(event->event));
+		rblk_error_recovery(queue->ctrl);
+		break;
+	default:
+		rblk_dbg(queue->ctrl, "queue %u: QP event %s\n", queue->qid,
+			 ib_event_msg(event->event));
+		break;
+	}
+}
+
+static void rblk_destroy_transport(struct rblk_queue *queue)
+{
+	struct ib_device *ibdev;
+
+	if (!test_and_clear_bit(RBLK_Q_TR_READY, &queue->flags))
+		return;
+
+	ibdev = queue->device->dev;
+	ib_mr_pool_destroy(queue->qp, &queue->qp->rdma_mrs);
+	rdma_destroy_qp(queue->cm_id);
+	queue->qp = NULL;
+	ib_free_cq(queue->cq);
+	queue->cq = NULL;
+	rblk_ring_free(ibdev, &queue->rsps);
+	rblk_ring_free(ibdev, &queue->sqes);
+	kfree(queue->rsp_cqes);
+	queue->rsp_cqes = NULL;
+	rblk_device_put(queue->device);
+	queue->device = NULL;
+}
+
+static u32 rblk_tag_depth(struct rblk_queue *queue)
+{
+	return rblk_queue_is_admin(queue) ? RBLK_AQ_TAGS : queue->queue_size;
+}
+
+static int rblk_create_transport(struct rblk_queue *queue)
+{
+	struct rblk_ctrl *ctrl = queue->ctrl;
+	struct ib_qp_init_attr attr = {};
+	struct ib_device *ibdev;
+	u32 send_wr, recv_wr, depth = rblk_tag_depth(queue);
+	int comp_vector, ret, i;
+
+	queue->device = rblk_device_get(queue->cm_id);
+	if (!queue->device)
+		return -ECONNREFUSED;
+	ibdev = queue->device->dev;
+
+	send_wr = RBLK_SEND_WR_FACTOR * depth + 1;
+	recv_wr = queue->queue_size + 1;
+
+	comp_vector = (queue->qid ? queue->qid - 1 : 0) %
+		      ibdev->num_comp_vectors;
+	queue->cq = ib_alloc_cq(ibdev, queue, send_wr + recv_wr, comp_vector,
+				IB_POLL_SOFTIRQ);
+	if (IS_ERR(queue->cq)) {
+		ret = PTR_ERR(queue->cq);
+		queue->cq = NULL;
+		goto out_put_device;
+	}
+
+	queue->max_inline_segs = 0;
+	queue->inline_data_size = 0;
+	if (!rblk_queue_is_admin(queue) && ctrl->ioccsz > 4) {
+		queue->max_inline_segs =
+			min_t(u32, RBLK_MAX_INLINE_SEGS,
+			      ibdev->attrs.max_send_sge - 1);
+		queue->inline_data_size = ctrl->ioccsz * 16 -
+					  sizeof(struct nvme_command);
+	}
+
+	attr.event_handler = rblk_qp_event;
+	attr.qp_context = queue;
+	attr.cap.max_send_wr = send_wr;
+	attr.cap.max_recv_wr = recv_wr;
+	attr.cap.max_send_sge = 1 + queue->max_inline_segs;
+	attr.cap.max_recv_sge = 1;
+	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
+	attr.qp_type = IB_QPT_RC;
+	attr.send_cq = queue->cq;
+	attr.recv_cq = queue->cq;
+	ret = rdma_create_qp(queue->cm_id, queue->device->pd, &attr);
+	if (ret)
+		goto out_free_cq;
+	queue->qp = queue->cm_id->qp;
+
+	ret = rblk_ring_alloc(ibdev, &queue->sqes, depth,
+			      sizeof(struct nvme_command), DMA_TO_DEVICE);
+	if (ret)
+		goto out_destroy_qp;
+	ret = rblk_ring_alloc(ibdev, &queue->rsps, queue->queue_size,
+			      sizeof(struct nvme_completion), DMA_FROM_DEVICE);
+	if (ret)
+		goto out_free_sqes;
+	queue->rsp_cqes = kcalloc(queue->queue_size, sizeof(*queue->rsp_cqes),
+				  GFP_KERNEL);
+	if (!queue->rsp_cqes) {
+		ret = -ENOMEM;
+		goto out_free_rsps;
+	}
+	for (i = 0; i < queue->queue_size; i++)
+		queue->rsp_cqes[i].done = rblk_recv_done;
+
+	ret = ib_mr_pool_init(queue->qp, &queue->qp->rdma_mrs, depth,
+			      IB_MR_TYPE_MEM_REG,
+			      rblk_device_max_segments(queue->device), 0);
+	if (ret) {
+		rblk_err(ctrl, "queue %u: failed to allocate %u MRs: %d\n",
+			 queue->qid, depth, ret);
+		goto out_free_cqes;
+	}
+
+	set_bit(RBLK_Q_TR_READY, &queue->flags);
+	return 0;
+
+out_free_cqes:
+	kfree(queue->rsp_cqes);
+	queue->rsp_cqes = NULL;
+out_free_rsps:
+	rblk_ring_free(ibdev, &queue->rsps);
+out_free_sqes:
+	rblk_ring_free(ibdev, &queue->sqes);
+out_destroy_qp:
+	rdma_destroy_qp(queue->cm_id);
+	queue->qp = NULL;
+out_free_cq:
+	ib_free_cq(queue->cq);
+	queue->cq = NULL;
+out_put_device:
+	rblk_device_put(queue->device);
+	queue->device = NULL;
+	return ret;
+}
+
+static int rblk_addr_resolved(struct rblk_queue *queue)
+{
+	int ret;
+
+	ret = rblk_create_transport(queue);
+	if (ret)
+		return ret;
+	return rdma_resolve_route(queue->cm_id, RBLK_CM_TIMEOUT_MS);
+}
+
+static int rblk_route_resolved(struct rblk_queue *queue)
+{
+	struct rdma_conn_param param = {};
+	struct nvme_rdma_cm_req priv = {};
+	int ret;
+
+	param.qp_num = queue->qp->qp_num;
+	param.flow_control = 1;
+	param.responder_resources = queue->device->dev->attrs.max_qp_rd_atom;
+	/* Infinite RNR retries: the target may be briefly out of buffers. */
+	param.retry_count = 7;
+	param.rnr_retry_count = 7;
+	param.private_data = &priv;
+	param.private_data_len = sizeof(priv);
+
+	priv.recfmt = cpu_to_le16(NVME_RDMA_CM_FMT_1_0);
+	priv.qid = cpu_to_le16(queue->qid);
+	if (rblk_queue_is_admin(queue)) {
+		priv.hrqsize = cpu_to_le16(RBLK_AQ_DEPTH);
+		priv.hsqsize = cpu_to_le16(RBLK_AQ_DEPTH - 1);
+	} else {
+		priv.hrqsize = cpu_to_le16(queue->queue_size);
+		priv.hsqsize = cpu_to_le16(queue->queue_size - 1);
+	}
+
+	ret = rdma_connect_locked(queue->cm_id, &param);
+	if (ret)
+		rblk_err(queue->ctrl, "queue %u: rdma_connect failed: %d\n",
+			 queue->qid, ret);
+	return ret;
+}
+
+static int rblk_conn_rejected(struct rblk_queue *queue,
+			      struct rdma_cm_event *ev)
+{
+	struct rdma_cm_id *cm_id = queue->cm_id;
+	int status = ev->status;
+	const struct nvme_rdma_cm_rej *rej;
+	u8 len = 0;
+
+	rej = rdma_consumer_reject_data(cm_id, ev, &len);
+	if (rej && len >= sizeof(*rej))
+		rblk_warn(queue->ctrl, "queue %u: connect rejected by target, NVMe/RDMA status %u\n",
+			  queue->qid, le16_to_cpu(rej->sts));
+	else
+		rblk_warn(queue->ctrl, "queue %u: connect rejected: %s\n",
+			  queue->qid, rdma_reject_msg(cm_id, status));
+	return -ECONNREFUSED;
+}
+
+static int rblk_cm_handler(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
+{
+	struct rblk_queue *queue = cm_id->context;
+	int error = 0;
+
+	rblk_dbg(queue->ctrl, "queue %u: %s (%d)\n", queue->qid,
+		 rdma_event_msg(ev->event), ev->status);
+
+	switch (ev->event) {
+	case RDMA_CM_EVENT_ADDR_RESOLVED:
+		error = rblk_addr_resolved(queue);
+		break;
+	case RDMA_CM_EVENT_ROUTE_RESOLVED:
+		error = rblk_route_resolved(queue);
+		break;
+	case RDMA_CM_EVENT_ESTABLISHED:
+		set_bit(RBLK_Q_CONNECTED, &queue->flags);
+		queue->cm_error = 0;
+		complete(&queue->cm_done);
+		return 0;
+	case RDMA_CM_EVENT_REJECTED:
+		error = rblk_conn_rejected(queue, ev);
+		break;
+	case RDMA_CM_EVENT_ADDR_ERROR:
+		error = -EHOSTUNREACH;
+		break;
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+		error = -ENETUNREACH;
+		break;
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+	case RDMA_CM_EVENT_UNREACHABLE:
+		error = -ETIMEDOUT;
+		break;
+	case RDMA_CM_EVENT_DISCONNECTED:
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
+		rblk_info(queue->ctrl, "queue %u: %s\n", queue->qid,
+			  rdma_event_msg(ev->event));
+		clear_bit(RBLK_Q_CONNECTED, &queue->flags);
+		rblk_error_recovery(queue->ctrl);
+		break;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		/* Handled through the ib_client removal callback. */
+		break;
+	default:
+		break;
+	}
+
+	if (error) {
+		queue->cm_error = error;
+		complete(&queue->cm_done);
+	}
+	return 0;
+}
+
+static int rblk_parse_addr(struct rblk_ctrl *ctrl)
+{
+	const struct rblk_ctrl_opts *o = &ctrl->opts;
+	u16 port;
+
+	if (kstrtou16(o->trsvcid, 10, &port) || !port)
+		return -EINVAL;
+
+	memset(&ctrl->addr, 0, sizeof(ctrl->addr));
+	if (o->adrfam != RBLK_ADRFAM_IPV6) {
+		struct sockaddr_in *in4 = (struct sockaddr_in *)&ctrl->addr;
+
+		if (in4_pton(o->traddr, -1, (u8 *)&in4->sin_addr.s_addr, '\0',
+			     NULL)) {
+			in4->sin_family = AF_INET;
+			in4->sin_port = htons(port);
+			return 0;
+		}
+		if (o->adrfam == RBLK_ADRFAM_IPV4)
+			return -EINVAL;
+	}
+	{
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ctrl->addr;
+
+		if (!in6_pton(o->traddr, -1, in6->sin6_addr.s6_addr, '\0',
+			      NULL))
+			return -EINVAL;
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons(port);
+	}
+	return 0;
+}
+
+/**
+ * rblk_queue_alloc() - create and RDMA-connect one queue
+ * @ctrl: controller
+ * @qid: 0 for the admin queue
+ * @queue_size: receive/submission entries
+ *
+ * Return: 0 when the RDMA connection is established (Fabrics Connect is
+ * the caller's next step), a negative errno otherwise.
+ */
+int rblk_queue_alloc(struct rblk_ctrl *ctrl, u16 qid, u32 queue_size)
+{
+	struct rblk_queue *queue = &ctrl->queues[qid];
+	long left;
+	int ret;
+
+	queue->ctrl = ctrl;
+	queue->qid = qid;
+	queue->queue_size = queue_size;
+	queue->flags = 0;
+	queue->cm_error = -ETIMEDOUT;
+	init_completion(&queue->cm_done);
+
+	ret = rblk_parse_addr(ctrl);
+	if (ret)
+		return ret;
+
+	queue->cm_id = rdma_create_id(&init_net, rblk_cm_handler, queue,
+				      RDMA_PS_TCP, IB_QPT_RC);
+	if (IS_ERR(queue->cm_id)) {
+		ret = PTR_ERR(queue->cm_id);
+		queue->cm_id = NULL;
+		return ret;
+	}
+	set_bit(RBLK_Q_ALLOCATED, &queue->flags);
+
+	ret = rdma_resolve_addr(queue->cm_id, NULL,
+				(struct sockaddr *)&ctrl->addr,
+				RBLK_CM_TIMEOUT_MS);
+	if (ret)
+		goto out_destroy;
+
+	/* Address, route and connect each have a CM timeout; add slack. */
+	left = wait_for_completion_killable_timeout(&queue->cm_done,
+			msecs_to_jiffies(4 * RBLK_CM_TIMEOUT_MS));
+	if (left == 0)
+		ret = -ETIMEDOUT;
+	else if (left < 0)
+		ret = -EINTR;
+	else
+		ret = queue->cm_error;
+	if (ret)
+		goto out_destroy;
+	return 0;
+
+out_destroy:
+	/* Destroying the id first waits out a handler still running. */
+	rdma_destroy_id(queue->cm_id);
+	queue->cm_id = NULL;
+	rblk_destroy_transport(queue);
+	clear_bit(RBLK_Q_ALLOCATED, &queue->flags);
+	return ret;
+}
+
+/**
+ * rblk_queue_stop() - stop a queue: no more sends, completions flushed
+ * @queue: queue, possibly already stopped
+ *
+ * After this returns no completion handler of the queue runs, so its
+ * in-flight requests may be completed by the caller.
+ */
+void rblk_queue_stop(struct rblk_queue *queue)
+{
+	mutex_lock(&queue->stop_lock);
+	clear_bit(RBLK_Q_LIVE, &queue->flags);
+	if (test_bit(RBLK_Q_TR_READY, &queue->flags) &&
+	    test_bit(RBLK_Q_ALLOCATED, &queue->flags)) {
+		if (test_and_clear_bit(RBLK_Q_CONNECTED, &queue->flags))
+			rdma_disconnect(queue->cm_id);
+		ib_drain_qp(queue->qp);
+	}
+	mutex_unlock(&queue->stop_lock);
+}
+
+/**
+ * rblk_queue_free() - release everything rblk_queue_alloc() created
+ * @queue: stopped queue
+ */
+void rblk_queue_free(struct rblk_queue *queue)
+{
+	if (!test_bit(RBLK_Q_ALLOCATED, &queue->flags))
+		return;
+	rdma_destroy_id(queue->cm_id);
+	queue->cm_id = NULL;
+	rblk_destroy_transport(queue);
+	clear_bit(RBLK_Q_ALLOCATED, &queue->flags);
+}
+
+static int rblk_ib_add_one(struct ib_device *ibdev)
+{
+	return 0;
+}
+
+static void rblk_ib_remove_one(struct ib_device *ibdev, void *client_data)
+{
+	/*
+	 * Release everything we hold on the device before the RDMA core
+	 * frees it; controllers reconnect once a device serves the address
+	 * again.
+	 */
+	rblk_ctrls_on_device_removal(ibdev);
+	wait_event(rblk_device_wq, !rblk_device_in_use(ibdev));
+}
+
+static struct ib_client rblk_ib_client = {
+	.name	= "rblk",
+	.add	= rblk_ib_add_one,
+	.remove	= rblk_ib_remove_one,
+};
+
+int rblk_rdma_init(void)
+{
+	return ib_register_client(&rblk_ib_client);
+}
+
+void rblk_rdma_exit(void)
+{
+	ib_unregister_client(&rblk_ib_client);
+}
