@@ -154,9 +154,11 @@ int rblk_fabrics_connect(struct rblk_ctrl *ctrl, u16 qid, const char **errmsg)
 	ret = rblk_exec_cmd(ctrl, qid, &cmd, data, sizeof(*data), &res);
 	kfree(data);
 	if (ret > 0) {
-		*errmsg = rblk_connect_error(ret, &ret);
+		int status = ret;
+
+		*errmsg = rblk_connect_error(status, &ret);
 		rblk_err(ctrl, "queue %u: Connect failed, status %#x: %s\n",
-			 qid, ret, *errmsg);
+			 qid, status, *errmsg);
 		return ret;
 	}
 	if (ret < 0) {

@@ -459,6 +459,8 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq)
 	*sqe = req->cmd;
 	req->genctr++;
 	sqe->common.command_id = RBLK_CID(req->genctr, rq->tag);
+	/* Fabrics data is always described by SGLs (PSDT 01b). */
+	sqe->common.flags |= NVME_CMD_SGL_METABUF;
 
 	ret = rblk_map_data(queue, rq, sqe);
 	if (unlikely(ret))
@@ -529,7 +531,8 @@ static void rblk_destroy_transport(struct rblk_queue *queue)
 
 	ibdev = queue->device->dev;
 	ib_mr_pool_destroy(queue->qp, &queue->qp->rdma_mrs);
-	rdma_destroy_qp(queue->cm_id);
+	/* The cm_id may already be gone: destroy the QP directly. */
+	ib_destroy_qp(queue->qp);
 	queue->qp = NULL;
 	ib_free_cq(queue->cq);
 	queue->cq = NULL;
@@ -705,6 +708,24 @@ static int rblk_conn_rejected(struct rblk_queue *queue,
 	return -ECONNREFUSED;
 }
 
+static int rblk_conn_established(struct rblk_queue *queue)
+{
+	unsigned int i;
+	int ret;
+
+	/* From here on the QP may hold work requests and must be drained. */
+	set_bit(RBLK_Q_CONNECTED, &queue->flags);
+	for (i = 0; i < queue->queue_size; i++) {
+		ret = rblk_post_recv(queue, i);
+		if (ret) {
+			rblk_err(queue->ctrl, "queue %u: failed to post receives: %d\n",
+				 queue->qid, ret);
+			return ret;
+		}
+	}
+	return 0;
+}
+
 static int rblk_cm_handler(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 {
 	struct rblk_queue *queue = cm_id->context;
@@ -721,10 +742,13 @@ static int rblk_cm_handler(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 		error = rblk_route_resolved(queue);
 		break;
 	case RDMA_CM_EVENT_ESTABLISHED:
-		set_bit(RBLK_Q_CONNECTED, &queue->flags);
-		queue->cm_error = 0;
-		complete(&queue->cm_done);
-		return 0;
+		error = rblk_conn_established(queue);
+		if (!error) {
+			queue->cm_error = 0;
+			complete(&queue->cm_done);
+			return 0;
+		}
+		break;
 	case RDMA_CM_EVENT_REJECTED:
 		error = rblk_conn_rejected(queue, ev);
 		break;
@@ -741,9 +765,11 @@ static int rblk_cm_handler(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	case RDMA_CM_EVENT_DISCONNECTED:
 	case RDMA_CM_EVENT_ADDR_CHANGE:
 	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
-		rblk_info(queue->ctrl, "queue %u: %s\n", queue->qid,
-			  rdma_event_msg(ev->event));
-		clear_bit(RBLK_Q_CONNECTED, &queue->flags);
+		/* Our own disconnect echoes back once the queue is stopped. */
+		if (test_bit(RBLK_Q_LIVE, &queue->flags))
+			rblk_info(queue->ctrl, "queue %u: %s\n", queue->qid,
+				  rdma_event_msg(ev->event));
+		/* RBLK_Q_CONNECTED stays: the QP still needs draining. */
 		rblk_error_recovery(queue->ctrl);
 		break;
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
@@ -848,6 +874,7 @@ int rblk_queue_alloc(struct rblk_ctrl *ctrl, u16 qid, u32 queue_size)
 	return 0;
 
 out_destroy:
+	rblk_queue_stop(queue);
 	/* Destroying the id first waits out a handler still running. */
 	rdma_destroy_id(queue->cm_id);
 	queue->cm_id = NULL;
@@ -867,10 +894,8 @@ void rblk_queue_stop(struct rblk_queue *queue)
 {
 	mutex_lock(&queue->stop_lock);
 	clear_bit(RBLK_Q_LIVE, &queue->flags);
-	if (test_bit(RBLK_Q_TR_READY, &queue->flags) &&
-	    test_bit(RBLK_Q_ALLOCATED, &queue->flags)) {
-		if (test_and_clear_bit(RBLK_Q_CONNECTED, &queue->flags))
-			rdma_disconnect(queue->cm_id);
+	if (test_and_clear_bit(RBLK_Q_CONNECTED, &queue->flags)) {
+		rdma_disconnect(queue->cm_id);
 		ib_drain_qp(queue->qp);
 	}
 	mutex_unlock(&queue->stop_lock);
