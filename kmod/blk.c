@@ -113,7 +113,7 @@ static blk_status_t rblk_not_ready(struct rblk_ctrl *ctrl, struct request *rq)
 		return BLK_STS_RESOURCE;
 
 	req->status = NVME_SC_HOST_PATH_ERROR | NVME_STATUS_DNR;
-	return BLK_STS_TRANSPORT;
+	return BLK_STS_IOERR;
 }
 
 static blk_status_t rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
@@ -182,7 +182,8 @@ static blk_status_t rblk_error_status(u16 status)
 		return BLK_STS_NEXUS;
 	case NVME_SC_HOST_PATH_ERROR:
 	case NVME_SC_HOST_ABORTED_CMD:
-		return BLK_STS_TRANSPORT;
+		/* Single path: callers expect EIO, not ENOLINK. */
+		return BLK_STS_IOERR;
 	default:
 		return BLK_STS_IOERR;
 	}
