@@ -22,6 +22,14 @@
 #define RBLK_MIN_QUEUE_SIZE	16
 #define RBLK_MAX_QUEUE_SIZE	1024
 
+/*
+ * Upper bounds of the timers, in seconds: the kernel keeps them in jiffies
+ * and milliseconds, which larger values would overflow.
+ */
+#define RBLK_MAX_KATO			3600
+#define RBLK_MAX_RECONNECT_DELAY	3600
+#define RBLK_MAX_TMO			(7 * 24 * 3600)
+
 /**
  * enum rblk_cmd - generic netlink commands of the "rblk" family
  * @RBLK_CMD_UNSPEC: unused
@@ -79,13 +87,15 @@ enum rblk_cmd {
  * @RBLK_ATTR_QUEUE_SIZE: u32, entries per I/O queue
  *	(%RBLK_MIN_QUEUE_SIZE..%RBLK_MAX_QUEUE_SIZE, default 128)
  * @RBLK_ATTR_KATO: u32, keep-alive timeout in seconds, 0 disables
- *	(default 5)
+ *	(0..%RBLK_MAX_KATO, default 5)
  * @RBLK_ATTR_RECONNECT_DELAY: u32, seconds between reconnect attempts
- *	(default 10)
+ *	(1..%RBLK_MAX_RECONNECT_DELAY, default 10)
  * @RBLK_ATTR_CTRL_LOSS_TMO: s32, seconds to keep reconnecting before the
- *	device fails its I/O; -1 reconnects forever (default 600)
+ *	device fails its I/O; -1 reconnects forever (-1..%RBLK_MAX_TMO,
+ *	default 600)
  * @RBLK_ATTR_FAST_IO_FAIL_TMO: s32, seconds after which queued I/O fails
- *	while reconnecting; -1 holds it until ctrl_loss_tmo (default -1)
+ *	while reconnecting; -1 holds it until ctrl_loss_tmo
+ *	(-1..%RBLK_MAX_TMO, default -1)
  * @RBLK_ATTR_STATE: u8, &enum rblk_state
  * @RBLK_ATTR_CNTLID: u16, controller id the target assigned
  * @RBLK_ATTR_SIZE: u64, namespace size in bytes

@@ -1,0 +1,67 @@
+# rblk: NVMe-over-Fabrics RDMA host (/dev/rblkN) -- build and test entry points.
+#
+#   make check            build everything, boot the QEMU guest, run all selftests
+#   make check T=name     run only the named selftest(s) (T="a b" or TESTS="a b")
+#   make demo             boot the guest and show rblk end to end
+#
+# Every real test runs in a QEMU (TCG) guest booting Debian's kernel of the
+# pinned ABI below; the host kernel never loads our module.
+
+# The one pin: headers, guest kernel image and modules must all match.
+# Debian bumps the ABI number; change it here only.
+KABI := 6.1.0-57
+KVER := $(KABI)-amd64
+KDIR := /usr/src/linux-headers-$(KVER)
+BUILD := build/
+
+T ?=
+TESTS ?= $(T)
+# Whole-boot limit for one guest run, seconds.
+VM_TIMEOUT ?= 600
+
+VM_RUN = KVER=$(KVER) BUILD=$(BUILD) scripts/vm-run.sh --timeout $(VM_TIMEOUT)
+
+.PHONY: all setup modules modules_clean tools initramfs check demo clean
+
+all: modules tools
+
+setup:
+	@scripts/setup.sh $(KVER) $(BUILD)
+
+# Say what is missing on a machine without setup, rather than a kbuild error.
+HAVE_KDIR = @test -d $(KDIR) || { echo "no $(KDIR): run 'make setup'" >&2; exit 1; }
+
+modules:
+	$(HAVE_KDIR)
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+
+modules_clean:
+	$(HAVE_KDIR)
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+
+tools:
+	$(MAKE) -C tools
+
+initramfs:
+	@scripts/mkinitramfs.sh $(KVER) $(BUILD)
+
+# Everything the guest boots with, in order: each step needs the one before
+# (the image needs setup's kernel and the modules/tools artefacts), even
+# under make -j.
+define build_guest
+	@$(MAKE) --no-print-directory setup
+	@$(MAKE) --no-print-directory modules
+	@$(MAKE) --no-print-directory tools
+	@$(MAKE) --no-print-directory initramfs
+endef
+
+check:
+	$(build_guest)
+	@$(VM_RUN) --mode check --tests "$(TESTS)"
+
+demo:
+	$(build_guest)
+	@$(VM_RUN) --mode demo
+
+clean: modules_clean
+	rm -rf $(BUILD)initramfs $(BUILD)initramfs.cpio.gz $(BUILD)console.log $(BUILD)ktap.log

@@ -1,0 +1,137 @@
+#!/bin/bash
+# Boot the test guest under QEMU (TCG) and judge the run.
+#
+# usage: scripts/vm-run.sh [--mode check|demo|NAME] [--tests "a b"] [--timeout SECS]
+# env:   KVER (6.1.0-57-amd64), BUILD (build), RBLK_TEST_TIMEOUT (per test, guest side)
+#
+# The console (ttyS0) is streamed to stdout and kept in $BUILD/console.log.
+# Test results come as KTAP over a second UART (ttyS1 -> $BUILD/ktap.log)
+# that only the guest's runner writes, so kernel messages cannot garble them.
+# Exit status is non-zero if any test failed, none ran (check mode), the
+# results are incomplete, the kernel logged a splat, or the guest timed out.
+set -euo pipefail
+
+KVER=${KVER:-6.1.0-57-amd64}
+BUILD=${BUILD:-build}
+BUILD=${BUILD%/}
+MODE=check
+TESTS=
+VM_TIMEOUT=600
+MAX_STREAM_LINES=20000
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--mode)    MODE=$2; shift 2 ;;
+	--tests)   TESTS=$2; shift 2 ;;
+	--timeout) VM_TIMEOUT=$2; shift 2 ;;
+	*) echo "vm-run: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+# check runs selftests; any other mode NAME runs selftests/NAME.sh (demo, ...).
+if [ "$MODE" != check ] && [ ! -f "$(dirname "$0")/../selftests/$MODE.sh" ]; then
+	echo "vm-run: --mode check, or NAME with a selftests/NAME.sh (demo)" >&2
+	exit 2
+fi
+
+# Kernel splat patterns: the guest's list (RBLK_SPLAT_RE in selftests/lib.sh).
+splat_re=$(sed -n "s/^RBLK_SPLAT_RE='\\(.*\\)'$/\\1/p" "$(dirname "$0")/../selftests/lib.sh")
+[ -n "$splat_re" ] || { echo "vm-run: cannot read RBLK_SPLAT_RE from selftests/lib.sh" >&2; exit 2; }
+
+KERNEL=$BUILD/kernel/boot/vmlinuz-$KVER
+INITRD=$BUILD/initramfs.cpio.gz
+CONSOLE=$BUILD/console.log
+KTAP=$BUILD/ktap.log
+for f in "$KERNEL" "$INITRD"; do
+	[ -f "$f" ] || { echo "vm-run: missing $f (run 'make setup initramfs')" >&2; exit 2; }
+done
+
+# The kernel command line cannot hold spaces inside a value.
+tests_arg=$(echo "$TESTS" | tr -s ' ,' ',' | sed 's/^,//; s/,$//')
+# loglevel=5 after quiet: WARN() splats (KERN_WARNING) reach the console too.
+# printk.time=1: kernel lines start with "[ secs]", user output never does.
+APPEND="console=ttyS0 quiet loglevel=5 printk.time=1 panic=-1 rblk.mode=$MODE rblk.tests=$tests_arg"
+[ -n "${RBLK_TEST_TIMEOUT:-}" ] && APPEND="$APPEND rblk.timeout=$RBLK_TEST_TIMEOUT"
+
+: > "$CONSOLE"
+: > "$KTAP"
+echo "vm-run: booting $KVER (TCG), mode=$MODE tests=${tests_arg:-all}, timeout ${VM_TIMEOUT}s"
+start=$(date +%s)
+set +e
+# -nic none: the guest has no network device that could reach anything.
+# ttyS0 = console (+ monitor, as -nographic does), ttyS1 = KTAP file.
+# stdin from /dev/null: qemu leaves the terminal alone and never stops on SIGTTIN.
+timeout -k 10 "$VM_TIMEOUT" \
+	qemu-system-x86_64 -accel tcg -cpu max -m 2048 -smp 2 \
+		-nic none -no-reboot -nographic \
+		-serial mon:stdio -serial "file:$KTAP" \
+		-kernel "$KERNEL" -initrd "$INITRD" -append "$APPEND" \
+		< /dev/null 2>&1 |
+	awk -v out="$CONSOLE" -v max="$MAX_STREAM_LINES" '
+		# BIOS and kernel terminal resets are noise in a log.
+		{ sub(/\r$/, ""); gsub(/\033(\[[0-9;?]*[A-Za-z]|c)/, ""); print > out; fflush(out) }
+		NR <= max { print; fflush() }
+		NR == max + 1 { print "vm-run: (console output cut here; all of it is in " out ")"; fflush() }'
+rc=${PIPESTATUS[0]}
+set -e
+elapsed=$(( $(date +%s) - start ))
+echo "vm-run: guest ran ${elapsed}s (qemu exit $rc)"
+
+problems=()
+if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+	problems+=("guest timed out after ${VM_TIMEOUT} s")
+elif [ "$rc" -ne 0 ]; then
+	problems+=("qemu exited with status $rc")
+fi
+
+# Kernel splats anywhere on the console.  Only kernel lines ("[  1.23] ...")
+# count, so tests echoing these words cannot trigger it.
+splats=$(grep -E '^\[ *[0-9]+\.[0-9]+\] ' "$CONSOLE" | grep -E "$splat_re" | head -n 20 || true)
+if [ -n "$splats" ]; then
+	which=$(printf '%s\n' "$splats" | grep -oE "$splat_re" | sort -u | paste -sd, -)
+	problems+=("kernel log shows: $which")
+	echo "vm-run: kernel splat lines:"
+	printf '%s\n' "$splats" | sed 's/^/  /'
+fi
+
+# --- KTAP results from ttyS1 ---
+tr -d '\r' < "$KTAP" > "$KTAP.tmp" && mv "$KTAP.tmp" "$KTAP"
+plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$KTAP" | tail -n1)
+npass=0 nfail=0 nskip=0
+echo "vm-run: results:"
+while IFS= read -r line; do
+	case $line in
+	"ok "*|"not ok "*) ;;
+	*) continue ;;
+	esac
+	rest=${line#ok }
+	rest=${rest#not ok }
+	name=${rest#* }			# drop the number
+	desc=${name%% \#*}
+	case $line in
+	"not ok "*)
+		echo "  FAIL  $desc"; nfail=$((nfail + 1)) ;;
+	*"# SKIP"*|*"# skip"*)
+		reason=${name#*# [Ss][Kk][Ii][Pp]}; reason=${reason# }
+		echo "  SKIP  $desc${reason:+ ($reason)}"; nskip=$((nskip + 1)) ;;
+	*)
+		echo "  PASS  $desc"; npass=$((npass + 1)) ;;
+	esac
+done < "$KTAP"
+ran=$((npass + nfail + nskip))
+
+if [ -z "$plan" ]; then
+	problems+=("no KTAP plan from the guest (runner never started; see $CONSOLE)")
+elif [ "$ran" -ne "$plan" ]; then
+	problems+=("guest reported $ran of $plan planned results")
+elif ! grep -qx '# rblk-run: done' "$KTAP"; then
+	problems+=("guest runner did not finish")
+fi
+if [ "$MODE" = check ] && [ "$ran" -eq 0 ]; then
+	problems+=("no test ran")
+fi
+
+for p in "${problems[@]}"; do
+	echo "vm-run: ERROR: $p"
+done
+echo "$npass passed, $nfail failed, $nskip skipped"
+[ "$nfail" -eq 0 ] && [ ${#problems[@]} -eq 0 ]

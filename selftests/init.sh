@@ -1,0 +1,193 @@
+#!/bin/sh
+# /init of the rblk test guest (QEMU, booted by scripts/vm-run.sh).
+#
+# Brings up a loopback NVMe-oF/RDMA fabric entirely inside the guest (Soft-RoCE
+# rdma_rxe on a dummy netdev, nvmet-rdma target via configfs), records its
+# parameters in /etc/rblk-test.env, runs the selected selftests and powers off.
+# The guest has no network device but the dummy one: nothing leaves it.
+#
+# Kernel command line: rblk.mode=check (selftests) or NAME (runs selftests/NAME.sh,
+#                      e.g. demo)   rblk.tests=a,b,c (empty: all)
+#                      rblk.timeout=SECS (per-test timeout)
+# Results go, as KTAP, to the console and to /dev/ttyS1 (read by the host).
+# This script is pid 1: it must never exit, or the kernel panics.
+
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root
+
+TRADDR=10.99.0.1
+TRSVCID=4420
+NQN=nqn.2026-12.io.rblk:test
+NETDEV=rxe0d
+RDMA_DEV=rxe0
+BACKING_DIR=/var/lib/rblk
+BACKING=$BACKING_DIR/ns2.img
+BACKING_MB=256
+NULLB_GB=1
+NVMET=/sys/kernel/config/nvmet
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mkdir -p /dev/pts /dev/shm
+mount -t tmpfs -o mode=1777 tmpfs /tmp
+mount -t tmpfs tmpfs /run
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+
+# The KTAP channel: the host reads ttyS1, where no kernel message can land.
+if [ -c /dev/ttyS1 ]; then
+	stty -F /dev/ttyS1 raw -echo 2>/dev/null
+	exec 3>/dev/ttyS1
+else
+	exec 3>/dev/null
+fi
+
+cmdline_arg() {
+	# shellcheck disable=SC2013 # /proc/cmdline is one line of words
+	for w in $(cat /proc/cmdline); do
+		case $w in "$1="*) echo "${w#*=}"; return 0 ;; esac
+	done
+	return 0
+}
+MODE=$(cmdline_arg rblk.mode)
+TESTS=$(cmdline_arg rblk.tests)
+TEST_TIMEOUT=$(cmdline_arg rblk.timeout)
+: "${MODE:=check}"
+
+shutdown() {
+	sync
+	# Let both UARTs drain before the machine vanishes.
+	exec 3>&-
+	sleep 1
+	poweroff -f
+	echo o > /proc/sysrq-trigger
+	while :; do sleep 60; done
+}
+
+# Setup failure: say why on both channels, report KTAP, power off.
+setup_fail() {
+	echo "rblk-init: SETUP FAILED: $*"
+	dmesg | tail -n 30 | sed 's/^/# dmesg: /'
+	for fd in 1 3; do
+		{
+			echo "KTAP version 1"
+			echo "1..1"
+			echo "# setup failed: $*"
+			echo "not ok 1 setup"
+			echo "# rblk-run: done"
+		} >&$fd
+	done
+	shutdown
+}
+
+# Run a setup step quietly; its output is shown only if it fails.
+step() {
+	desc=$1; shift
+	if ! out=$("$@" 2>&1); then
+		[ -n "$out" ] && printf '%s\n' "$out"
+		setup_fail "$desc ($*)"
+	fi
+}
+
+# Write one configfs attribute, failing setup with a clear name if refused.
+cfs_write() {
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	step "write $2 to $1" sh -c 'printf "%s" "$2" > "$1"' sh "$1" "$2"
+}
+
+echo "rblk-init: $(uname -r), mode=$MODE tests=${TESTS:-all}"
+
+# Blocked-task reports after 60 s rather than 120 s: tests time out sooner.
+echo 60 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
+
+step "load configfs" modprobe configfs
+grep -q ' /sys/kernel/config ' /proc/mounts ||
+	step "mount configfs" mount -t configfs configfs /sys/kernel/config
+
+# --- the fabric: Soft-RoCE over a dummy netdev ---
+step "loopback up" ip link set lo up
+step "load dummy" modprobe dummy numdummies=0
+step "create $NETDEV" ip link add "$NETDEV" type dummy
+step "address $NETDEV" ip addr add "$TRADDR/24" dev "$NETDEV"
+step "$NETDEV up" ip link set "$NETDEV" up
+# rdma_rxe needs a crc32 crypto driver and 6.1 has no 'add' module parameter.
+step "load crc32_generic" modprobe crc32_generic
+step "load rdma_rxe" modprobe rdma_rxe
+step "create $RDMA_DEV" rdma link add "$RDMA_DEV" type rxe netdev "$NETDEV"
+[ -e "/sys/class/infiniband/$RDMA_DEV" ] || setup_fail "/sys/class/infiniband/$RDMA_DEV missing"
+
+# --- backing stores ---
+# null_blk: 1 GiB, not memory backed (reads return no data): for benchmarks.
+step "load null_blk" modprobe null_blk nr_devices=1 gb=$NULLB_GB memory_backed=0
+[ -b /dev/nullb0 ] || setup_fail "/dev/nullb0 missing"
+# File on tmpfs: real data to compare. tmpfs lacks O_DIRECT, hence buffered_io.
+mkdir -p "$BACKING_DIR"
+step "mount tmpfs $BACKING_DIR" mount -t tmpfs -o size=$((BACKING_MB + 16))m tmpfs "$BACKING_DIR"
+step "create $BACKING" truncate -s "${BACKING_MB}M" "$BACKING"
+
+# --- nvmet target ---
+step "load nvmet-rdma" modprobe nvmet-rdma
+SUBSYS=$NVMET/subsystems/$NQN
+PORT=$NVMET/ports/1
+step "create subsystem" mkdir "$SUBSYS"
+cfs_write "$SUBSYS/attr_allow_any_host" 1
+step "create namespace 1" mkdir "$SUBSYS/namespaces/1"
+cfs_write "$SUBSYS/namespaces/1/device_path" /dev/nullb0
+cfs_write "$SUBSYS/namespaces/1/enable" 1
+step "create namespace 2" mkdir "$SUBSYS/namespaces/2"
+cfs_write "$SUBSYS/namespaces/2/device_path" "$BACKING"
+cfs_write "$SUBSYS/namespaces/2/buffered_io" 1
+cfs_write "$SUBSYS/namespaces/2/enable" 1
+step "create port 1" mkdir "$PORT"
+cfs_write "$PORT/addr_trtype" rdma
+cfs_write "$PORT/addr_adrfam" ipv4
+cfs_write "$PORT/addr_traddr" "$TRADDR"
+cfs_write "$PORT/addr_trsvcid" "$TRSVCID"
+step "link subsystem to port" ln -s "$SUBSYS" "$PORT/subsystems/$NQN"
+
+# A fixed host identity, so nvme-cli does not have to invent one.
+HOSTID=$(cat /proc/sys/kernel/random/uuid)
+mkdir -p /etc/nvme
+echo "nqn.2014-08.org.nvmexpress:uuid:$HOSTID" > /etc/nvme/hostnqn
+echo "$HOSTID" > /etc/nvme/hostid
+
+KVER=$(uname -r)
+RBLK_KO=/lib/modules/$KVER/extra/rblk.ko
+NVMECFG=$(command -v nvmecfg || true)
+cat > /etc/rblk-test.env <<ENV
+# Written by /init: the in-guest fabric the selftests talk to.
+RBLK_MODE=$MODE
+RBLK_TRTYPE=rdma
+RBLK_TRADDR=$TRADDR
+RBLK_TRSVCID=$TRSVCID
+RBLK_NQN=$NQN
+RBLK_NSID_NULL=1
+RBLK_NSID_FILE=2
+RBLK_NULL_DEV=/dev/nullb0
+RBLK_NULL_SIZE=$((NULLB_GB * 1024 * 1024 * 1024))
+RBLK_BACKING=$BACKING
+RBLK_BACKING_SIZE=$((BACKING_MB * 1024 * 1024))
+RBLK_NETDEV=$NETDEV
+RBLK_RDMA_DEV=$RDMA_DEV
+RBLK_NVMET_PORT=$PORT
+RBLK_NVMET_SUBSYS=$SUBSYS
+RBLK_HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:$HOSTID
+RBLK_HOSTID=$HOSTID
+RBLK_KO=$RBLK_KO
+RBLK_NVMECFG=$NVMECFG
+RBLK_SELFTESTS=/selftests
+ENV
+echo "rblk-init: target ready: $NQN at $TRADDR:$TRSVCID (ns1 nullb0, ns2 $BACKING)"
+
+# Boot messages are not any test's fault; keep them, then start clean.
+dmesg -c > /var/log/dmesg.boot
+
+export RBLK_TESTS="$TESTS" RBLK_TEST_TIMEOUT="$TEST_TIMEOUT"
+if [ "$MODE" = check ]; then
+	/bin/sh /selftests/run.sh
+elif [ -f "/selftests/$MODE.sh" ]; then
+	/bin/sh /selftests/run.sh --script "/selftests/$MODE.sh"
+else
+	setup_fail "unknown rblk.mode=$MODE (no /selftests/$MODE.sh)"
+fi
+shutdown

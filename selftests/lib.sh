@@ -1,0 +1,129 @@
+#!/bin/sh
+# Shared helpers for rblk selftests.  The guest's /bin/sh is dash (POSIX sh);
+# busybox provides the small utilities, the real iproute2, kmod, nvme-cli,
+# fio, e2fsprogs, coreutils timeout/env and util-linux setsid are there too.
+# Source this first:
+#	. "$(dirname "$0")/../lib.sh"
+# Exit codes follow kselftest: 0 pass, 4 skip, anything else fail.
+
+# shellcheck disable=SC2034 # for the tests that source this
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+# The fabric /init built (RBLK_TRADDR, RBLK_NQN, RBLK_KO, ...).
+if [ -f /etc/rblk-test.env ]; then
+	set -a
+	# shellcheck disable=SC1091
+	. /etc/rblk-test.env
+	set +a
+fi
+
+# Kernel log patterns that fail a test whatever it printed (scripts/vm-run.sh
+# scans the console with the same list).  The runner clears the kernel log
+# before each test: `dmesg` in a test shows only that test's messages.
+RBLK_SPLAT_RE='BUG:|Oops|WARNING:|Call Trace|Kernel panic|general protection fault|INFO: task .* blocked|UBSAN:|list_add corruption|list_del corruption|refcount_t:'
+
+TEST_NAME=$(basename "$0" .sh)
+
+log()  { echo "$TEST_NAME: $*"; }
+fail() { echo "FAIL: $TEST_NAME: $*"; exit "$KSFT_FAIL"; }
+skip() { echo "SKIP: $TEST_NAME: $*"; exit "$KSFT_SKIP"; }
+
+# Run a command, failing the test with its output if it fails.
+must() {
+	_out=$("$@" 2>&1) || { printf '%s\n' "$_out"; fail "command failed: $*"; }
+	[ -n "$_out" ] && printf '%s\n' "$_out"
+	return 0
+}
+
+# wait_for_path PATH [SECS] [-e|-b|-d|!]: wait until PATH exists (test -e, or
+# the given test flag), or with '!' until it is gone.  1 on timeout.
+wait_for_path() {
+	_p=$1 _t=${2:-10} _op=${3:--e}
+	_n=$((_t * 10))
+	while [ "$_n" -gt 0 ]; do
+		if [ "$_op" = "!" ]; then
+			[ -e "$_p" ] || return 0
+		else
+			test "$_op" "$_p" && return 0
+		fi
+		usleep 100000
+		_n=$((_n - 1))
+	done
+	return 1
+}
+
+# pattern_file FILE BYTES: FILE gets BYTES of random data (BYTES a multiple
+# of 4096).  Random, so a stale or shifted block never compares equal.
+pattern_file() {
+	dd if=/dev/urandom of="$1" bs=4096 count=$(($2 / 4096)) 2>/dev/null ||
+		fail "cannot write pattern file $1"
+	[ "$(stat -c %s "$1")" -eq "$2" ] || fail "pattern file $1 has wrong size"
+}
+
+# write_direct FILE DEV OFFSET_BYTES: FILE onto DEV at offset, O_DIRECT.
+write_direct() {
+	_bytes=$(stat -c %s "$1")
+	dd if="$1" of="$2" bs=4096 seek=$(($3 / 4096)) count=$((_bytes / 4096)) \
+		oflag=direct conv=notrunc 2>/dev/null || fail "O_DIRECT write of $1 to $2 failed"
+}
+
+# read_direct DEV OFFSET_BYTES BYTES OUT: read a region of DEV, O_DIRECT.
+read_direct() {
+	dd if="$1" of="$4" bs=4096 skip=$(($2 / 4096)) count=$(($3 / 4096)) \
+		iflag=direct 2>/dev/null || fail "O_DIRECT read of $1 failed"
+}
+
+# read_region FILE OFFSET_BYTES BYTES OUT: buffered read (e.g. the backing file).
+read_region() {
+	dd if="$1" of="$4" bs=4096 skip=$(($2 / 4096)) count=$(($3 / 4096)) \
+		2>/dev/null || fail "read of $1 failed"
+}
+
+# assert_same A B WHAT: byte-compare two files, fail with the first difference.
+assert_same() {
+	_d=$(cmp "$1" "$2" 2>&1) || fail "$3: data differs: $_d"
+}
+
+# --- rblk module ---
+rblk_loaded() { [ -d /sys/module/rblk ]; }
+
+# Load rblk.ko (its dependencies first: insmod does not resolve them).
+rblk_load() {
+	rblk_loaded && return 0
+	[ -f "$RBLK_KO" ] || fail "rblk.ko not in the guest ($RBLK_KO): was 'make modules' run?"
+	for _dep in $(modinfo -F depends "$RBLK_KO" | tr ',' ' '); do
+		modprobe "$_dep" || fail "cannot load rblk dependency $_dep"
+	done
+	insmod "$RBLK_KO" "$@" || fail "insmod $RBLK_KO failed"
+	rblk_loaded || fail "/sys/module/rblk missing after insmod"
+}
+
+rblk_unload() {
+	rblk_loaded || return 0
+	rmmod rblk || fail "rmmod rblk failed"
+	wait_for_path /sys/module/rblk 10 ! || fail "/sys/module/rblk still present after rmmod"
+}
+
+# --- kernel log ---
+# Print kernel log lines that look like a splat; 0 if there were any.
+dmesg_splats() {
+	dmesg | grep -E "$RBLK_SPLAT_RE"
+}
+
+# --- in-kernel nvme-rdma reference host ---
+# nvme_ns_dev NQN NSID: print /dev/nvmeXnY of that namespace, if connected.
+# (With native multipath, /sys/block also lists the hidden per-path disks
+# nvmeXcYnZ, which have no device node: skip those.)
+nvme_ns_dev() {
+	for _ns in /sys/block/nvme*n*; do
+		case ${_ns##*/} in *c*) continue ;; esac
+		[ "$(cat "$_ns/nsid" 2>/dev/null)" = "$2" ] || continue
+		# device: the nvme-subsystem (multipath head) or the controller.
+		[ "$(cat "$_ns/device/subsysnqn" 2>/dev/null)" = "$1" ] || continue
+		echo "/dev/${_ns##*/}"
+		return 0
+	done
+	return 1
+}

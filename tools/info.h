@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What nvmecfg learns from the kernel, decoded from netlink into plain C
+ * structures: nl.c fills them, output.c prints them.
+ */
+#ifndef NVMECFG_INFO_H
+#define NVMECFG_INFO_H
+
+#include <stdint.h>
+#include <linux/rblk.h>
+
+/* A device as RBLK_CMD_GET describes it. */
+struct dev_info {
+	uint32_t index;
+	char name[RBLK_DISK_NAME_LEN];
+	char trtype[16];
+	uint8_t adrfam;
+	char traddr[RBLK_TRADDR_MAX_LEN + 1];
+	char trsvcid[RBLK_TRSVCID_MAX_LEN + 1];
+	char subsysnqn[RBLK_NQN_MAX_LEN + 1];
+	char hostnqn[RBLK_NQN_MAX_LEN + 1];
+	unsigned char hostid[RBLK_HOSTID_LEN];
+	uint32_t nsid;
+	uint32_t nr_io_queues;
+	uint32_t queue_size;
+	uint32_t kato;
+	uint32_t reconnect_delay;
+	int32_t ctrl_loss_tmo;
+	int32_t fast_io_fail_tmo;
+	uint8_t state;
+	uint16_t cntlid;
+	uint64_t size;
+	uint32_t block_size;
+	char model[64];
+	char serial[32];
+	char firmware[16];
+};
+
+/* The answer to RBLK_CMD_CONNECT. */
+struct dev_ref {
+	uint32_t index;
+	char name[RBLK_DISK_NAME_LEN];
+};
+
+/* RBLK_CMD_GET_STATS: counters indexed by enum rblk_stat_attr. */
+struct dev_stats {
+	uint32_t index;
+	char name[RBLK_DISK_NAME_LEN];
+	uint64_t counter[RBLK_STAT_MAX + 1];
+	uint64_t lat_hist[RBLK_LAT_BUCKETS];
+};
+
+/* One discovery log record; strings already trimmed by the kernel. */
+struct disc_entry {
+	uint8_t trtype;
+	uint8_t adrfam;
+	uint8_t subtype;
+	uint8_t treq;
+	uint16_t portid;
+	uint16_t cntlid;
+	uint16_t asqsz;
+	char trsvcid[33];
+	char traddr[257];
+	char subnqn[257];
+};
+
+/* An RBLK_CMD_EVENT notification. */
+struct dev_event {
+	uint8_t event;
+	uint32_t index;
+	char name[RBLK_DISK_NAME_LEN];
+	uint8_t state;
+};
+
+#endif /* NVMECFG_INFO_H */

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nvmecfg exit codes; documented in nvmecfg(8), scripts rely on them.
+ */
+#ifndef NVMECFG_H
+#define NVMECFG_H
+
+enum nvmecfg_exit {
+	EXIT_OK		= 0,
+	EXIT_KERNEL	= 1,	/* the kernel refused the request */
+	EXIT_USAGE	= 2,	/* bad command line */
+	EXIT_NOMODULE	= 3,	/* the "rblk" family is not registered */
+	EXIT_PERM	= 4,	/* EPERM or EACCES from the kernel */
+};
+
+#endif /* NVMECFG_H */

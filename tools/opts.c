@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvmecfg command line parsing.
+ *
+ * A small hand-rolled parser rather than getopt_long(): it keeps no global
+ * state (the unit tests call it many times), rejects repeated options, and
+ * validates every value as it is read so the kernel only sees well-formed
+ * requests. Option names and letters follow nvme-cli.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opts.h"
+
+struct opt_desc {
+	char shrt;		/* 0: long form only */
+	const char *lng;
+	const char *arg;	/* NULL: takes no value */
+	const char *help;
+};
+
+static const struct opt_desc opt_descs[NR_OPTS] = {
+	[OPT_TRANSPORT]	= { 't', "transport", "TRTYPE",
+			    "transport type; only rdma (the default)" },
+	[OPT_TRADDR]	= { 'a', "traddr", "ADDR",
+			    "target IPv4 or IPv6 address" },
+	[OPT_TRSVCID]	= { 's', "trsvcid", "PORT",
+			    "target port, 1-65535 (default 4420)" },
+	[OPT_NQN]	= { 'n', "nqn", "NQN",
+			    "subsystem NQN (discover: default is the well-known discovery NQN)" },
+	[OPT_HOSTNQN]	= { 'q', "hostnqn", "NQN",
+			    "host NQN (default: the module's hostnqn parameter)" },
+	[OPT_HOSTID]	= { 'I', "hostid", "UUID",
+			    "host identifier (default: the module's)" },
+	[OPT_NSID]	= { 'N', "nsid", "NSID",
+			    "namespace to expose (default 1); rblk-specific: each device is one namespace, nvme-cli attaches all" },
+	[OPT_NR_IO_QUEUES] = { 'i', "nr-io-queues", "N",
+			    "I/O queues, 1-128 (default: online CPUs)" },
+	[OPT_QUEUE_SIZE] = { 'Q', "queue-size", "N",
+			    "entries per I/O queue, 16-1024 (default 128)" },
+	[OPT_CTRL_LOSS_TMO] = { 'l', "ctrl-loss-tmo", "SEC",
+			    "stop reconnecting after SEC, -1 never (default 600)" },
+	[OPT_RECONNECT_DELAY] = { 'c', "reconnect-delay", "SEC",
+			    "wait between reconnect attempts, 1-3600 (default 10)" },
+	[OPT_KATO]	= { 'k', "keep-alive-tmo", "SEC",
+			    "keep-alive timeout, 0 disables, 0-3600 (default 5)" },
+	[OPT_FAST_IO_FAIL_TMO] = { 'f', "fast-io-fail-tmo", "SEC",
+			    "fail I/O after SEC of reconnecting, -1 never (default -1)" },
+	[OPT_OUTPUT]	= { 'o', "output-format", "FMT",
+			    "output format: normal or json" },
+	[OPT_DEVICE]	= { 'd', "device", "rblkN", "the device" },
+	[OPT_INDEX]	= { 0, "index", "N", "the device by index N of rblkN" },
+	[OPT_COUNT]	= { 0, "count", "N", "exit after N events" },
+	[OPT_TIMEOUT]	= { 0, "timeout", "SEC", "exit after SEC seconds" },
+	[OPT_RESET]	= { 'r', "reset",  NULL,
+			    "zero the counters instead of printing them" },
+	[OPT_HELP]	= { 'h', "help", NULL, "show this help" },
+};
+
+static enum opts_result usage_err(struct cfg *cfg, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cfg->err, sizeof(cfg->err), fmt, ap);
+	va_end(ap);
+	return OPTS_ERROR;
+}
+
+/* Digits only: strtoul() alone takes signs, blanks and "0x". */
+static int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v)
+{
+	unsigned long long n;
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (*end)
+		return -EINVAL;
+	if (errno == ERANGE || n < min || n > max)
+		return -ERANGE;
+	*v = n;
+	return 0;
+}
+
+static int parse_s32(const char *s, int32_t min, int32_t max, int32_t *v)
+{
+	const char *digits = *s == '-' ? s + 1 : s;
+	long long n;
+	char *end;
+
+	if (!isdigit((unsigned char)*digits))
+		return -EINVAL;
+	errno = 0;
+	n = strtoll(s, &end, 10);
+	if (*end)
+		return -EINVAL;
+	if (errno == ERANGE || n < min || n > max)
+		return -ERANGE;
+	*v = n;
+	return 0;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower((unsigned char)c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* The canonical 8-4-4-4-12 form only, as /etc/nvme/hostid holds it. */
+static int parse_uuid(const char *s, unsigned char *id)
+{
+	int i, hi, lo;
+
+	if (strlen(s) != 36)
+		return -EINVAL;
+	for (i = 0; i < RBLK_HOSTID_LEN; i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10) {
+			if (*s++ != '-')
+				return -EINVAL;
+		}
+		hi = hexval(s[0]);
+		lo = hexval(s[1]);
+		if (hi < 0 || lo < 0)
+			return -EINVAL;
+		id[i] = hi << 4 | lo;
+		s += 2;
+	}
+	return 0;
+}
+
+static const char *opt_name(enum opt_id id, char *buf, size_t len)
+{
+	const struct opt_desc *d = &opt_descs[id];
+
+	if (d->shrt)
+		snprintf(buf, len, "--%s (-%c)", d->lng, d->shrt);
+	else
+		snprintf(buf, len, "--%s", d->lng);
+	return buf;
+}
+
+static enum opts_result check_len(struct cfg *cfg, enum opt_id id,
+				  const char *val, size_t max)
+{
+	char name[48];
+
+	if (!*val)
+		return usage_err(cfg, "%s: empty value",
+				 opt_name(id, name, sizeof(name)));
+	if (strlen(val) > max)
+		return usage_err(cfg, "%s: longer than %zu characters",
+				 opt_name(id, name, sizeof(name)), max);
+	return OPTS_OK;
+}
+
+static enum opts_result number_err(struct cfg *cfg, enum opt_id id,
+				   const char *val, int err, long long min,
+				   long long max)
+{
+	char name[48];
+
+	opt_name(id, name, sizeof(name));
+	if (err == -ERANGE)
+		return usage_err(cfg, "%s: %s is out of range %lld-%lld",
+				 name, val, min, max);
+	return usage_err(cfg, "%s: '%s' is not a number", name, val);
+}
+
+#define U32_OPT(field, lo, hi)						\
+	do {								\
+		int __e = parse_u32(val, (lo), (hi), &cfg->field);	\
+		if (__e)						\
+			return number_err(cfg, id, val, __e, (lo), (hi)); \
+	} while (0)
+
+#define S32_OPT(field, lo, hi)						\
+	do {								\
+		int __e = parse_s32(val, (lo), (hi), &cfg->field);	\
+		if (__e)						\
+			return number_err(cfg, id, val, __e, (lo), (hi)); \
+	} while (0)
+
+static enum opts_result set_device(struct cfg *cfg, const char *val)
+{
+	if (!strncmp(val, "/dev/", 5))
+		val += 5;
+	if (!*val)
+		return usage_err(cfg, "empty device name");
+	if (strlen(val) >= RBLK_DISK_NAME_LEN)
+		return usage_err(cfg, "device name '%s' too long", val);
+	cfg->device = val;
+	return OPTS_OK;
+}
+
+static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
+				const char *val)
+{
+	enum opts_result r;
+	char name[48];
+
+	switch (id) {
+	case OPT_TRANSPORT:
+		if (strcmp(val, "rdma"))
+			return usage_err(cfg,
+					 "--transport: '%s' is not supported, only rdma",
+					 val);
+		break;
+	case OPT_TRADDR:
+		r = check_len(cfg, id, val, RBLK_TRADDR_MAX_LEN);
+		if (r)
+			return r;
+		cfg->traddr = val;
+		break;
+	case OPT_TRSVCID:
+		r = check_len(cfg, id, val, RBLK_TRSVCID_MAX_LEN);
+		if (r)
+			return r;
+		cfg->trsvcid = val;
+		break;
+	case OPT_NQN:
+		r = check_len(cfg, id, val, RBLK_NQN_MAX_LEN);
+		if (r)
+			return r;
+		cfg->nqn = val;
+		break;
+	case OPT_HOSTNQN:
+		r = check_len(cfg, id, val, RBLK_NQN_MAX_LEN);
+		if (r)
+			return r;
+		cfg->hostnqn = val;
+		break;
+	case OPT_HOSTID:
+		if (parse_uuid(val, cfg->hostid))
+			return usage_err(cfg, "%s: '%s' is not a UUID",
+					 opt_name(id, name, sizeof(name)),
+					 val);
+		break;
+	case OPT_NSID:
+		U32_OPT(nsid, 1, 0xfffffffe);
+		break;
+	case OPT_NR_IO_QUEUES:
+		U32_OPT(nr_io_queues, 1, RBLK_MAX_IO_QUEUES);
+		break;
+	case OPT_QUEUE_SIZE:
+		U32_OPT(queue_size, RBLK_MIN_QUEUE_SIZE, RBLK_MAX_QUEUE_SIZE);
+		break;
+	case OPT_CTRL_LOSS_TMO:
+		S32_OPT(ctrl_loss_tmo, -1, RBLK_MAX_TMO);
+		break;
+	case OPT_RECONNECT_DELAY:
+		U32_OPT(reconnect_delay, 1, RBLK_MAX_RECONNECT_DELAY);
+		break;
+	case OPT_KATO:
+		U32_OPT(kato, 0, RBLK_MAX_KATO);
+		break;
+	case OPT_FAST_IO_FAIL_TMO:
+		S32_OPT(fast_io_fail_tmo, -1, RBLK_MAX_TMO);
+		break;
+	case OPT_OUTPUT:
+		if (!strcmp(val, "normal"))
+			cfg->format = OUT_NORMAL;
+		else if (!strcmp(val, "json"))
+			cfg->format = OUT_JSON;
+		else
+			return usage_err(cfg,
+					 "%s: '%s' is not normal or json",
+					 opt_name(id, name, sizeof(name)),
+					 val);
+		break;
+	case OPT_DEVICE:
+		return set_device(cfg, val);
+	case OPT_INDEX:
+		U32_OPT(index, 0, INT32_MAX);
+		break;
+	case OPT_COUNT:
+		U32_OPT(count, 1, UINT32_MAX);
+		break;
+	case OPT_TIMEOUT:
+		/* Milliseconds of it must fit poll()'s int. */
+		U32_OPT(timeout, 1, INT32_MAX / 1000);
+		break;
+	case OPT_RESET:
+	case OPT_HELP:
+	case NR_OPTS:
+		break;
+	}
+	return OPTS_OK;
+}
+
+/* nvme-cli spells some long options with '_': accept both. */
+static bool long_name_eq(const char *arg, size_t len, const char *name)
+{
+	size_t i;
+
+	if (strlen(name) != len)
+		return false;
+	for (i = 0; i < len; i++) {
+		char c = arg[i] == '_' ? '-' : arg[i];
+
+		if (c != name[i])
+			return false;
+	}
+	return true;
+}
+
+static int find_long(const char *arg, size_t len)
+{
+	int id;
+
+	for (id = 0; id < NR_OPTS; id++) {
+		if (long_name_eq(arg, len, opt_descs[id].lng))
+			return id;
+	}
+	return -1;
+}
+
+static int find_short(char c)
+{
+	int id;
+
+	for (id = 0; id < NR_OPTS; id++) {
+		if (opt_descs[id].shrt == c)
+			return id;
+	}
+	return -1;
+}
+
+enum opts_result opts_parse(struct cfg *cfg, int argc, char *const argv[],
+			    unsigned int allowed, unsigned int required)
+{
+	bool only_args = false;
+	enum opts_result r;
+	char name[48];
+	int i, id;
+
+	memset(cfg, 0, sizeof(*cfg));
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i], *val = NULL;
+
+		if (only_args || arg[0] != '-' || !arg[1]) {
+			/* The one positional argument: a device name. */
+			if (!(allowed & OPT(DEVICE)))
+				return usage_err(cfg, "unexpected argument '%s'",
+						 arg);
+			if (cfg->set & (OPT(DEVICE) | OPT(INDEX)))
+				return usage_err(cfg, "more than one device given");
+			r = set_device(cfg, arg);
+			if (r)
+				return r;
+			cfg->set |= OPT(DEVICE);
+			continue;
+		}
+		if (!strcmp(arg, "--")) {
+			only_args = true;
+			continue;
+		}
+
+		if (arg[1] == '-') {
+			const char *eq = strchr(arg + 2, '=');
+			size_t len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+
+			id = find_long(arg + 2, len);
+			if (eq)
+				val = eq + 1;
+		} else {
+			id = find_short(arg[1]);
+			if (arg[2])
+				val = arg + 2;
+		}
+		if (id < 0 || !(allowed & (1U << id)))
+			return usage_err(cfg, "unknown option '%s'", arg);
+		opt_name(id, name, sizeof(name));
+
+		if (!opt_descs[id].arg) {
+			if (val)
+				return usage_err(cfg, "%s takes no value", name);
+		} else if (!val) {
+			if (++i == argc)
+				return usage_err(cfg, "%s needs a value", name);
+			val = argv[i];
+		}
+
+		if (id == OPT_HELP) {
+			cfg->set |= OPT(HELP);
+			continue;
+		}
+		if ((id == OPT_DEVICE || id == OPT_INDEX) &&
+		    (cfg->set & (OPT(DEVICE) | OPT(INDEX))))
+			return usage_err(cfg, "more than one device given");
+		if (cfg->set & (1U << id))
+			return usage_err(cfg, "%s given more than once", name);
+		r = set_opt(cfg, id, val);
+		if (r)
+			return r;
+		cfg->set |= 1U << id;
+	}
+
+	/* --help wins over whatever else is wrong or missing. */
+	if (cfg->set & OPT(HELP))
+		return OPTS_HELP;
+
+	for (id = 0; id < NR_OPTS; id++) {
+		if (!(required & (1U << id)) || (cfg->set & (1U << id)))
+			continue;
+		if (id == OPT_DEVICE) {
+			if (cfg->set & OPT(INDEX))
+				continue;
+			return usage_err(cfg,
+					 "no device given (rblkN, --device or --index)");
+		}
+		return usage_err(cfg, "missing required option %s",
+				 opt_name(id, name, sizeof(name)));
+	}
+	return OPTS_OK;
+}
+
+void opts_help(FILE *f, unsigned int allowed)
+{
+	char left[48];
+	int id;
+
+	for (id = 0; id < NR_OPTS; id++) {
+		const struct opt_desc *d = &opt_descs[id];
+
+		if (!(allowed & (1U << id)))
+			continue;
+		if (d->shrt)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", d->shrt,
+				 d->lng, d->arg ? " " : "", d->arg ?: "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s", d->lng,
+				 d->arg ? " " : "", d->arg ?: "");
+		fprintf(f, "  %-28s %s\n", left, d->help);
+	}
+}

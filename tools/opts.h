@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nvmecfg command line parsing. Pure: it reads argv, fills struct cfg and
+ * reports errors in cfg->err, and never prints or exits by itself.
+ */
+#ifndef NVMECFG_OPTS_H
+#define NVMECFG_OPTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <linux/rblk.h>
+
+#include "output.h"
+
+enum opt_id {
+	OPT_TRANSPORT,
+	OPT_TRADDR,
+	OPT_TRSVCID,
+	OPT_NQN,
+	OPT_HOSTNQN,
+	OPT_HOSTID,
+	OPT_NSID,
+	OPT_NR_IO_QUEUES,
+	OPT_QUEUE_SIZE,
+	OPT_CTRL_LOSS_TMO,
+	OPT_RECONNECT_DELAY,
+	OPT_KATO,
+	OPT_FAST_IO_FAIL_TMO,
+	OPT_OUTPUT,
+	OPT_DEVICE,	/* -d rblkN, --index N or a bare rblkN */
+	OPT_INDEX,
+	OPT_COUNT,
+	OPT_TIMEOUT,
+	OPT_RESET,
+	OPT_HELP,
+	NR_OPTS,
+};
+
+#define OPT(x)		(1U << OPT_##x)
+
+/* Everything a command line can say; cfg->set tells what it did say. */
+struct cfg {
+	unsigned int set;
+	const char *traddr;
+	const char *trsvcid;
+	const char *nqn;
+	const char *hostnqn;
+	unsigned char hostid[RBLK_HOSTID_LEN];
+	uint32_t nsid;
+	uint32_t nr_io_queues;
+	uint32_t queue_size;
+	int32_t ctrl_loss_tmo;
+	uint32_t reconnect_delay;
+	uint32_t kato;
+	int32_t fast_io_fail_tmo;
+	enum out_format format;
+	const char *device;	/* "rblkN", without /dev/ */
+	uint32_t index;
+	uint32_t count;
+	uint32_t timeout;
+	char err[256];
+};
+
+enum opts_result {
+	OPTS_ERROR = -1,	/* usage error, cfg->err says why */
+	OPTS_OK = 0,
+	OPTS_HELP = 1,		/* --help was given */
+};
+
+/*
+ * Parse the arguments of one command; argv[0] is the command name.
+ * @allowed: OPT() bits of the options the command takes
+ * @required: OPT() bits of the options it cannot do without
+ */
+enum opts_result opts_parse(struct cfg *cfg, int argc, char *const argv[],
+			    unsigned int allowed, unsigned int required);
+
+/* One help line per option in @allowed. */
+void opts_help(FILE *f, unsigned int allowed);
+
+#endif /* NVMECFG_OPTS_H */

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nvmecfg output: human-readable text and JSON. Everything here writes to
+ * a FILE and touches nothing else, so it can be tested without a kernel.
+ */
+#ifndef NVMECFG_OUTPUT_H
+#define NVMECFG_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "info.h"
+
+enum out_format {
+	OUT_NORMAL,
+	OUT_JSON,
+};
+
+#define JSON_MAX_DEPTH	8
+
+/*
+ * A streaming JSON writer. Members are separated and indented as they come;
+ * a key is given inside objects and NULL inside arrays and at the top.
+ */
+struct json {
+	FILE *f;
+	bool pretty;
+	int depth;
+	bool has_members[JSON_MAX_DEPTH];
+};
+
+void json_init(struct json *j, FILE *f, bool pretty);
+void json_obj_open(struct json *j, const char *key);
+void json_obj_close(struct json *j);
+void json_arr_open(struct json *j, const char *key);
+void json_arr_close(struct json *j);
+void json_str(struct json *j, const char *key, const char *val);
+void json_u64(struct json *j, const char *key, uint64_t val);
+void json_s64(struct json *j, const char *key, int64_t val);
+/* Ends the document: a newline after the top-level value. */
+void json_end(struct json *j);
+
+/* @s as a quoted JSON string; invalid UTF-8 becomes U+FFFD. */
+void json_print_string(FILE *f, const char *s);
+
+const char *state_name(uint8_t state);
+const char *event_name(uint8_t event);
+const char *adrfam_name(uint8_t adrfam);
+const char *trtype_name(uint8_t trtype);
+const char *subtype_name(uint8_t subtype);
+const char *treq_name(uint8_t treq, char *buf, size_t len);
+const char *stat_name(int type);
+/* "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", @buf of at least 37 bytes. */
+const char *uuid_str(const unsigned char *id, char *buf, size_t len);
+/* "256 MiB", "1.50 GiB": binary units, two decimals when not exact. */
+const char *size_str(uint64_t bytes, char *buf, size_t len);
+
+void print_connect(FILE *f, enum out_format fmt, const struct dev_ref *ref);
+void print_list(FILE *f, enum out_format fmt, const struct dev_info *devs,
+		size_t nr);
+void print_show(FILE *f, enum out_format fmt, const struct dev_info *dev);
+void print_stats(FILE *f, enum out_format fmt, const struct dev_stats *st);
+void print_discover(FILE *f, enum out_format fmt,
+		    const struct disc_entry *entries, size_t nr);
+/* One line per event: monitor output is read as it comes. */
+void print_event(FILE *f, enum out_format fmt, const struct dev_event *ev);
+
+#endif /* NVMECFG_OUTPUT_H */
