@@ -21,7 +21,7 @@ VM_TIMEOUT ?= 600
 
 VM_RUN = KVER=$(KVER) BUILD=$(BUILD) scripts/vm-run.sh --timeout $(VM_TIMEOUT)
 
-.PHONY: all setup modules modules_clean tools initramfs check demo clean
+.PHONY: all setup modules modules_clean tools initramfs check demo bench clean
 
 all: modules tools
 
@@ -62,6 +62,16 @@ check:
 demo:
 	$(build_guest)
 	@$(VM_RUN) --mode demo
+
+# rblk against the in-kernel nvme-rdma host on the same target, one boot.
+BENCH_OUT ?= $(BUILD)bench
+bench:
+	@$(MAKE) --no-print-directory setup
+	@$(MAKE) --no-print-directory modules
+	@$(MAKE) --no-print-directory tools
+	@$(MAKE) --no-print-directory initramfs
+	@KVER=$(KVER) BUILD=$(BUILD) scripts/vm-run.sh --timeout 2400 --mode bench
+	@scripts/bench-report.py $(BUILD)ktap.log $(BENCH_OUT)
 
 clean: modules_clean
 	rm -rf $(BUILD)initramfs $(BUILD)initramfs.cpio.gz $(BUILD)console.log $(BUILD)ktap.log

@@ -44,6 +44,9 @@ def parse(console):
     with open(console, errors="replace") as f:
         for line in f:
             line = line.strip("\r\n")
+            # The guest runner passes test output on as "# " diagnostics.
+            if line.startswith("# "):
+                line = line[2:]
             if line.startswith("BENCH-INFO"):
                 info = line[len("BENCH-INFO "):]
             elif line.startswith("BENCH-FAIL"):

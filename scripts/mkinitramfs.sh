@@ -93,6 +93,9 @@ copy_bin /usr/sbin/mke2fs
 copy_bin /usr/sbin/e2fsck
 copy_bin /usr/bin/jq
 copy_bin /usr/bin/kmod
+# util-linux: blkdiscard -z (write zeroes) and a losetup that prints names.
+copy_bin /usr/sbin/blkdiscard
+copy_bin /usr/sbin/losetup
 for l in mkfs.ext4 mkfs.ext2; do rm -f "$ROOT/usr/bin/$l" "$ROOT/usr/sbin/$l"; ln -s mke2fs "$ROOT/usr/sbin/$l"; done
 for l in fsck.ext4 fsck.ext2; do ln -sf e2fsck "$ROOT/usr/sbin/$l"; done
 # kmod instead of busybox's module tools: same behaviour as a real system.
@@ -142,6 +145,8 @@ depmod -b "$ROOT" "$KVER"
 
 if [ -x "$NVMECFG" ]; then
 	copy_bin "$NVMECFG" nvmecfg
+	# The netlink fuzzer of selftests/rblk/nl_fuzz.sh.
+	[ -x tools/tests/nlfuzz ] && copy_bin tools/tests/nlfuzz nlfuzz
 else
 	echo "mkinitramfs: note: $NVMECFG not built; nvmecfg not in the guest" >&2
 fi

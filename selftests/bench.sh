@@ -7,12 +7,14 @@
 # drift of the TCG guest cancels out. Results are printed as
 #   BENCH <device> <job> <round> <fio JSON on one line>
 # and turned into a table by scripts/bench-report.py on the host.
-. /etc/rblk-test.env
+# rblk-timeout: 1800
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 RUNTIME=${RBLK_BENCH_RUNTIME:-4}
 NQ=2
 
-fail() {
+bench_fail() {
 	echo "BENCH-FAIL $*"
 	exit 1
 }
@@ -26,28 +28,21 @@ wait_dev() {
 	done
 }
 
-insmod "$RBLK_KO" || fail "insmod rblk"
+rblk_load
 nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
 	-n "$RBLK_NQN" -N "$RBLK_NSID_NULL" -i $NQ >/dev/null ||
-	fail "nvmecfg connect"
-wait_dev /dev/rblk0 || fail "/dev/rblk0 did not appear"
+	bench_fail "nvmecfg connect"
+wait_dev /dev/rblk0 || bench_fail "/dev/rblk0 did not appear"
 
-modprobe nvme-rdma || fail "modprobe nvme-rdma"
+modprobe nvme-rdma || bench_fail "modprobe nvme-rdma"
 nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN" \
-	-i $NQ >/dev/null || fail "nvme connect"
+	-i $NQ >/dev/null || bench_fail "nvme connect"
 NVME=
 for i in $(seq 50); do
-	for d in /sys/block/nvme*n*; do
-		[ -e "$d" ] || continue
-		[ "$(cat "$d/device/subsysnqn" 2>/dev/null)" = "$RBLK_NQN" ] || continue
-		# nsid 1 is the null_blk namespace both hosts share.
-		[ "$(cat "$d/nsid" 2>/dev/null)" = "$RBLK_NSID_NULL" ] &&
-			NVME=/dev/${d##*/}
-	done
-	[ -n "$NVME" ] && [ -b "$NVME" ] && break
+	NVME=$(nvme_ns_dev "$RBLK_NQN" "$RBLK_NSID_NULL") && [ -b "$NVME" ] && break
 	sleep 0.2
 done
-[ -b "$NVME" ] || fail "nvme-rdma namespace did not appear"
+[ -b "$NVME" ] || bench_fail "nvme-rdma namespace did not appear"
 echo "BENCH-INFO rblk=/dev/rblk0 nvme=$NVME ceiling=$RBLK_NULL_DEV queues=$NQ runtime=${RUNTIME}s"
 
 # run_fio DEVICE_LABEL DEVICE JOB ROUND fio-args...
@@ -58,7 +53,7 @@ run_fio() {
 		--ioengine=libaio --time_based --runtime="$RUNTIME" \
 		--ramp_time=1 --group_reporting --size=512M \
 		--output-format=json "$@" 2>/dev/null | tr -d '\n') ||
-		fail "fio $job on $dev"
+		bench_fail "fio $job on $dev"
 	echo "BENCH $label $job $round $out"
 }
 

@@ -23,6 +23,8 @@ RDMA_DEV=rxe0
 BACKING_DIR=/var/lib/rblk
 BACKING=$BACKING_DIR/ns2.img
 BACKING_MB=256
+BACKING_512=$BACKING_DIR/ns3.img
+BACKING_512_MB=64
 NULLB_GB=1
 NVMET=/sys/kernel/config/nvmet
 
@@ -122,8 +124,14 @@ step "load null_blk" modprobe null_blk nr_devices=1 gb=$NULLB_GB memory_backed=0
 [ -b /dev/nullb0 ] || setup_fail "/dev/nullb0 missing"
 # File on tmpfs: real data to compare. tmpfs lacks O_DIRECT, hence buffered_io.
 mkdir -p "$BACKING_DIR"
-step "mount tmpfs $BACKING_DIR" mount -t tmpfs -o size=$((BACKING_MB + 16))m tmpfs "$BACKING_DIR"
+step "mount tmpfs $BACKING_DIR" mount -t tmpfs -o size=$((BACKING_MB + BACKING_512_MB + 16))m tmpfs "$BACKING_DIR"
 step "create $BACKING" truncate -s "${BACKING_MB}M" "$BACKING"
+# The file namespace has tmpfs's 4 KiB blocks; a loop device over a second
+# file gives a 512-byte-LBA namespace whose data can be compared as well.
+step "create $BACKING_512" truncate -s "${BACKING_512_MB}M" "$BACKING_512"
+step "load loop" modprobe loop
+LOOPDEV=$(losetup -f) || setup_fail "no free loop device"
+step "attach $LOOPDEV" losetup "$LOOPDEV" "$BACKING_512"
 
 # --- nvmet target ---
 step "load nvmet-rdma" modprobe nvmet-rdma
@@ -138,6 +146,9 @@ step "create namespace 2" mkdir "$SUBSYS/namespaces/2"
 cfs_write "$SUBSYS/namespaces/2/device_path" "$BACKING"
 cfs_write "$SUBSYS/namespaces/2/buffered_io" 1
 cfs_write "$SUBSYS/namespaces/2/enable" 1
+step "create namespace 3" mkdir "$SUBSYS/namespaces/3"
+cfs_write "$SUBSYS/namespaces/3/device_path" "$LOOPDEV"
+cfs_write "$SUBSYS/namespaces/3/enable" 1
 step "create port 1" mkdir "$PORT"
 cfs_write "$PORT/addr_trtype" rdma
 cfs_write "$PORT/addr_adrfam" ipv4
@@ -167,6 +178,9 @@ RBLK_NULL_DEV=/dev/nullb0
 RBLK_NULL_SIZE=$((NULLB_GB * 1024 * 1024 * 1024))
 RBLK_BACKING=$BACKING
 RBLK_BACKING_SIZE=$((BACKING_MB * 1024 * 1024))
+RBLK_NSID_512=3
+RBLK_BACKING_512=$BACKING_512
+RBLK_LOOP_DEV=$LOOPDEV
 RBLK_NETDEV=$NETDEV
 RBLK_RDMA_DEV=$RDMA_DEV
 RBLK_NVMET_PORT=$PORT
@@ -177,7 +191,7 @@ RBLK_KO=$RBLK_KO
 RBLK_NVMECFG=$NVMECFG
 RBLK_SELFTESTS=/selftests
 ENV
-echo "rblk-init: target ready: $NQN at $TRADDR:$TRSVCID (ns1 nullb0, ns2 $BACKING)"
+echo "rblk-init: target ready: $NQN at $TRADDR:$TRSVCID (ns1 nullb0, ns2 $BACKING, ns3 $LOOPDEV on $BACKING_512)"
 
 # Boot messages are not any test's fault; keep them, then start clean.
 dmesg -c > /var/log/dmesg.boot

@@ -127,3 +127,66 @@ nvme_ns_dev() {
 	done
 	return 1
 }
+
+# --- rblk devices (through nvmecfg, the real control plane) ---
+# rblk_connect NSID [nvmecfg connect options...]: connect, wait for the
+# block device, print its path (/dev/rblkN).
+rblk_connect() {
+	_nsid=$1; shift
+	_out=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
+		-n "$RBLK_NQN" -N "$_nsid" "$@" 2>&1) ||
+		fail "nvmecfg connect nsid $_nsid failed: $_out"
+	_name=$(echo "$_out" | grep -o 'rblk[0-9][0-9]*' | head -n 1)
+	[ -n "$_name" ] || fail "nvmecfg connect printed no device name: $_out"
+	wait_for_path "/dev/$_name" 10 -b || fail "/dev/$_name did not appear"
+	echo "/dev/$_name"
+}
+
+# rblk_disconnect DEV: disconnect and wait for the device to go.
+rblk_disconnect() {
+	_n=${1##*/}
+	must nvmecfg disconnect "$_n" >/dev/null
+	wait_for_path "/sys/block/$_n" 10 ! || fail "/sys/block/$_n still present after disconnect"
+}
+
+# rblk_attr DEV NAME: one attribute of /sys/block/rblkN/rblk/.
+rblk_attr() {
+	cat "/sys/block/${1##*/}/rblk/$2"
+}
+
+# rblk_wait_state DEV STATE SECS: wait for the controller state; 1 on timeout.
+rblk_wait_state() {
+	_n=$(($3 * 10))
+	while [ "$_n" -gt 0 ]; do
+		[ "$(rblk_attr "$1" state 2>/dev/null)" = "$2" ] && return 0
+		usleep 100000
+		_n=$((_n - 1))
+	done
+	return 1
+}
+
+# nvmet_unlink / nvmet_relink: take the subsystem off the port and back, as a
+# target failover or a dead target looks to the host.
+nvmet_unlink() {
+	rm "$RBLK_NVMET_PORT/subsystems/$RBLK_NQN" || fail "cannot unlink the nvmet port"
+}
+nvmet_relink() {
+	[ -e "$RBLK_NVMET_PORT/subsystems/$RBLK_NQN" ] ||
+		ln -s "$RBLK_NVMET_SUBSYS" "$RBLK_NVMET_PORT/subsystems/$RBLK_NQN" ||
+		fail "cannot relink the nvmet port"
+}
+
+# d_state_tasks: tasks in uninterruptible sleep (a hang in the making).
+d_state_tasks() {
+	for _s in /proc/[0-9]*/stat; do
+		read -r _l < "$_s" 2>/dev/null || continue
+		# state is the field after the parenthesised command name
+		_st=${_l##*") "}
+		case $_st in D*) echo "${_l%% *} ${_l#* }" ;; esac
+	done
+}
+
+# rand_below N: a random number in [0, N).
+rand_below() {
+	echo $(( $(od -An -N4 -tu4 /dev/urandom) % $1 ))
+}

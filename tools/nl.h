@@ -8,6 +8,7 @@
 #ifndef NVMECFG_NL_H
 #define NVMECFG_NL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,6 +22,7 @@ struct rnl {
 	int family;
 	char msg[256];		/* extack message of the last request */
 	int miss_type;		/* attribute the kernel missed, or -1 */
+	bool answered;		/* the kernel acked or refused the request */
 };
 
 /* 0, -ENOENT if the family is not registered, or another -errno. */

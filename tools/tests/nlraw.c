@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nlraw - send malformed requests to the "rblk" generic netlink family and
+ * check that each is refused with the expected errno (and, for the checks
+ * rblk itself makes, the expected extack message). Run as root in the test
+ * guest by selftests/rblk/nl_bad_input.sh; prints KTAP, exits 1 on any
+ * failure. nvmecfg cannot send these: it validates its input first.
+ *
+ * Every case has exactly one defect. A request the kernel wrongly accepts
+ * is undone (a created device is disconnected) and reported.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
+#include "nl.h"
+
+enum akind {
+	A_END,
+	A_STR,		/* NUL-terminated string */
+	A_RAW,		/* .len bytes of .s, no terminator added */
+	A_FILL,		/* .s then 'x' up to .len characters, terminated */
+	A_U8,
+	A_U16,
+	A_U32,
+	A_U64,
+	A_S32,
+	A_NEST,		/* a nest holding one u64 */
+};
+
+struct attr {
+	int type;
+	enum akind kind;
+	const char *s;
+	uint64_t v;
+	size_t len;
+};
+
+enum quirk {
+	Q_NONE,
+	Q_RESERVED,	/* genlmsghdr.reserved set */
+	Q_NLFLAGS,	/* NLM_F_CREATE set on a genl request */
+	Q_TRAILING,	/* 2 bytes after the last attribute */
+	Q_BADLEN,	/* an attribute longer than the message */
+};
+
+struct raw_case {
+	const char *name;
+	uint8_t cmd;
+	bool dump;
+	enum quirk quirk;
+	struct attr attrs[6];
+	int want;		/* negative errno */
+	const char *msg;	/* expected in the extack message */
+	int miss;		/* expected missing attribute, 0: none */
+};
+
+#define STR(t, x)	{ t, A_STR, x, 0, 0 }
+#define RAW(t, x, n)	{ t, A_RAW, x, 0, n }
+#define FILL(t, x, n)	{ t, A_FILL, x, 0, n }
+#define U8(t, x)	{ t, A_U8, NULL, x, 0 }
+#define U16(t, x)	{ t, A_U16, NULL, x, 0 }
+#define U32(t, x)	{ t, A_U32, NULL, x, 0 }
+#define U64(t, x)	{ t, A_U64, NULL, x, 0 }
+#define S32(t, x)	{ t, A_S32, NULL, (uint64_t)(int64_t)(x), 0 }
+#define NEST(t)		{ t, A_NEST, NULL, 0, 0 }
+
+/* A subsystem the test target does not have: a wrongly accepted request
+ * fails at the target instead of creating a device.
+ */
+#define TRADDR		STR(RBLK_ATTR_TRADDR, "10.99.0.1")
+#define NQN		STR(RBLK_ATTR_SUBSYSNQN, "nqn.2026-12.io.rblk:nlraw")
+
+static const struct raw_case cases[] = {
+	/* connect: types and lengths */
+	{ "connect traddr as u32", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { U32(RBLK_ATTR_TRADDR, 0x0163630a), NQN }, -EINVAL },
+	{ "connect traddr not NUL-terminated", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { RAW(RBLK_ATTR_TRADDR, "10.99.0.1", 9), NQN }, -EINVAL },
+	{ "connect traddr of 300 chars", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { FILL(RBLK_ATTR_TRADDR, "1", 300), NQN }, -EINVAL },
+	{ "connect subsysnqn of 224 chars", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, FILL(RBLK_ATTR_SUBSYSNQN, "nqn.", 224) }, -EINVAL },
+	{ "connect hostnqn of 224 chars", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, FILL(RBLK_ATTR_HOSTNQN, "nqn.", 224) }, -EINVAL },
+	{ "connect trsvcid of 32 chars", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, FILL(RBLK_ATTR_TRSVCID, "1", 32) }, -EINVAL },
+	{ "connect nsid as u8", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, U8(RBLK_ATTR_NSID, 2) }, -EINVAL },
+	{ "connect nsid as u64", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, U64(RBLK_ATTR_NSID, 2) }, -EINVAL },
+	{ "connect adrfam as u32", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, U32(RBLK_ATTR_ADRFAM, 1) }, -EINVAL },
+	{ "connect hostid of 15 bytes", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, RAW(RBLK_ATTR_HOSTID, "0123456789abcde", 15) },
+	  -ERANGE },
+	{ "connect hostid of 17 bytes", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, RAW(RBLK_ATTR_HOSTID, "0123456789abcdef0", 17) },
+	  -ERANGE },
+	{ "connect empty traddr", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { STR(RBLK_ATTR_TRADDR, ""), NQN }, -EINVAL,
+	  "traddr is not an IPv4/IPv6 address" },
+
+	/* connect: ranges */
+	{ "connect nsid 0", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, U32(RBLK_ATTR_NSID, 0) }, -ERANGE },
+	{ "connect nsid 0xffffffff", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, U32(RBLK_ATTR_NSID, 0xffffffff) }, -ERANGE },
+	{ "connect nr_io_queues 0", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, U32(RBLK_ATTR_NR_IO_QUEUES, 0) }, -ERANGE },
+	{ "connect nr_io_queues 1000", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, U32(RBLK_ATTR_NR_IO_QUEUES, 1000) }, -ERANGE },
+	{ "connect queue_size 1", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, U32(RBLK_ATTR_QUEUE_SIZE, 1) }, -ERANGE },
+	{ "connect queue_size 4096", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, U32(RBLK_ATTR_QUEUE_SIZE, 4096) }, -ERANGE },
+	{ "connect kato 3601", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, U32(RBLK_ATTR_KATO, 3601) }, -ERANGE },
+	{ "connect reconnect_delay 0", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, U32(RBLK_ATTR_RECONNECT_DELAY, 0) }, -ERANGE },
+	{ "connect ctrl_loss_tmo -2", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, S32(RBLK_ATTR_CTRL_LOSS_TMO, -2) }, -ERANGE },
+	{ "connect fast_io_fail_tmo INT_MAX", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, S32(RBLK_ATTR_FAST_IO_FAIL_TMO, 0x7fffffff) },
+	  -ERANGE },
+	{ "connect adrfam 3", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, U8(RBLK_ATTR_ADRFAM, 3) }, -ERANGE },
+
+	/* connect: what rblk checks itself */
+	{ "connect missing traddr", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { NQN }, -EINVAL, "traddr is required", RBLK_ATTR_TRADDR },
+	{ "connect missing subsysnqn", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR }, -EINVAL, "subsystem NQN is required",
+	  RBLK_ATTR_SUBSYSNQN },
+	{ "connect without attributes", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { }, -EINVAL, "traddr is required", RBLK_ATTR_TRADDR },
+	{ "connect trtype tcp", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { STR(RBLK_ATTR_TRTYPE, "tcp"), TRADDR, NQN }, -EINVAL,
+	  "unsupported transport type" },
+	{ "connect subsysnqn without nqn. prefix", RBLK_CMD_CONNECT, false,
+	  Q_NONE, { TRADDR, STR(RBLK_ATTR_SUBSYSNQN, "iqn.2026-12.io.rblk") },
+	  -EINVAL, "invalid subsystem NQN" },
+	{ "connect subsysnqn just nqn.", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, STR(RBLK_ATTR_SUBSYSNQN, "nqn.") }, -EINVAL,
+	  "invalid subsystem NQN" },
+	{ "connect hostnqn without nqn. prefix", RBLK_CMD_CONNECT, false,
+	  Q_NONE, { TRADDR, NQN, STR(RBLK_ATTR_HOSTNQN, "host") }, -EINVAL,
+	  "invalid host NQN" },
+	{ "connect traddr with three octets", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { STR(RBLK_ATTR_TRADDR, "10.99.0"), NQN }, -EINVAL,
+	  "traddr is not an IPv4/IPv6 address" },
+	{ "connect traddr hostname", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { STR(RBLK_ATTR_TRADDR, "localhost"), NQN }, -EINVAL,
+	  "traddr is not an IPv4/IPv6 address" },
+	{ "connect trsvcid 0", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, STR(RBLK_ATTR_TRSVCID, "0") }, -EINVAL,
+	  "trsvcid is not a port number" },
+	{ "connect trsvcid 65536", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, STR(RBLK_ATTR_TRSVCID, "65536") }, -EINVAL,
+	  "trsvcid is not a port number" },
+	{ "connect trsvcid abc", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, STR(RBLK_ATTR_TRSVCID, "abc") }, -EINVAL,
+	  "trsvcid is not a port number" },
+	{ "connect adrfam ipv6 for an ipv4 traddr", RBLK_CMD_CONNECT, false,
+	  Q_NONE, { TRADDR, NQN, U8(RBLK_ATTR_ADRFAM, RBLK_ADRFAM_IPV6) },
+	  -EINVAL, "adrfam does not match traddr" },
+	{ "connect to the discovery subsystem", RBLK_CMD_CONNECT, false,
+	  Q_NONE, { TRADDR, STR(RBLK_ATTR_SUBSYSNQN,
+				"nqn.2014-08.org.nvmexpress.discovery") },
+	  -EINVAL, "use discover" },
+
+	/* connect: message structure */
+	{ "connect with an index attribute", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, U32(RBLK_ATTR_INDEX, 0) }, -EINVAL },
+	{ "connect with a stats nest", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, NEST(RBLK_ATTR_STATS) }, -EINVAL },
+	{ "connect with attribute type 200", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, U32(200, 1) }, -EINVAL },
+	{ "connect with attribute type 0", RBLK_CMD_CONNECT, false, Q_NONE,
+	  { TRADDR, NQN, U32(0, 1) }, -EINVAL },
+	{ "connect with trailing bytes", RBLK_CMD_CONNECT, false, Q_TRAILING,
+	  { TRADDR, NQN }, -EINVAL },
+	{ "connect attribute past the message end", RBLK_CMD_CONNECT, false,
+	  Q_BADLEN, { TRADDR, NQN }, -EINVAL },
+	{ "connect with genl reserved field set", RBLK_CMD_CONNECT, false,
+	  Q_RESERVED, { TRADDR, NQN }, -EINVAL },
+	{ "connect with NLM_F_CREATE", RBLK_CMD_CONNECT, false, Q_NLFLAGS,
+	  { TRADDR, NQN }, -EINVAL },
+
+	/* commands */
+	{ "unknown command 99", 99, false, Q_NONE, { }, -EOPNOTSUPP },
+	{ "event command sent to the kernel", RBLK_CMD_EVENT, false, Q_NONE,
+	  { }, -EOPNOTSUPP },
+	{ "command 0", RBLK_CMD_UNSPEC, false, Q_NONE, { }, -EOPNOTSUPP },
+
+	/* naming a device */
+	{ "disconnect without a device", RBLK_CMD_DISCONNECT, false, Q_NONE,
+	  { }, -EINVAL, "device index or name is required", RBLK_ATTR_INDEX },
+	{ "disconnect index 65535", RBLK_CMD_DISCONNECT, false, Q_NONE,
+	  { U32(RBLK_ATTR_INDEX, 65535) }, -ENODEV, "no such device" },
+	{ "disconnect rblk65535", RBLK_CMD_DISCONNECT, false, Q_NONE,
+	  { STR(RBLK_ATTR_DISK_NAME, "rblk65535") }, -ENODEV,
+	  "no such device" },
+	{ "disconnect name of 40 chars", RBLK_CMD_DISCONNECT, false, Q_NONE,
+	  { FILL(RBLK_ATTR_DISK_NAME, "rblk", 40) }, -EINVAL },
+	{ "disconnect index 0x80000000", RBLK_CMD_DISCONNECT, false, Q_NONE,
+	  { U32(RBLK_ATTR_INDEX, 0x80000000) }, -ERANGE },
+	{ "disconnect index as u16", RBLK_CMD_DISCONNECT, false, Q_NONE,
+	  { U16(RBLK_ATTR_INDEX, 0) }, -EINVAL },
+	{ "disconnect with a traddr", RBLK_CMD_DISCONNECT, false, Q_NONE,
+	  { U32(RBLK_ATTR_INDEX, 65535), TRADDR }, -EINVAL },
+	{ "get index 65535", RBLK_CMD_GET, false, Q_NONE,
+	  { U32(RBLK_ATTR_INDEX, 65535) }, -ENODEV, "no such device" },
+	{ "get without a device", RBLK_CMD_GET, false, Q_NONE,
+	  { }, -EINVAL, "device index or name is required", RBLK_ATTR_INDEX },
+	{ "get dump with a traddr", RBLK_CMD_GET, true, Q_NONE,
+	  { TRADDR }, -EINVAL },
+	{ "get_stats index 65535", RBLK_CMD_GET_STATS, false, Q_NONE,
+	  { U32(RBLK_ATTR_INDEX, 65535) }, -ENODEV, "no such device" },
+	{ "get_stats name not NUL-terminated", RBLK_CMD_GET_STATS, false,
+	  Q_NONE, { RAW(RBLK_ATTR_DISK_NAME, "rblk0", 5) }, -EINVAL },
+	{ "reset_stats without a device", RBLK_CMD_RESET_STATS, false, Q_NONE,
+	  { }, -EINVAL, "device index or name is required", RBLK_ATTR_INDEX },
+
+	/* discover */
+	{ "discover missing traddr", RBLK_CMD_DISCOVER, false, Q_NONE,
+	  { }, -EINVAL, "traddr is required", RBLK_ATTR_TRADDR },
+	{ "discover with an nsid", RBLK_CMD_DISCOVER, false, Q_NONE,
+	  { TRADDR, U32(RBLK_ATTR_NSID, 1) }, -EINVAL },
+	{ "discover subsysnqn of 224 chars", RBLK_CMD_DISCOVER, false, Q_NONE,
+	  { TRADDR, FILL(RBLK_ATTR_SUBSYSNQN, "nqn.", 224) }, -EINVAL },
+	{ "discover bad traddr", RBLK_CMD_DISCOVER, false, Q_NONE,
+	  { STR(RBLK_ATTR_TRADDR, "10.99.0.1.5") }, -EINVAL,
+	  "traddr is not an IPv4/IPv6 address" },
+};
+
+static int put_attr(struct nl_msg *msg, const struct attr *a)
+{
+	struct nlattr *nest;
+	char *buf;
+	int ret;
+
+	switch (a->kind) {
+	case A_STR:
+		return nla_put_string(msg, a->type, a->s);
+	case A_RAW:
+		return nla_put(msg, a->type, a->len, a->s);
+	case A_FILL:
+		buf = malloc(a->len + 1);
+		if (!buf)
+			return -NLE_NOMEM;
+		memset(buf, 'x', a->len);
+		memcpy(buf, a->s, strlen(a->s));
+		buf[a->len] = '\0';
+		ret = nla_put_string(msg, a->type, buf);
+		free(buf);
+		return ret;
+	case A_U8:
+		return nla_put_u8(msg, a->type, a->v);
+	case A_U16:
+		return nla_put_u16(msg, a->type, a->v);
+	case A_U32:
+		return nla_put_u32(msg, a->type, a->v);
+	case A_U64:
+		return nla_put_u64(msg, a->type, a->v);
+	case A_S32:
+		return nla_put_s32(msg, a->type, (int32_t)a->v);
+	case A_NEST:
+		nest = nla_nest_start(msg, a->type);
+		if (!nest || nla_put_u64(msg, RBLK_STAT_READS, 1))
+			return -NLE_NOMEM;
+		return nla_nest_end(msg, nest);
+	case A_END:
+		break;
+	}
+	return 0;
+}
+
+static struct nl_msg *build(struct rnl *r, const struct raw_case *c)
+{
+	static const unsigned char badlen[8] = {
+		/* nla_len 100, nla_type TRSVCID, then "4420" */
+		100, 0, RBLK_ATTR_TRSVCID, 0, '4', '4', '2', '0',
+	};
+	struct nl_msg *msg;
+	size_t i;
+
+	msg = rnl_msg(r, c->cmd, c->dump ? NLM_F_DUMP : 0);
+	if (!msg)
+		return NULL;
+	for (i = 0; i < sizeof(c->attrs) / sizeof(c->attrs[0]); i++) {
+		if (c->attrs[i].kind == A_END)
+			break;
+		if (put_attr(msg, &c->attrs[i]) < 0)
+			goto err;
+	}
+
+	switch (c->quirk) {
+	case Q_RESERVED:
+		((struct genlmsghdr *)nlmsg_data(nlmsg_hdr(msg)))->reserved = 1;
+		break;
+	case Q_NLFLAGS:
+		nlmsg_hdr(msg)->nlmsg_flags |= NLM_F_CREATE;
+		break;
+	case Q_TRAILING:
+		if (nlmsg_append(msg, "\x01\x02", 2, 0) < 0)
+			goto err;
+		break;
+	case Q_BADLEN:
+		if (nlmsg_append(msg, (void *)badlen, sizeof(badlen),
+				 NLMSG_ALIGNTO) < 0)
+			goto err;
+		break;
+	case Q_NONE:
+		break;
+	}
+	return msg;
+
+err:
+	nlmsg_free(msg);
+	return NULL;
+}
+
+static int parse_index(struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	(void)nlh;
+	if (tb[RBLK_ATTR_INDEX])
+		*(int *)arg = nla_get_u32(tb[RBLK_ATTR_INDEX]);
+	return 0;
+}
+
+/* A connect the kernel should have refused did create a device. */
+static void undo(struct rnl *r, int index)
+{
+	struct nl_msg *msg;
+
+	if (index < 0)
+		return;
+	msg = rnl_msg(r, RBLK_CMD_DISCONNECT, 0);
+	if (!msg || nla_put_u32(msg, RBLK_ATTR_INDEX, index) < 0)
+		return;
+	printf("# removing rblk%d, created by mistake: %s\n", index,
+	       strerror(-rnl_transact(r, msg, NULL, NULL)));
+}
+
+static bool run(struct rnl *r, const struct raw_case *c)
+{
+	struct nl_msg *msg = build(r, c);
+	bool ok = true;
+	int index = -1;
+	int ret;
+
+	if (!msg) {
+		printf("# cannot build the message\n");
+		return false;
+	}
+	ret = rnl_transact(r, msg, c->cmd == RBLK_CMD_CONNECT ?
+			   parse_index : NULL, &index);
+	if (!r->answered) {
+		printf("# no answer from the kernel: %s (%s)\n",
+		       strerror(-ret), r->msg);
+		return false;
+	}
+	if (ret != c->want) {
+		printf("# got %d (%s), want %d (%s); kernel says \"%s\"\n",
+		       ret, strerror(-ret), c->want, strerror(-c->want),
+		       r->msg);
+		ok = false;
+	}
+	if (c->msg && !strstr(r->msg, c->msg)) {
+		printf("# extack \"%s\", want \"%s\"\n", r->msg, c->msg);
+		ok = false;
+	}
+	if (c->miss && r->miss_type != c->miss) {
+		printf("# missing attribute reported %d, want %d\n",
+		       r->miss_type, c->miss);
+		ok = false;
+	}
+	if (!ret && c->cmd == RBLK_CMD_CONNECT)
+		undo(r, index);
+	return ok;
+}
+
+int main(void)
+{
+	const size_t nr = sizeof(cases) / sizeof(cases[0]);
+	struct timeval tv = { .tv_sec = 60 };
+	size_t i, failed = 0;
+	struct rnl r;
+	int ret;
+
+	ret = rnl_open(&r);
+	if (ret) {
+		fprintf(stderr, "nlraw: cannot reach the rblk family: %s\n",
+			strerror(-ret));
+		return 1;
+	}
+	/* An answer that never comes fails the case, not the whole run. */
+	setsockopt(nl_socket_get_fd(r.sk), SOL_SOCKET, SO_RCVTIMEO, &tv,
+		   sizeof(tv));
+
+	printf("KTAP version 1\n# suite: nlraw\n1..%zu\n", nr);
+	for (i = 0; i < nr; i++) {
+		bool ok = run(&r, &cases[i]);
+
+		failed += !ok;
+		printf("%sok %zu %s\n", ok ? "" : "not ", i + 1, cases[i].name);
+		fflush(stdout);
+	}
+	printf("# nlraw: %zu passed, %zu failed\n", nr - failed, failed);
+	rnl_close(&r);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of nvmecfg's command line parsing (opts.c).
+ */
+#include "ktap.h"
+#include "opts.h"
+
+#define CONNECT_ALLOWED	(OPT(TRANSPORT) | OPT(TRADDR) | OPT(TRSVCID) |	\
+			 OPT(NQN) | OPT(HOSTNQN) | OPT(HOSTID) |	\
+			 OPT(NSID) | OPT(NR_IO_QUEUES) |		\
+			 OPT(QUEUE_SIZE) | OPT(CTRL_LOSS_TMO) |		\
+			 OPT(RECONNECT_DELAY) | OPT(KATO) |		\
+			 OPT(FAST_IO_FAIL_TMO) | OPT(OUTPUT) | OPT(HELP))
+#define CONNECT_REQUIRED (OPT(TRADDR) | OPT(NQN))
+#define DEV_ALLOWED	(OPT(DEVICE) | OPT(INDEX) | OPT(OUTPUT) | OPT(HELP))
+
+#define NQN	"nqn.2026-12.io.rblk:test"
+
+static struct cfg cfg;
+
+#define PARSE(allowed, required, ...)					\
+	({								\
+		char *__argv[] = { "cmd", __VA_ARGS__ };		\
+		opts_parse(&cfg, sizeof(__argv) / sizeof(__argv[0]),	\
+			   __argv, (allowed), (required));		\
+	})
+#define CONNECT(...) PARSE(CONNECT_ALLOWED, CONNECT_REQUIRED, __VA_ARGS__)
+#define DEV(...) PARSE(DEV_ALLOWED, OPT(DEVICE), __VA_ARGS__)
+
+/* A connect line with the required options and one more. */
+#define CONNECT_WITH(...) CONNECT("-a", "10.0.0.1", "-n", NQN, __VA_ARGS__)
+
+static void connect_valid(void)
+{
+	static const unsigned char id[16] = {
+		0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0,
+		0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef,
+	};
+
+	CHECK(CONNECT("-t", "rdma", "-a", "10.99.0.1", "-s", "4420",
+		      "-n", NQN, "--hostnqn", "nqn.2014-08.org.example:host",
+		      "--hostid", "12345678-9abc-def0-0123-456789ABCDEF",
+		      "-N", "2", "-i", "4", "-Q", "256", "-l", "-1",
+		      "-c", "3", "-k", "0", "-f", "30", "-o", "json") ==
+	      OPTS_OK);
+	CHECK_STR(cfg.traddr, "10.99.0.1");
+	CHECK_STR(cfg.trsvcid, "4420");
+	CHECK_STR(cfg.nqn, NQN);
+	CHECK_STR(cfg.hostnqn, "nqn.2014-08.org.example:host");
+	CHECK(!memcmp(cfg.hostid, id, sizeof(id)));
+	CHECK(cfg.nsid == 2);
+	CHECK(cfg.nr_io_queues == 4);
+	CHECK(cfg.queue_size == 256);
+	CHECK(cfg.ctrl_loss_tmo == -1);
+	CHECK(cfg.reconnect_delay == 3);
+	CHECK(cfg.kato == 0);
+	CHECK(cfg.fast_io_fail_tmo == 30);
+	CHECK(cfg.format == OUT_JSON);
+	CHECK(cfg.set & OPT(KATO));
+	CHECK(!(cfg.set & OPT(HELP)));
+}
+
+static void connect_minimal(void)
+{
+	CHECK(CONNECT("-a", "fe80::1", "-n", NQN) == OPTS_OK);
+	CHECK(cfg.set == (OPT(TRADDR) | OPT(NQN)));
+	CHECK(cfg.trsvcid == NULL);
+	CHECK(cfg.format == OUT_NORMAL);
+}
+
+static void connect_option_spellings(void)
+{
+	CHECK(CONNECT("--traddr=10.0.0.1", "--nqn", NQN, "-i8",
+		      "--queue_size=64", "--nr-io-queues", "2") ==
+	      OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "more than once");
+
+	CHECK(CONNECT("--traddr=10.0.0.1", "--nqn", NQN, "-i8",
+		      "--queue_size=64", "--keep_alive_tmo", "7",
+		      "--fast_io_fail_tmo=-1") == OPTS_OK);
+	CHECK_STR(cfg.traddr, "10.0.0.1");
+	CHECK(cfg.nr_io_queues == 8);
+	CHECK(cfg.queue_size == 64);
+	CHECK(cfg.kato == 7);
+	CHECK(cfg.fast_io_fail_tmo == -1);
+}
+
+static void connect_missing_traddr(void)
+{
+	CHECK(CONNECT("-n", NQN) == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "missing required option --traddr (-a)");
+}
+
+static void connect_missing_nqn(void)
+{
+	CHECK(CONNECT("-a", "10.0.0.1") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "missing required option --nqn (-n)");
+}
+
+static void connect_missing_value(void)
+{
+	CHECK(CONNECT("-n", NQN, "-a") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "--traddr (-a) needs a value");
+}
+
+static void connect_empty_value(void)
+{
+	CHECK(CONNECT_WITH("-s", "") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "empty value");
+}
+
+static void bad_numbers(void)
+{
+	static const char *const bad[] = {
+		"", "abc", "1x", "-1", "+1", " 1", "1 ", "0x10", "1e3", "4.5",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cfg.err[0] = '\0';
+		CHECK(CONNECT_WITH("-i", (char *)bad[i]) == OPTS_ERROR);
+		CHECK_CONTAINS(cfg.err, "is not a number");
+	}
+	CHECK(CONNECT_WITH("-l", "--1") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "is not a number");
+	CHECK(CONNECT_WITH("-l", "-") == OPTS_ERROR);
+	CHECK(CONNECT_WITH("-N", "two") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "--nsid (-N): 'two' is not a number");
+}
+
+static void out_of_range(void)
+{
+	static const struct {
+		const char *opt, *val, *msg;
+	} cases[] = {
+		{ "-i", "0", "--nr-io-queues (-i): 0 is out of range 1-128" },
+		{ "-i", "129", "out of range 1-128" },
+		{ "-i", "1000", "out of range 1-128" },
+		{ "-i", "99999999999999999999999", "out of range" },
+		{ "-Q", "1", "--queue-size (-Q): 1 is out of range 16-1024" },
+		{ "-Q", "1025", "out of range 16-1024" },
+		{ "-k", "3601", "out of range 0-3600" },
+		{ "-c", "0", "out of range 1-3600" },
+		{ "-l", "-2", "out of range -1-604800" },
+		{ "-l", "604801", "out of range -1-604800" },
+		{ "-f", "-2", "out of range -1-604800" },
+		{ "-l", "-99999999999999999999", "out of range" },
+		{ "-N", "0", "out of range 1-4294967294" },
+		{ "-N", "4294967295", "out of range 1-4294967294" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cfg.err[0] = '\0';
+		CHECK(CONNECT_WITH((char *)cases[i].opt,
+				   (char *)cases[i].val) == OPTS_ERROR);
+		CHECK_CONTAINS(cfg.err, cases[i].msg);
+	}
+}
+
+static void range_limits(void)
+{
+	CHECK(CONNECT_WITH("-i", "1", "-Q", "16", "-k", "3600", "-c", "1",
+			   "-l", "604800", "-f", "0", "-N", "4294967294") ==
+	      OPTS_OK);
+	CHECK(cfg.nsid == 4294967294u);
+	CHECK(CONNECT_WITH("-i", "128", "-Q", "1024", "-c", "3600",
+			   "-l", "0") == OPTS_OK);
+	CHECK(cfg.nr_io_queues == 128 && cfg.queue_size == 1024);
+	CHECK(cfg.ctrl_loss_tmo == 0);
+}
+
+static void unknown_option(void)
+{
+	CHECK(CONNECT_WITH("--bogus") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "unknown option '--bogus'");
+	CHECK(CONNECT_WITH("-z") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "unknown option '-z'");
+	/* Valid elsewhere, not for this command. */
+	CHECK(CONNECT_WITH("--index", "1") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "unknown option '--index'");
+	CHECK(PARSE(OPT(OUTPUT) | OPT(HELP), 0, "-a", "1.2.3.4") ==
+	      OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "unknown option '-a'");
+	/* No abbreviations: they break when options are added. */
+	CHECK(CONNECT_WITH("--tradd", "x") == OPTS_ERROR);
+}
+
+static void unexpected_argument(void)
+{
+	CHECK(CONNECT_WITH("extra") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "unexpected argument 'extra'");
+}
+
+static void duplicate_option(void)
+{
+	CHECK(CONNECT("-a", "10.0.0.1", "-n", NQN, "-a", "10.0.0.2") ==
+	      OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "--traddr (-a) given more than once");
+}
+
+static void transport(void)
+{
+	CHECK(CONNECT_WITH("-t", "rdma") == OPTS_OK);
+	CHECK(CONNECT_WITH("-t", "tcp") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "'tcp' is not supported, only rdma");
+	CHECK(CONNECT_WITH("--transport=RDMA") == OPTS_ERROR);
+}
+
+static void nqn_length(void)
+{
+	char nqn[RBLK_NQN_MAX_LEN + 2];
+
+	memset(nqn, 'x', sizeof(nqn) - 1);
+	nqn[sizeof(nqn) - 1] = '\0';
+	memcpy(nqn, "nqn.", 4);
+	/* 224 characters: one too many. */
+	CHECK(CONNECT("-a", "10.0.0.1", "-n", nqn) == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "--nqn (-n): longer than 223 characters");
+	CHECK(CONNECT_WITH("-q", nqn) == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "--hostnqn (-q): longer than 223");
+
+	nqn[RBLK_NQN_MAX_LEN] = '\0';
+	CHECK(CONNECT("-a", "10.0.0.1", "-n", nqn) == OPTS_OK);
+}
+
+static void traddr_length(void)
+{
+	char addr[RBLK_TRADDR_MAX_LEN + 2];
+
+	memset(addr, '1', sizeof(addr) - 1);
+	addr[sizeof(addr) - 1] = '\0';
+	CHECK(CONNECT("-a", addr, "-n", NQN) == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "longer than 255");
+}
+
+static void hostid(void)
+{
+	CHECK(CONNECT_WITH("-I", "12345678-9abc-def0-0123-456789abcdef") ==
+	      OPTS_OK);
+	CHECK(cfg.hostid[0] == 0x12 && cfg.hostid[15] == 0xef);
+	CHECK(CONNECT_WITH("-I", "12345678-9abc-def0-0123-456789abcde") ==
+	      OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "is not a UUID");
+	CHECK(CONNECT_WITH("-I", "123456789abcdef00123456789abcdef") ==
+	      OPTS_ERROR);
+	CHECK(CONNECT_WITH("-I", "12345678-9abc-def0-0123-456789abcdeg") ==
+	      OPTS_ERROR);
+	CHECK(CONNECT_WITH("-I", "12345678_9abc-def0-0123-456789abcdef") ==
+	      OPTS_ERROR);
+}
+
+static void output_format(void)
+{
+	CHECK(PARSE(OPT(OUTPUT), 0, "-o", "normal") == OPTS_OK);
+	CHECK(cfg.format == OUT_NORMAL);
+	CHECK(PARSE(OPT(OUTPUT), 0, "--output-format=json") == OPTS_OK);
+	CHECK(cfg.format == OUT_JSON);
+	CHECK(PARSE(OPT(OUTPUT), 0, "-o", "xml") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "'xml' is not normal or json");
+}
+
+static void help(void)
+{
+	/* --help wins over missing and even wrong options. */
+	CHECK(CONNECT("--help") == OPTS_HELP);
+	CHECK(CONNECT("-h") == OPTS_HELP);
+	CHECK(CONNECT("-a", "10.0.0.1", "-h") == OPTS_HELP);
+	CHECK(CONNECT("--help=yes") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "takes no value");
+	CHECK(DEV("--help") == OPTS_HELP);
+}
+
+static void device_selection(void)
+{
+	CHECK(DEV("rblk0") == OPTS_OK);
+	CHECK_STR(cfg.device, "rblk0");
+	CHECK(!(cfg.set & OPT(INDEX)));
+	CHECK(DEV("/dev/rblk3") == OPTS_OK);
+	CHECK_STR(cfg.device, "rblk3");
+	CHECK(DEV("-d", "rblk1") == OPTS_OK);
+	CHECK_STR(cfg.device, "rblk1");
+	CHECK(DEV("--device=/dev/rblk2") == OPTS_OK);
+	CHECK_STR(cfg.device, "rblk2");
+	CHECK(DEV("--index", "5") == OPTS_OK);
+	CHECK(cfg.index == 5 && (cfg.set & OPT(INDEX)));
+	CHECK(DEV("-o", "json", "--", "rblk4") == OPTS_OK);
+	CHECK_STR(cfg.device, "rblk4");
+}
+
+static void device_errors(void)
+{
+	CHECK(DEV() == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "no device given");
+	CHECK(DEV("-o", "json") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "no device given");
+	CHECK(DEV("rblk0", "rblk1") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "more than one device");
+	CHECK(DEV("rblk0", "-d", "rblk0") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "more than one device");
+	CHECK(DEV("--index", "1", "-d", "rblk1") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "more than one device");
+	CHECK(DEV("--index", "-1") == OPTS_ERROR);
+	CHECK(DEV("--index", "2147483648") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "out of range 0-2147483647");
+	CHECK(DEV("/dev/") == OPTS_ERROR);
+	CHECK(DEV("rblk0123456789012345678901234567") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "too long");
+}
+
+static void monitor_limits(void)
+{
+	unsigned int mon = OPT(OUTPUT) | OPT(COUNT) | OPT(TIMEOUT);
+
+	CHECK(PARSE(mon, 0, "--count", "3", "--timeout", "10") == OPTS_OK);
+	CHECK(cfg.count == 3 && cfg.timeout == 10);
+	CHECK(PARSE(mon, 0, "--count", "0") == OPTS_ERROR);
+	CHECK(PARSE(mon, 0, "--timeout", "0") == OPTS_ERROR);
+	CHECK(PARSE(mon, 0, "--timeout", "2147484") == OPTS_ERROR);
+}
+
+static void help_text(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	opts_help(f, CONNECT_ALLOWED);
+	fclose(f);
+	CHECK_CONTAINS(buf, "-a, --traddr ADDR");
+	CHECK_CONTAINS(buf, "-N, --nsid NSID");
+	CHECK_CONTAINS(buf, "rblk-specific");
+	CHECK_CONTAINS(buf, "-h, --help");
+	CHECK(!strstr(buf, "--index"));
+	free(buf);
+}
+
+static const struct ktap_case cases[] = {
+	KTAP_CASE(connect_valid),
+	KTAP_CASE(connect_minimal),
+	KTAP_CASE(connect_option_spellings),
+	KTAP_CASE(connect_missing_traddr),
+	KTAP_CASE(connect_missing_nqn),
+	KTAP_CASE(connect_missing_value),
+	KTAP_CASE(connect_empty_value),
+	KTAP_CASE(bad_numbers),
+	KTAP_CASE(out_of_range),
+	KTAP_CASE(range_limits),
+	KTAP_CASE(unknown_option),
+	KTAP_CASE(unexpected_argument),
+	KTAP_CASE(duplicate_option),
+	KTAP_CASE(transport),
+	KTAP_CASE(nqn_length),
+	KTAP_CASE(traddr_length),
+	KTAP_CASE(hostid),
+	KTAP_CASE(output_format),
+	KTAP_CASE(help),
+	KTAP_CASE(device_selection),
+	KTAP_CASE(device_errors),
+	KTAP_CASE(monitor_limits),
+	KTAP_CASE(help_text),
+};
+
+int main(void)
+{
+	return ktap_run("opts", cases, sizeof(cases) / sizeof(cases[0]));
+}
