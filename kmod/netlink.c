@@ -409,8 +409,12 @@ static struct rblk_ctrl *rblk_nl_find_ctrl(struct genl_info *info)
 	else
 		ctrl = rblk_ctrl_find(-1, nla_data(name_attr));
 	if (!ctrl) {
-		NL_SET_ERR_MSG_ATTR(info->extack, index_attr ?: name_attr,
-				    "no such device");
+		if (index_attr)
+			NL_SET_ERR_MSG_ATTR(info->extack, index_attr,
+					    "no device has this index");
+		else
+			NL_SET_ERR_MSG_ATTR(info->extack, name_attr,
+					    "no device has this name");
 		return ERR_PTR(-ENODEV);
 	}
 	if (index_attr && name_attr && strcmp(ctrl->name, nla_data(name_attr))) {
@@ -815,8 +819,11 @@ static struct genl_family rblk_genl_family __ro_after_init = {
 	.n_ops		= ARRAY_SIZE(rblk_genl_ops),
 	.mcgrps		= rblk_genl_mcgrps,
 	.n_mcgrps	= ARRAY_SIZE(rblk_genl_mcgrps),
-	/* All commands are new: reserved header fields must be zero. */
-	.resv_start_op	= RBLK_CMD_RESET_STATS + 1,
+	/*
+	 * A new family: every command gets strict attribute validation and
+	 * has the reserved header fields and unknown nlmsg flags rejected.
+	 */
+	.resv_start_op	= 0,
 	/* Connect and discover wait for the target: don't hold genl_mutex. */
 	.parallel_ops	= true,
 	.netnsok	= false,

@@ -147,6 +147,8 @@ if [ -x "$NVMECFG" ]; then
 	copy_bin "$NVMECFG" nvmecfg
 	# The netlink fuzzer of selftests/rblk/nl_fuzz.sh.
 	[ -x tools/tests/nlfuzz ] && copy_bin tools/tests/nlfuzz nlfuzz
+	# Malformed-request checks of selftests/rblk/nl_bad_input.sh.
+	[ -x tools/tests/nlraw ] && copy_bin tools/tests/nlraw nlraw
 else
 	echo "mkinitramfs: note: $NVMECFG not built; nvmecfg not in the guest" >&2
 fi
@@ -155,6 +157,10 @@ mkdir -p "$ROOT/selftests"
 cp -r selftests/. "$ROOT/selftests/"
 cp selftests/init.sh "$ROOT/init"
 chmod 755 "$ROOT/init"
+# The sysfs ABI document: selftests/rblk/stats_abi_doc.sh checks the module
+# against it.
+mkdir -p "$ROOT/usr/share/doc/rblk"
+cp Documentation/ABI/testing/sysfs-block-rblk "$ROOT/usr/share/doc/rblk/"
 
 # Minimal identity files for busybox and nvme-cli.
 echo 'root:x:0:0:root:/root:/bin/sh' > "$ROOT/etc/passwd"

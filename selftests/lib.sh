@@ -190,3 +190,27 @@ d_state_tasks() {
 rand_below() {
 	echo $(( $(od -An -N4 -tu4 /dev/urandom) % $1 ))
 }
+
+# uptime_ms: milliseconds since boot (10 ms resolution), for timing.
+uptime_ms() {
+	read -r _up _ < /proc/uptime
+	_s=${_up%.*} _c=${_up#*.}
+	echo $((_s * 1000 + ${_c#0} * 10))
+}
+
+# reset_fabric: put the guest back as /init left it, whatever a test did or
+# left behind (run.sh calls it after every test): no rblk or nvme-rdma
+# devices, rblk unloaded, the RDMA device and the nvmet port as set up.
+reset_fabric() {
+	for _d in /sys/block/rblk*; do
+		[ -e "$_d" ] && timeout 60 nvmecfg disconnect "${_d##*/}" >/dev/null 2>&1
+	done
+	rblk_loaded && rmmod rblk 2>/dev/null
+	command -v nvme >/dev/null && nvme disconnect-all >/dev/null 2>&1
+	[ -e "/sys/class/infiniband/$RBLK_RDMA_DEV" ] ||
+		rdma link add "$RBLK_RDMA_DEV" type rxe netdev "$RBLK_NETDEV" 2>/dev/null
+	# Relinking re-enables the port, on the current RDMA device.
+	rm -f "$RBLK_NVMET_PORT/subsystems/$RBLK_NQN" 2>/dev/null
+	ln -s "$RBLK_NVMET_SUBSYS" "$RBLK_NVMET_PORT/subsystems/$RBLK_NQN" 2>/dev/null
+	return 0
+}

@@ -114,6 +114,8 @@ for t in $tests; do
 	start=$(date +%s)
 	run_test "$t"
 	secs=$(( $(date +%s) - start ))
+	# A failed test must not fail the ones after it.
+	[ "$RBLK_MODE" = check ] && reset_fabric
 
 	# Whatever the test said, a kernel splat while it ran fails it.
 	dmesg -c > /tmp/rblk-run.dmesg 2>/dev/null

@@ -90,6 +90,11 @@ static int nlerr_to_errno(int err)
 
 int rnl_open(struct rnl *r)
 {
+	return rnl_open_family(r, RBLK_GENL_NAME);
+}
+
+int rnl_open_family(struct rnl *r, const char *name)
+{
 	int one = 1, ret;
 
 	memset(r, 0, sizeof(*r));
@@ -109,10 +114,12 @@ int rnl_open(struct rnl *r)
 	/* A discovery log answer is bigger than a page. */
 	nl_socket_enable_msg_peek(r->sk);
 
-	ret = genl_ctrl_resolve(r->sk, RBLK_GENL_NAME);
+	ret = genl_ctrl_resolve(r->sk, name);
 	if (ret < 0)
 		goto err;
 	r->family = ret;
+	if (!strcmp(name, RBLK_GENL_NAME))
+		r->policy = rnl_policy;
 	return 0;
 
 err:
@@ -159,7 +166,7 @@ static int rnl_valid_cb(struct nl_msg *msg, void *arg)
 
 	if (!req->parse || req->err)
 		return NL_OK;
-	ret = genlmsg_parse(nlh, 0, tb, RBLK_ATTR_MAX, rnl_policy);
+	ret = genlmsg_parse(nlh, 0, tb, RBLK_ATTR_MAX, req->r->policy);
 	if (ret < 0) {
 		req->err = -EBADMSG;
 		snprintf(req->r->msg, sizeof(req->r->msg),

@@ -23,10 +23,13 @@ struct rnl {
 	char msg[256];		/* extack message of the last request */
 	int miss_type;		/* attribute the kernel missed, or -1 */
 	bool answered;		/* the kernel acked or refused the request */
+	struct nla_policy *policy;	/* answers are checked against it */
 };
 
 /* 0, -ENOENT if the family is not registered, or another -errno. */
 int rnl_open(struct rnl *r);
+/* The same for another generic netlink family (tests talk to "nlctrl"). */
+int rnl_open_family(struct rnl *r, const char *name);
 void rnl_close(struct rnl *r);
 
 int rnl_connect(struct rnl *r, const struct cfg *cfg, struct dev_ref *ref);

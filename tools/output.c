@@ -350,6 +350,24 @@ const char *size_str(uint64_t bytes, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * Strings from the target end up on a terminal: replace control characters
+ * so that a hostile model number cannot send escape sequences.
+ */
+static const char *printable(const char *s, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; s[i] && i < len - 1; i++)
+		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+	buf[i] = '\0';
+	return buf;
+}
+
+/* Fits every string in info.h. */
+#define SAFE_LEN	260
+#define SAFE(s)		printable((s), safe, sizeof(safe))
+
 /* --- commands --- */
 
 void print_connect(FILE *f, enum out_format fmt, const struct dev_ref *ref)
@@ -403,7 +421,7 @@ void print_list(FILE *f, enum out_format fmt, const struct dev_info *devs,
 		size_t nr)
 {
 	int wname = 6, waddr = 7;
-	char size[32];
+	char size[32], safe[SAFE_LEN];
 	struct json j;
 	size_t i;
 
@@ -437,13 +455,14 @@ void print_list(FILE *f, enum out_format fmt, const struct dev_info *devs,
 		fprintf(f, "%-*s %-10s %-*s %-7s %-5u %-10s %s\n", wname,
 			d->name, state_name(d->state), waddr, d->traddr,
 			d->trsvcid, d->nsid,
-			size_str(d->size, size, sizeof(size)), d->subsysnqn);
+			size_str(d->size, size, sizeof(size)),
+			SAFE(d->subsysnqn));
 	}
 }
 
 void print_show(FILE *f, enum out_format fmt, const struct dev_info *d)
 {
-	char buf[64];
+	char buf[64], safe[SAFE_LEN];
 	struct json j;
 
 	if (fmt == OUT_JSON) {
@@ -459,14 +478,14 @@ void print_show(FILE *f, enum out_format fmt, const struct dev_info *d)
 	SHOW("adrfam", "%s", adrfam_name(d->adrfam));
 	SHOW("traddr", "%s", d->traddr);
 	SHOW("trsvcid", "%s", d->trsvcid);
-	SHOW("subsysnqn", "%s", d->subsysnqn);
+	SHOW("subsysnqn", "%s", SAFE(d->subsysnqn));
 	SHOW("nsid", "%u", d->nsid);
-	SHOW("hostnqn", "%s", d->hostnqn);
+	SHOW("hostnqn", "%s", SAFE(d->hostnqn));
 	SHOW("hostid", "%s", uuid_str(d->hostid, buf, sizeof(buf)));
 	SHOW("cntlid", "%u", d->cntlid);
-	SHOW("model", "%s", d->model);
-	SHOW("serial", "%s", d->serial);
-	SHOW("firmware", "%s", d->firmware);
+	SHOW("model", "%s", SAFE(d->model));
+	SHOW("serial", "%s", SAFE(d->serial));
+	SHOW("firmware", "%s", SAFE(d->firmware));
 	SHOW("size", "%" PRIu64 " (%s)", d->size,
 	     size_str(d->size, buf, sizeof(buf)));
 	SHOW("block_size", "%u", d->block_size);
@@ -532,7 +551,7 @@ void print_stats(FILE *f, enum out_format fmt, const struct dev_stats *st)
 void print_discover(FILE *f, enum out_format fmt,
 		    const struct disc_entry *entries, size_t nr)
 {
-	char treq[64];
+	char treq[64], safe[SAFE_LEN];
 	struct json j;
 	size_t i;
 
@@ -574,9 +593,9 @@ void print_discover(FILE *f, enum out_format fmt,
 		fprintf(f, "treq:    %s\n", treq_name(e->treq, treq,
 						       sizeof(treq)));
 		fprintf(f, "portid:  %u\n", e->portid);
-		fprintf(f, "trsvcid: %s\n", e->trsvcid);
-		fprintf(f, "subnqn:  %s\n", e->subnqn);
-		fprintf(f, "traddr:  %s\n", e->traddr);
+		fprintf(f, "trsvcid: %s\n", SAFE(e->trsvcid));
+		fprintf(f, "subnqn:  %s\n", SAFE(e->subnqn));
+		fprintf(f, "traddr:  %s\n", SAFE(e->traddr));
 		fprintf(f, "cntlid:  %u\n", e->cntlid);
 		fprintf(f, "asqsz:   %u\n", e->asqsz);
 	}

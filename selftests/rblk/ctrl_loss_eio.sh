@@ -15,12 +15,12 @@ out=$(dd if="$dev" of=/dev/null bs=4k count=1 iflag=direct 2>&1) &&
 	fail "read succeeded with the target gone"
 took=$(($(date +%s) - start))
 log "held read failed after ${took}s: $out"
-echo "$out" | grep -q "I/O error" || fail "expected EIO, got: $out"
+echo "$out" | grep -qE "Input/output error|I/O error" || fail "expected EIO, got: $out"
 [ "$took" -le 15 ] || fail "failing took ${took}s, bound is ctrl_loss_tmo 4s + slack"
 rblk_wait_state "$dev" dead 5 || fail "state is $(rblk_attr "$dev" state), not dead"
 out=$(dd if="$dev" of=/dev/null bs=4k count=1 iflag=direct 2>&1) &&
 	fail "read on a dead controller succeeded"
-echo "$out" | grep -q "I/O error" || fail "new I/O: expected EIO, got: $out"
+echo "$out" | grep -qE "Input/output error|I/O error" || fail "new I/O: expected EIO, got: $out"
 hung=$(d_state_tasks)
 [ -z "$hung" ] || fail "tasks in D state: $hung"
 rblk_disconnect "$dev"

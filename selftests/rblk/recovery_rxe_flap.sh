@@ -18,7 +18,10 @@ sleep 2
 must rdma link delete "$RBLK_RDMA_DEV"
 sleep 3
 must rdma link add "$RBLK_RDMA_DEV" type rxe netdev "$RBLK_NETDEV"
-# nvmet-rdma re-listens on the new device after its own repair delay.
+# nvmet-rdma (6.1) does not listen again on a new device by itself: the
+# target's admin re-enables the port, as after any target-side restart.
+nvmet_unlink
+nvmet_relink
 rblk_wait_state "$dev" live 60 || fail "no reconnect within 60s of the device's return"
 wait "$pid"; rc=$?
 grep -E 'err=|verify' /tmp/fio.log

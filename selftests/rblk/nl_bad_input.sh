@@ -1,0 +1,122 @@
+#!/bin/sh
+# Every class of bad connect input is refused with the documented exit code
+# and a reason: 2 for what nvmecfg catches itself, 1 (with the kernel's
+# extack message) for what the kernel refuses. No device is ever created.
+# Then nlraw sends what nvmecfg never would (wrong attribute types, lying
+# lengths, over-long strings, missing attributes, stray flags) and checks
+# each errno; the runner fails the test on any kernel splat.
+# rblk-timeout: 300
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+command -v nvmecfg >/dev/null || fail "nvmecfg missing from the guest"
+command -v nlraw >/dev/null || fail "nlraw missing from the guest (tools/tests/nlraw)"
+rblk_load
+trap 'rblk_unload' EXIT
+
+NQN=$RBLK_NQN
+LONG_NQN=nqn.$(printf '%0220d' 0)
+nfail=0
+
+no_devices() {
+	for _d in /sys/block/rblk*; do
+		[ -e "$_d" ] && return 1
+	done
+	return 0
+}
+
+# check WHAT RC PATTERN ARGS...: nvmecfg ARGS exits RC, says PATTERN (an
+# extended regex) and leaves no device behind.
+check() {
+	_what=$1 _rc=$2 _pat=$3
+	shift 3
+	_got=0
+	_out=$(timeout 120 nvmecfg "$@" 2>&1) || _got=$?
+	if [ "$_got" -ne "$_rc" ]; then
+		log "FAIL $_what: exit $_got, want $_rc: $_out"
+		nfail=$((nfail + 1))
+	elif ! printf '%s\n' "$_out" | grep -qE -- "$_pat"; then
+		log "FAIL $_what: '$_out' lacks '$_pat'"
+		nfail=$((nfail + 1))
+	elif ! no_devices; then
+		log "FAIL $_what: a device was created"
+		nfail=$((nfail + 1))
+	else
+		log "ok $_what: $_out"
+	fi
+}
+
+# check_connect WHAT RC PATTERN ARGS...: check of a connect to the test port.
+check_connect() {
+	_w=$1 _r=$2 _p=$3
+	shift 3
+	check "$_w" "$_r" "$_p" connect -t rdma -s "$RBLK_TRSVCID" "$@"
+}
+
+# nvmecfg's own checks: usage errors.
+check_connect "too-long NQN" 2 'connect: --nqn \(-n\): longer than 223 characters' \
+	-a "$RBLK_TRADDR" -n "$LONG_NQN"
+check_connect "too-long host NQN" 2 'longer than 223 characters' \
+	-a "$RBLK_TRADDR" -n "$NQN" -q "$LONG_NQN"
+check_connect "-i 0" 2 '--nr-io-queues \(-i\): 0 is out of range 1-128' \
+	-a "$RBLK_TRADDR" -n "$NQN" -i 0
+check_connect "-i 1000" 2 '1000 is out of range 1-128' \
+	-a "$RBLK_TRADDR" -n "$NQN" -i 1000
+check_connect "-Q 1" 2 '--queue-size \(-Q\): 1 is out of range 16-1024' \
+	-a "$RBLK_TRADDR" -n "$NQN" -Q 1
+check_connect "-k 4000" 2 'out of range 0-3600' -a "$RBLK_TRADDR" -n "$NQN" -k 4000
+check_connect "-l -5" 2 'out of range -1-' -a "$RBLK_TRADDR" -n "$NQN" -l -5
+check_connect "-N 0" 2 'out of range 1-' -a "$RBLK_TRADDR" -n "$NQN" -N 0
+check_connect "-i x" 2 "'x' is not a number" -a "$RBLK_TRADDR" -n "$NQN" -i x
+check "-t tcp" 2 "'tcp' is not supported, only rdma" \
+	connect -t tcp -a "$RBLK_TRADDR" -n "$NQN"
+check_connect "missing -a" 2 'missing required option --traddr \(-a\)' -n "$NQN"
+check_connect "missing -n" 2 'missing required option --nqn \(-n\)' \
+	-a "$RBLK_TRADDR"
+check_connect "bad --hostid" 2 'is not a UUID' \
+	-a "$RBLK_TRADDR" -n "$NQN" -I 1234
+check_connect "unknown option" 2 "unknown option '--frob'" \
+	-a "$RBLK_TRADDR" -n "$NQN" --frob
+
+# The kernel's checks: exit 1, errno text and the extack reason.
+check_connect "bad traddr" 1 'connect: Invalid argument: traddr is not an IPv4/IPv6 address' \
+	-a 10.99.0 -n "$NQN"
+check_connect "hostname traddr" 1 'traddr is not an IPv4/IPv6 address' \
+	-a localhost -n "$NQN"
+check_connect "non-nqn NQN" 1 'connect: Invalid argument: invalid subsystem NQN' \
+	-a "$RBLK_TRADDR" -n iqn.2026-12.io.rblk:test
+check_connect "non-nqn host NQN" 1 'invalid host NQN' \
+	-a "$RBLK_TRADDR" -n "$NQN" -q host.example
+check "port 0" 1 'trsvcid is not a port number' \
+	connect -a "$RBLK_TRADDR" -s 0 -n "$NQN"
+check "port 65536" 1 'trsvcid is not a port number' \
+	connect -a "$RBLK_TRADDR" -s 65536 -n "$NQN"
+check_connect "discovery NQN" 1 'use discover' \
+	-a "$RBLK_TRADDR" -n nqn.2014-08.org.nvmexpress.discovery
+
+# Well-formed requests the target (or the network) turns down.
+check_connect "unknown subsystem" 1 '^nvmecfg: connect: ' \
+	-a "$RBLK_TRADDR" -n nqn.2026-12.io.rblk:nonexistent
+check_connect "unknown namespace" 1 '^nvmecfg: connect: ' \
+	-a "$RBLK_TRADDR" -n "$NQN" -N 99
+check "dead port" 1 '^nvmecfg: connect: ' \
+	connect -a "$RBLK_TRADDR" -s $((RBLK_TRSVCID + 1)) -n "$NQN"
+
+# Naming devices that are not there.
+check "disconnect rblk9" 1 'disconnect: No such device' disconnect rblk9
+check "disconnect --index 9" 1 'No such device' disconnect --index 9
+check "show rblk9" 1 'show: No such device' show rblk9
+check "stats rblk9" 1 'stats: No such device' stats rblk9
+
+[ "$nfail" -eq 0 ] || fail "$nfail nvmecfg check(s) failed"
+
+# Below nvmecfg: raw malformed requests.
+must nlraw
+
+# The family still answers sanely.
+out=$(nvmecfg list -o json) || fail "nvmecfg list failed after nlraw"
+[ "$out" = '{
+  "devices": []
+}' ] || fail "unexpected list after nlraw: $out"
+no_devices || fail "a device was created"
+exit 0

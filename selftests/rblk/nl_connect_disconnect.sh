@@ -1,0 +1,169 @@
+#!/bin/sh
+# The netlink control plane end to end: nvmecfg connect creates /dev/rblkN
+# with the parameters asked for, list/show/stats report what sysfs and the
+# block layer say, a duplicate connect is refused with EEXIST, two devices
+# list in index order, disconnect (by name, -d and --index) removes them,
+# and the "events" group reports each step.
+# rblk-timeout: 240
+# shellcheck disable=SC2016 # $names in single quotes are jq variables
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+command -v nvmecfg >/dev/null || fail "nvmecfg missing from the guest"
+command -v jq >/dev/null || fail "jq missing from the guest"
+EVENTS=/tmp/nl_events.json
+mon=
+
+cleanup() {
+	[ -n "$mon" ] && kill "$mon" 2>/dev/null
+	for d in /sys/block/rblk*; do
+		[ -e "$d" ] && nvmecfg disconnect "${d##*/}"
+	done
+	rblk_unload
+	rm -f "$EVENTS"
+}
+trap cleanup EXIT
+
+# jq_true WHAT JSON EXPR [jq args]: fail unless EXPR holds for JSON.
+jq_true() {
+	_what=$1 _json=$2 _expr=$3
+	shift 3
+	printf '%s\n' "$_json" | jq -e "$@" "$_expr" >/dev/null ||
+		{ printf '%s\n' "$_json"; fail "$_what: $_expr"; }
+}
+
+rblk_load
+for d in /sys/block/rblk*; do
+	[ -e "$d" ] && fail "rblk devices exist before the test: $d"
+done
+
+# Listen first: the events of everything below are checked at the end.
+nvmecfg monitor -o json --timeout 200 > "$EVENTS" &
+mon=$!
+sleep 2
+kill -0 "$mon" 2>/dev/null || fail "nvmecfg monitor exited early"
+
+# --- connect, with every tunable set to a non-default value ---
+out=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
+	-n "$RBLK_NQN" -N "$RBLK_NSID_FILE" -i 2 -Q 64 -k 7 -c 3 -l 30 -f 20 2>&1) ||
+	{ printf '%s\n' "$out"; fail "nvmecfg connect failed"; }
+[ "$out" = rblk0 ] || fail "connect printed '$out', want rblk0"
+wait_for_path /dev/rblk0 10 -b || fail "/dev/rblk0 did not appear"
+log "connected: /dev/rblk0"
+
+json=$(nvmecfg list -o json) || fail "nvmecfg list -o json failed"
+printf '%s\n' "$json"
+jq_true "list" "$json" '.devices | length == 1'
+bytes=$(( $(cat /sys/block/rblk0/size) * 512 ))
+lbs=$(cat /sys/block/rblk0/queue/logical_block_size)
+jq_true "list" "$json" '.devices[0] |
+	.index == 0 and .name == "rblk0" and .state == "live" and
+	.transport == "rdma" and .adrfam == "ipv4" and
+	.traddr == $addr and .trsvcid == $port and .subsysnqn == $nqn and
+	.nsid == ($nsid | tonumber) and .queue_size == 64 and .kato == 7 and
+	.reconnect_delay == 3 and .ctrl_loss_tmo == 30 and
+	.fast_io_fail_tmo == 20 and .nr_io_queues >= 1 and
+	.nr_io_queues <= 2 and .cntlid > 0 and
+	.size == ($bytes | tonumber) and .size == ($backing | tonumber) and
+	.block_size == ($lbs | tonumber) and (.hostnqn | startswith("nqn."))' \
+	--arg addr "$RBLK_TRADDR" --arg port "$RBLK_TRSVCID" \
+	--arg nqn "$RBLK_NQN" --arg nsid "$RBLK_NSID_FILE" \
+	--arg bytes "$bytes" --arg backing "$RBLK_BACKING_SIZE" --arg lbs "$lbs"
+
+# What netlink says is what sysfs says.
+for f in cntlid nr_io_queues hostnqn hostid serial model; do
+	want=$(rblk_attr rblk0 "$f") || fail "no sysfs attribute $f"
+	got=$(printf '%s\n' "$json" | jq -r ".devices[0].$f")
+	[ "$got" = "$want" ] || fail "$f: netlink '$got', sysfs '$want'"
+done
+[ "$(printf '%s\n' "$json" | jq -r '.devices[0].firmware')" = "$(rblk_attr rblk0 firmware_rev)" ] ||
+	fail "firmware: netlink and sysfs disagree"
+
+# --- show, by every way of naming the device ---
+out=$(nvmecfg show rblk0) || fail "nvmecfg show rblk0 failed"
+printf '%s\n' "$out"
+printf '%s\n' "$out" | grep -q '^rblk0: live$' || fail "show: no 'rblk0: live' line"
+printf '%s\n' "$out" | grep -q "^  traddr  *$RBLK_TRADDR\$" || fail "show: no traddr line"
+printf '%s\n' "$out" | grep -q "^  nsid  *$RBLK_NSID_FILE\$" || fail "show: no nsid line"
+for sel in "/dev/rblk0" "-d rblk0" "--index 0"; do
+	# shellcheck disable=SC2086 # $sel is two words on purpose
+	j=$(nvmecfg show $sel -o json) || fail "nvmecfg show $sel failed"
+	jq_true "show $sel" "$j" '.name == "rblk0" and .nsid == ($n | tonumber)' \
+		--arg n "$RBLK_NSID_FILE"
+done
+
+# --- stats count real I/O ---
+dd if=/dev/urandom of=/tmp/nl.pat bs=4096 count=256 2>/dev/null
+must nvmecfg stats rblk0 --reset
+write_direct /tmp/nl.pat /dev/rblk0 0
+read_direct /dev/rblk0 0 1048576 /tmp/nl.got
+assert_same /tmp/nl.pat /tmp/nl.got "rblk0 read back"
+rm -f /tmp/nl.pat /tmp/nl.got
+st=$(nvmecfg stats rblk0 -o json) || fail "nvmecfg stats failed"
+printf '%s\n' "$st"
+jq_true "stats" "$st" '.name == "rblk0" and .writes >= 1 and
+	.write_bytes >= 1048576 and .reads >= 1 and .read_bytes >= 1048576 and
+	.errors == 0 and .timeouts == 0 and (.latency_hist_us | length) == 24 and
+	(.latency_hist_us | add) >= .reads + .writes'
+nvmecfg stats rblk0 | grep -q '^  write_bytes  *[0-9]' || fail "stats: no write_bytes line"
+must nvmecfg stats --index 0 --reset
+st=$(nvmecfg stats rblk0 -o json) || fail "nvmecfg stats failed"
+jq_true "stats after reset" "$st" '.reads == 0 and .writes == 0 and
+	.read_bytes == 0 and .write_bytes == 0 and (.latency_hist_us | add) == 0'
+
+# --- the same namespace twice: refused, nothing created ---
+rc=0
+out=$(nvmecfg connect -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN" \
+	-N "$RBLK_NSID_FILE" 2>&1) || rc=$?
+printf '%s\n' "$out"
+[ "$rc" -eq 1 ] || fail "duplicate connect: exit $rc, want 1"
+printf '%s\n' "$out" | grep -q '^nvmecfg: connect: File exists' ||
+	fail "duplicate connect: no EEXIST message"
+[ -e /sys/block/rblk1 ] && fail "duplicate connect created rblk1"
+
+# --- a second device; the dump lists both, in index order ---
+out=$(nvmecfg connect -a "$RBLK_TRADDR" -n "$RBLK_NQN" -N "$RBLK_NSID_NULL" -o json) ||
+	fail "connect of nsid $RBLK_NSID_NULL failed"
+jq_true "connect -o json" "$out" '.index == 1 and .name == "rblk1"'
+wait_for_path /dev/rblk1 10 -b || fail "/dev/rblk1 did not appear"
+json=$(nvmecfg list -o json) || fail "nvmecfg list failed"
+jq_true "list of two" "$json" '[.devices[].name] == ["rblk0", "rblk1"] and
+	.devices[1].size == ($null | tonumber) and .devices[1].kato == 5 and
+	.devices[1].queue_size == 128 and .devices[1].ctrl_loss_tmo == 600' \
+	--arg null "$RBLK_NULL_SIZE"
+[ "$(nvmecfg list | grep -c '^rblk[01] ')" -eq 2 ] || fail "text list lacks a device"
+
+# --- disconnect, by -d and --index ---
+must nvmecfg disconnect -d rblk1
+wait_for_path /sys/block/rblk1 10 ! || fail "rblk1 still there after disconnect"
+must nvmecfg disconnect --index 0
+wait_for_path /sys/block/rblk0 10 ! || fail "rblk0 still there after disconnect"
+[ -e /dev/rblk0 ] && fail "/dev/rblk0 still exists"
+jq_true "list after disconnect" "$(nvmecfg list -o json)" '.devices == []'
+
+# Gone means gone: a second disconnect is refused.
+rc=0
+out=$(nvmecfg disconnect rblk0 2>&1) || rc=$?
+[ "$rc" -eq 1 ] || fail "disconnect of a removed device: exit $rc, want 1"
+printf '%s\n' "$out" | grep -q 'No such device' || fail "no ENODEV message: $out"
+
+# --- the events seen meanwhile ---
+i=0
+while ! grep -q '"event":"removed","index":0' "$EVENTS" && [ $i -lt 50 ]; do
+	usleep 100000
+	i=$((i + 1))
+done
+kill "$mon" 2>/dev/null
+wait "$mon" 2>/dev/null
+mon=
+cat "$EVENTS"
+ev=$(jq -s -c '[.[] | select(.name == "rblk0") | .event + ":" + .state]' "$EVENTS") ||
+	fail "monitor output is not JSON lines"
+case $ev in
+*'"added:live"'*'"removed:deleting"'*) ;;
+*) fail "rblk0 events $ev: want added:live ... removed:deleting" ;;
+esac
+printf '%s\n' "$ev" | grep -q '"state:live"' || fail "no state event to live for rblk0"
+grep -q '"event":"added","index":1,"name":"rblk1"' "$EVENTS" || fail "no added event for rblk1"
+grep -q '"event":"removed","index":1,"name":"rblk1"' "$EVENTS" || fail "no removed event for rblk1"
+exit 0

@@ -1,0 +1,79 @@
+#!/bin/sh
+# Without CAP_NET_ADMIN, nvmecfg may look but not touch: connect, discover,
+# disconnect and stats --reset exit 4 (EPERM from GENL_ADMIN_PERM) and
+# change nothing; list, show, stats and monitor work.
+# rblk-timeout: 180
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+USER_NAME=rblktest
+USER_UID=4242
+NVMECFG=$(command -v nvmecfg) || fail "nvmecfg missing from the guest"
+command -v su >/dev/null || skip "no su in the guest to drop privileges"
+dev=
+
+cleanup() {
+	[ -n "$dev" ] && [ -e "/sys/block/${dev##*/}" ] && nvmecfg disconnect "${dev##*/}"
+	rblk_unload
+	sed -i "/^$USER_NAME:/d" /etc/passwd /etc/group 2>/dev/null
+}
+trap cleanup EXIT
+
+# A throwaway user: the guest's /etc/passwd only knows root.
+grep -q "^$USER_NAME:" /etc/passwd ||
+	echo "$USER_NAME:x:$USER_UID:$USER_UID:rblk test:/tmp:/bin/sh" >> /etc/passwd
+grep -q "^$USER_NAME:" /etc/group || echo "$USER_NAME:x:$USER_UID:" >> /etc/group
+
+# as_user CMD ARGS...: run CMD as $USER_NAME, keeping the environment and
+# the exit status. "--": su must not take CMD's options for its own.
+as_user() {
+	# shellcheck disable=SC2016 # expanded by the user's shell
+	su -p -s /bin/sh -c 'exec "$0" "$@"' -- "$USER_NAME" "$@"
+}
+
+[ "$(as_user id -u)" = "$USER_UID" ] || fail "cannot run commands as uid $USER_UID"
+
+# expect WHAT RC PATTERN ARGS...: nvmecfg ARGS, unprivileged.
+expect() {
+	_what=$1 _rc=$2 _pat=$3
+	shift 3
+	_got=0
+	_out=$(as_user "$NVMECFG" "$@" 2>&1) || _got=$?
+	printf '%s\n' "$_out"
+	[ "$_got" -eq "$_rc" ] || fail "$_what: exit $_got, want $_rc"
+	printf '%s\n' "$_out" | grep -qE -- "$_pat" || fail "$_what: output lacks '$_pat'"
+	log "ok $_what"
+}
+
+rblk_load
+EPERM='Operation not permitted'
+
+expect "connect" 4 "^nvmecfg: connect: $EPERM" \
+	connect -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN" -N "$RBLK_NSID_NULL"
+for d in /sys/block/rblk*; do
+	[ -e "$d" ] && fail "an unprivileged connect created $d"
+done
+expect "discover" 4 "^nvmecfg: discover: $EPERM" \
+	discover -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID"
+# The permission check comes before the lookup.
+expect "disconnect" 4 "^nvmecfg: disconnect: $EPERM" disconnect rblk0
+expect "reset" 4 "^nvmecfg: stats: $EPERM" stats rblk0 --reset
+expect "list" 0 '' list
+expect "list json" 0 '"devices": \[\]' list -o json
+expect "monitor" 0 '' monitor --timeout 1
+# Usage errors stay usage errors.
+expect "usage" 2 'missing required option' connect -a "$RBLK_TRADDR"
+
+# With a device there: readable, not removable.
+dev=$(rblk_connect "$RBLK_NSID_NULL") || exit 1
+name=${dev##*/}
+expect "show" 0 "^$name: live" show "$name"
+expect "stats" 0 "^$name:" stats "$name"
+expect "list with a device" 0 "^$name " list
+expect "disconnect a device" 4 "^nvmecfg: disconnect: $EPERM" disconnect "$name"
+expect "reset a device" 4 "$EPERM" stats "$name" --reset
+[ -b "$dev" ] || fail "$dev vanished after an unprivileged disconnect"
+[ "$(rblk_attr "$dev" state)" = live ] || fail "$dev is not live any more"
+rblk_disconnect "$dev"
+dev=
+exit 0

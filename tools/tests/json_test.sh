@@ -1,0 +1,130 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# nvmecfg's JSON output, fed to real parsers: jq checks documents and
+# values; python3, when present, parses strictly and checks 64-bit
+# integers (jq reads numbers as doubles). Prints KTAP.
+cd "$(dirname "$0")" || exit 1
+GEN=./jsongen
+TMP=${TMPDIR:-/tmp}/nvmecfg-json.$$
+trap 'rm -f "$TMP".*' EXIT
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+not_ok() { n=$((n + 1)); echo "not ok $n $1"; }
+skip() { n=$((n + 1)); echo "ok $n $1 # SKIP $2"; }
+
+# jq_check NAME WHAT EXPR: jsongen WHAT parses and EXPR holds.
+jq_check() {
+	if [ -z "$JQ" ]; then
+		skip "$1" "no jq"
+		return
+	fi
+	if $GEN "$2" > "$TMP.json" &&
+	   out=$("$JQ" -e "$3" "$TMP.json" 2>&1) && [ "$out" = true ]; then
+		ok "$1"
+	else
+		echo "# jq -e '$3' said: $out"
+		sed 's/^/# /' "$TMP.json"
+		not_ok "$1"
+	fi
+}
+
+# py_check NAME WHAT PYTHON: python3's json module reads jsongen WHAT as d
+# (rejecting NaN and the like) and PYTHON's assertions hold.
+py_check() {
+	if [ -z "$PY" ]; then
+		skip "$1" "no python3"
+		return
+	fi
+	if $GEN "$2" > "$TMP.json" &&
+	   out=$("$PY" - "$TMP.json" "$3" 2>&1 <<'PYEOF'
+import json, sys
+
+def no_constants(name):
+    raise ValueError("non-standard constant " + name)
+
+with open(sys.argv[1], "rb") as f:
+    d = json.loads(f.read().decode("utf-8"), parse_constant=no_constants)
+exec(sys.argv[2])
+PYEOF
+); then
+		ok "$1"
+	else
+		printf '%s\n' "$out" | sed 's/^/# /'
+		not_ok "$1"
+	fi
+}
+
+JQ=$(command -v jq)
+PY=$(command -v python3)
+
+echo "KTAP version 1"
+echo "# suite: json"
+echo "1..16"
+
+jq_check list_devices list '.devices | length == 2'
+jq_check list_fields list '.devices[0] | .index == 0 and .name == "rblk0" and
+	.state == "live" and .transport == "rdma" and .adrfam == "ipv4" and
+	.traddr == "10.99.0.1" and .trsvcid == "4420" and
+	.subsysnqn == "nqn.2026-12.io.rblk:test" and
+	.hostnqn == "nqn.2014-08.org.nvmexpress:uuid:deadbeef" and
+	.hostid == "deadbeef-0001-0203-0405-060708090a0b" and
+	.nsid == 2 and .cntlid == 1 and .nr_io_queues == 2 and
+	.queue_size == 128 and .size == 268435456 and .block_size == 512 and
+	.kato == 5 and .reconnect_delay == 10 and .ctrl_loss_tmo == 600 and
+	.fast_io_fail_tmo == -1 and .model == "Linux" and
+	.firmware == "6.1.0-57"'
+jq_check list_second list '.devices[1] | .index == 7 and
+	.state == "connecting" and .adrfam == "ipv6" and
+	.traddr == "fd00::1" and .ctrl_loss_tmo == -1'
+jq_check list_empty list-empty '.devices == []'
+jq_check show_object show '.name == "rblk7" and .block_size == 4096'
+jq_check stats_counters stats '.name == "rblk0" and .reads == 1001 and
+	.writes == 1002 and .flushes == 1003 and .discards == 1004 and
+	.errors == 1008 and .timeouts == 1009 and .reconnects == 1010 and
+	.reconnect_attempts == 1011 and .inline_writes == 1012 and
+	.status_generic == 1014 and .status_vendor == 1018'
+jq_check stats_histogram stats '(.latency_hist_us | length) == 24 and
+	.latency_hist_us[0] == 3 and .latency_hist_us[4] == 40 and
+	.latency_hist_us[23] == 1 and (.latency_hist_us | add) == 44'
+jq_check stats_keys stats 'keys == ["discard_bytes", "discards", "errors",
+	"flushes", "index", "inline_writes", "latency_hist_us", "name",
+	"read_bytes", "reads", "reconnect_attempts", "reconnects",
+	"status_cmd", "status_generic", "status_media", "status_path",
+	"status_vendor", "timeouts", "write_bytes", "writes"]'
+jq_check discover_records discover '.records | length == 2 and
+	.[0].trtype == "rdma" and .[0].adrfam == "ipv4" and
+	.[0].subtype == "current discovery subsystem" and
+	.[0].subnqn == "nqn.2014-08.org.nvmexpress.discovery" and
+	.[0].portid == 1 and .[0].cntlid == 65535 and .[0].asqsz == 32 and
+	.[1].subtype == "nvme subsystem" and .[1].traddr == "10.99.0.1" and
+	.[1].trsvcid == "4420" and .[1].subnqn == "nqn.2026-12.io.rblk:test" and
+	.[1].treq == "not required, sq flow control disable supported"'
+jq_check connect_ref connect '. == {"index": 0, "name": "rblk0"}'
+jq_check event_line event '.event == "removed" and .name == "rblk0" and
+	.state == "deleting" and .index == 0'
+
+# One event, one line: monitor -o json is read line by line.
+if [ "$($GEN event | wc -l)" -eq 1 ]; then
+	ok event_one_line
+else
+	not_ok event_one_line
+fi
+
+# The escaping fixture must come back byte for byte.
+if [ -z "$JQ" ]; then
+	skip escaping_roundtrip "no jq"
+else
+	printf 'Q"B\\N\nT\tC\001U\303\251X\357\277\275' > "$TMP.want"
+	$GEN list | "$JQ" -j '.devices[1].model' > "$TMP.got"
+	if cmp -s "$TMP.want" "$TMP.got"; then
+		ok escaping_roundtrip
+	else
+		od -c "$TMP.got" | sed 's/^/# got: /'
+		not_ok escaping_roundtrip
+	fi
+fi
+
+py_check python_list list 'assert d["devices"][1]["model"] == "Q\"B\\N\nT\tC\x01U\u00e9X\ufffd"'
+py_check python_u64 stats 'assert d["read_bytes"] == 18446744073709551615'
+py_check python_discover discover 'assert [r["subnqn"] for r in d["records"]] == ["nqn.2014-08.org.nvmexpress.discovery", "nqn.2026-12.io.rblk:test"]'

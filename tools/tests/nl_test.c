@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of nvmecfg's netlink plumbing (nl.c) against the host kernel's own
+ * generic netlink controller, "nlctrl": requests, dumps, errors and the
+ * extended ACK parsing, without rblk loaded. Skipped where the host has no
+ * generic netlink.
+ */
+#include <errno.h>
+#include <unistd.h>
+#include <linux/genetlink.h>
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+
+#include "ktap.h"
+#include "nl.h"
+
+static struct rnl r;
+static bool have_genl;
+
+static int count_families(struct nlmsghdr *nlh, struct nlattr **tb,
+			  void *arg)
+{
+	(void)nlh;
+	(void)tb;
+	++*(int *)arg;
+	return 0;
+}
+
+static struct nl_msg *getfamily(int flags, const char *name)
+{
+	struct nl_msg *msg = rnl_msg(&r, CTRL_CMD_GETFAMILY, flags);
+
+	if (msg && name && nla_put_string(msg, CTRL_ATTR_FAMILY_NAME, name)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+static void request_answered(void)
+{
+	struct nl_msg *msg = getfamily(0, "nlctrl");
+	int n = 0;
+
+	CHECK(msg);
+	CHECK(rnl_transact(&r, msg, count_families, &n) == 0);
+	CHECK(r.answered);
+	CHECK(n == 1);
+	CHECK_STR(r.msg, "");
+}
+
+static void dump_until_done(void)
+{
+	struct nl_msg *msg = getfamily(NLM_F_DUMP, NULL);
+	int n = 0;
+
+	CHECK(msg);
+	CHECK(rnl_transact(&r, msg, count_families, &n) == 0);
+	CHECK(r.answered);
+	/* At least nlctrl itself. */
+	CHECK(n >= 1);
+}
+
+static void error_errno(void)
+{
+	struct nl_msg *msg = getfamily(0, "rblk-nosuchfam");
+	int ret;
+
+	CHECK(msg);
+	ret = rnl_transact(&r, msg, NULL, NULL);
+	if (ret != -ENOENT)
+		printf("# got %d, \"%s\"\n", ret, r.msg);
+	CHECK(ret == -ENOENT);
+	CHECK(r.answered);
+}
+
+static void error_extack_message(void)
+{
+	/* Longer than GENL_NAMSIZ: the policy refuses it and says so. */
+	struct nl_msg *msg = getfamily(0, "a-name-that-does-not-fit-genl-namsiz");
+
+	CHECK(msg);
+	CHECK(rnl_transact(&r, msg, NULL, NULL) == -EINVAL);
+	CHECK(r.answered);
+	CHECK(r.msg[0] != '\0');
+	printf("# kernel said: %s\n", r.msg);
+}
+
+static void socket_reusable(void)
+{
+	/* After an error the next request on the socket still works. */
+	error_extack_message();
+	request_answered();
+}
+
+static void module_missing(void)
+{
+	struct rnl rr;
+
+	if (!access("/sys/module/rblk", F_OK)) {
+		printf("# rblk is loaded on this host: not checked\n");
+		return;
+	}
+	CHECK(rnl_open(&rr) == -ENOENT);
+}
+
+static const struct ktap_case cases[] = {
+	KTAP_CASE(request_answered),
+	KTAP_CASE(dump_until_done),
+	KTAP_CASE(error_errno),
+	KTAP_CASE(error_extack_message),
+	KTAP_CASE(socket_reusable),
+	KTAP_CASE(module_missing),
+};
+
+int main(void)
+{
+	const size_t nr = sizeof(cases) / sizeof(cases[0]);
+	size_t i;
+	int ret;
+
+	have_genl = !rnl_open_family(&r, "nlctrl");
+	if (!have_genl) {
+		printf("KTAP version 1\n# suite: nl\n1..%zu\n", nr);
+		for (i = 0; i < nr; i++)
+			printf("ok %zu %s # SKIP no generic netlink\n", i + 1,
+			       cases[i].name);
+		return 0;
+	}
+	ret = ktap_run("nl", cases, nr);
+	rnl_close(&r);
+	return ret;
+}
