@@ -17,11 +17,11 @@ BUILD := build/
 T ?=
 TESTS ?= $(T)
 # Whole-boot limit for one guest run, seconds.
-VM_TIMEOUT ?= 600
+VM_TIMEOUT ?= 1200
 
 VM_RUN = KVER=$(KVER) BUILD=$(BUILD) scripts/vm-run.sh --timeout $(VM_TIMEOUT)
 
-.PHONY: all setup modules modules_clean tools initramfs check demo bench clean
+.PHONY: all setup modules modules_clean tools initramfs check demo bench lint clean
 
 all: modules tools
 
@@ -55,21 +55,29 @@ define build_guest
 	@$(MAKE) --no-print-directory initramfs
 endef
 
+# Host unit tests of the tools, then the guest selftests; the last line is
+# the total over both.
 check:
 	$(build_guest)
-	@$(VM_RUN) --mode check --tests "$(TESTS)"
+	@KVER=$(KVER) BUILD=$(BUILD) VM_TIMEOUT=$(VM_TIMEOUT) scripts/check.sh "$(TESTS)"
 
 demo:
 	$(build_guest)
 	@$(VM_RUN) --mode demo
 
+# Style and static checks: checkpatch (from Debian's linux-source), sparse
+# and a W=1 build, all of which must be clean.
+KSRC_FILES = kmod/*.c kmod/*.h include/uapi/linux/rblk.h
+lint:
+	@scripts/get-checkpatch.sh $(BUILD)
+	$(BUILD)checkpatch/scripts/checkpatch.pl --no-tree -f --terse $(KSRC_FILES)
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=2 modules 2>&1 | tee $(BUILD)lint.log
+	@! grep -E "warning:|error:" $(BUILD)lint.log
+
 # rblk against the in-kernel nvme-rdma host on the same target, one boot.
 BENCH_OUT ?= $(BUILD)bench
 bench:
-	@$(MAKE) --no-print-directory setup
-	@$(MAKE) --no-print-directory modules
-	@$(MAKE) --no-print-directory tools
-	@$(MAKE) --no-print-directory initramfs
+	$(build_guest)
 	@KVER=$(KVER) BUILD=$(BUILD) scripts/vm-run.sh --timeout 2400 --mode bench
 	@scripts/bench-report.py $(BUILD)ktap.log $(BENCH_OUT)
 

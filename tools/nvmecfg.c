@@ -168,7 +168,7 @@ static const struct cmd cmds[] = {
 	  "print device events as they happen" },
 };
 
-#define NR_CMDS	(sizeof(cmds) / sizeof(cmds[0]))
+#define NR_CMDS	ARRAY_SIZE(cmds)
 
 static const struct cmd *find_cmd(const char *name)
 {

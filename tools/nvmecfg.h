@@ -5,6 +5,8 @@
 #ifndef NVMECFG_H
 #define NVMECFG_H
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 enum nvmecfg_exit {
 	EXIT_OK		= 0,
 	EXIT_KERNEL	= 1,	/* the kernel refused the request */

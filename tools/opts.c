@@ -176,19 +176,23 @@ static enum opts_result number_err(struct cfg *cfg, enum opt_id id,
 	return usage_err(cfg, "%s: '%s' is not a number", name, val);
 }
 
-#define U32_OPT(field, lo, hi)						\
-	do {								\
-		int __e = parse_u32(val, (lo), (hi), &cfg->field);	\
-		if (__e)						\
-			return number_err(cfg, id, val, __e, (lo), (hi)); \
-	} while (0)
+static enum opts_result set_u32(struct cfg *cfg, enum opt_id id,
+				const char *val, uint32_t min, uint32_t max,
+				uint32_t *dst)
+{
+	int err = parse_u32(val, min, max, dst);
 
-#define S32_OPT(field, lo, hi)						\
-	do {								\
-		int __e = parse_s32(val, (lo), (hi), &cfg->field);	\
-		if (__e)						\
-			return number_err(cfg, id, val, __e, (lo), (hi)); \
-	} while (0)
+	return err ? number_err(cfg, id, val, err, min, max) : OPTS_OK;
+}
+
+static enum opts_result set_s32(struct cfg *cfg, enum opt_id id,
+				const char *val, int32_t min, int32_t max,
+				int32_t *dst)
+{
+	int err = parse_s32(val, min, max, dst);
+
+	return err ? number_err(cfg, id, val, err, min, max) : OPTS_OK;
+}
 
 static enum opts_result set_device(struct cfg *cfg, const char *val)
 {
@@ -246,26 +250,24 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 					 val);
 		break;
 	case OPT_NSID:
-		U32_OPT(nsid, 1, 0xfffffffe);
-		break;
+		return set_u32(cfg, id, val, 1, 0xfffffffe, &cfg->nsid);
 	case OPT_NR_IO_QUEUES:
-		U32_OPT(nr_io_queues, 1, RBLK_MAX_IO_QUEUES);
-		break;
+		return set_u32(cfg, id, val, 1, RBLK_MAX_IO_QUEUES,
+			       &cfg->nr_io_queues);
 	case OPT_QUEUE_SIZE:
-		U32_OPT(queue_size, RBLK_MIN_QUEUE_SIZE, RBLK_MAX_QUEUE_SIZE);
-		break;
+		return set_u32(cfg, id, val, RBLK_MIN_QUEUE_SIZE,
+			       RBLK_MAX_QUEUE_SIZE, &cfg->queue_size);
 	case OPT_CTRL_LOSS_TMO:
-		S32_OPT(ctrl_loss_tmo, -1, RBLK_MAX_TMO);
-		break;
+		return set_s32(cfg, id, val, -1, RBLK_MAX_TMO,
+			       &cfg->ctrl_loss_tmo);
 	case OPT_RECONNECT_DELAY:
-		U32_OPT(reconnect_delay, 1, RBLK_MAX_RECONNECT_DELAY);
-		break;
+		return set_u32(cfg, id, val, 1, RBLK_MAX_RECONNECT_DELAY,
+			       &cfg->reconnect_delay);
 	case OPT_KATO:
-		U32_OPT(kato, 0, RBLK_MAX_KATO);
-		break;
+		return set_u32(cfg, id, val, 0, RBLK_MAX_KATO, &cfg->kato);
 	case OPT_FAST_IO_FAIL_TMO:
-		S32_OPT(fast_io_fail_tmo, -1, RBLK_MAX_TMO);
-		break;
+		return set_s32(cfg, id, val, -1, RBLK_MAX_TMO,
+			       &cfg->fast_io_fail_tmo);
 	case OPT_OUTPUT:
 		if (!strcmp(val, "normal"))
 			cfg->format = OUT_NORMAL;
@@ -280,15 +282,13 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 	case OPT_DEVICE:
 		return set_device(cfg, val);
 	case OPT_INDEX:
-		U32_OPT(index, 0, INT32_MAX);
-		break;
+		return set_u32(cfg, id, val, 0, INT32_MAX, &cfg->index);
 	case OPT_COUNT:
-		U32_OPT(count, 1, UINT32_MAX);
-		break;
+		return set_u32(cfg, id, val, 1, UINT32_MAX, &cfg->count);
 	case OPT_TIMEOUT:
 		/* Milliseconds of it must fit poll()'s int. */
-		U32_OPT(timeout, 1, INT32_MAX / 1000);
-		break;
+		return set_u32(cfg, id, val, 1, INT32_MAX / 1000,
+			       &cfg->timeout);
 	case OPT_RESET:
 	case OPT_HELP:
 	case NR_OPTS:

@@ -9,9 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nvmecfg.h"
 #include "output.h"
-
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* --- JSON writer --- */
 
@@ -472,7 +471,8 @@ void print_show(FILE *f, enum out_format fmt, const struct dev_info *d)
 		return;
 	}
 
-#define SHOW(key, fmtstr, ...) fprintf(f, "  %-17s " fmtstr "\n", key, __VA_ARGS__)
+#define SHOW(key, fmtstr, ...) \
+	fprintf(f, "  %-17s " fmtstr "\n", key, __VA_ARGS__)
 	fprintf(f, "%s: %s\n", d->name, state_name(d->state));
 	SHOW("transport", "%s", d->trtype);
 	SHOW("adrfam", "%s", adrfam_name(d->adrfam));

@@ -18,6 +18,10 @@ struct ktap_case {
 
 #define KTAP_CASE(fn)	{ #fn, fn }
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
 static int ktap_failed;
 
 #define CHECK(cond)							\

@@ -6,13 +6,19 @@
  * generic netlink.
  */
 #include <errno.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include <linux/genetlink.h>
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
+#include <netlink/socket.h>
 
 #include "ktap.h"
 #include "nl.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK	270
+#endif
 
 static struct rnl r;
 static bool have_genl;
@@ -86,6 +92,19 @@ static void error_extack_message(void)
 	printf("# kernel said: %s\n", r.msg);
 }
 
+static void extack_uncapped(void)
+{
+	int zero = 0, one = 1;
+
+	/* The kernel echoes the request before the TLVs: skip it right. */
+	CHECK(!setsockopt(nl_socket_get_fd(r.sk), SOL_NETLINK,
+			  NETLINK_CAP_ACK, &zero, sizeof(zero)));
+	error_extack_message();
+	error_errno();
+	setsockopt(nl_socket_get_fd(r.sk), SOL_NETLINK, NETLINK_CAP_ACK, &one,
+		   sizeof(one));
+}
+
 static void socket_reusable(void)
 {
 	/* After an error the next request on the socket still works. */
@@ -109,13 +128,14 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(dump_until_done),
 	KTAP_CASE(error_errno),
 	KTAP_CASE(error_extack_message),
+	KTAP_CASE(extack_uncapped),
 	KTAP_CASE(socket_reusable),
 	KTAP_CASE(module_missing),
 };
 
 int main(void)
 {
-	const size_t nr = sizeof(cases) / sizeof(cases[0]);
+	const size_t nr = ARRAY_SIZE(cases);
 	size_t i;
 	int ret;
 

@@ -21,6 +21,7 @@
 #include <netlink/msg.h>
 
 #include "nl.h"
+#include "nvmecfg.h"
 
 enum akind {
 	A_END,
@@ -373,7 +374,7 @@ static struct nl_msg *build(struct rnl *r, const struct raw_case *c)
 	msg = rnl_msg(r, c->cmd, c->dump ? NLM_F_DUMP : 0);
 	if (!msg)
 		return NULL;
-	for (i = 0; i < sizeof(c->attrs) / sizeof(c->attrs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(c->attrs); i++) {
 		if (c->attrs[i].kind == A_END)
 			break;
 		if (put_attr(msg, &c->attrs[i]) < 0)
@@ -468,7 +469,7 @@ static bool run(struct rnl *r, const struct raw_case *c)
 
 int main(void)
 {
-	const size_t nr = sizeof(cases) / sizeof(cases[0]);
+	const size_t nr = ARRAY_SIZE(cases);
 	struct timeval tv = { .tv_sec = 60 };
 	size_t i, failed = 0;
 	struct rnl r;

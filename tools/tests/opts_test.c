@@ -21,7 +21,7 @@ static struct cfg cfg;
 #define PARSE(allowed, required, ...)					\
 	({								\
 		char *__argv[] = { "cmd", __VA_ARGS__ };		\
-		opts_parse(&cfg, sizeof(__argv) / sizeof(__argv[0]),	\
+		opts_parse(&cfg, ARRAY_SIZE(__argv),	\
 			   __argv, (allowed), (required));		\
 	})
 #define CONNECT(...) PARSE(CONNECT_ALLOWED, CONNECT_REQUIRED, __VA_ARGS__)
@@ -116,7 +116,7 @@ static void bad_numbers(void)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		cfg.err[0] = '\0';
 		CHECK(CONNECT_WITH("-i", (char *)bad[i]) == OPTS_ERROR);
 		CHECK_CONTAINS(cfg.err, "is not a number");
@@ -150,7 +150,7 @@ static void out_of_range(void)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		cfg.err[0] = '\0';
 		CHECK(CONNECT_WITH((char *)cases[i].opt,
 				   (char *)cases[i].val) == OPTS_ERROR);
@@ -363,5 +363,5 @@ static const struct ktap_case cases[] = {
 
 int main(void)
 {
-	return ktap_run("opts", cases, sizeof(cases) / sizeof(cases[0]));
+	return ktap_run("opts", cases, ARRAY_SIZE(cases));
 }

@@ -150,7 +150,8 @@ static void list_normal(void)
 	print_list(f, OUT_NORMAL, d, 2);
 	fclose(f);
 	CHECK_CONTAINS(buf, "Device State      Address   Port    NSID  Size");
-	CHECK_CONTAINS(buf, "rblk0  live       10.99.0.1 4420    2     256 MiB    " FIX_NQN "\n");
+	CHECK_CONTAINS(buf, "rblk0  live       10.99.0.1 4420    2     "
+			    "256 MiB    " FIX_NQN "\n");
 	CHECK_CONTAINS(buf, "rblk7  connecting fd00::1   4420    1     1 GiB");
 
 	f = capture();
@@ -274,7 +275,8 @@ static void event_lines(void)
 	fclose(f);
 	CHECK_STR(buf, "rblk3: added (state live)\n"
 		       "rblk3: state resetting\n"
-		       "{\"event\":\"state\",\"index\":3,\"name\":\"rblk3\",\"state\":\"resetting\"}\n");
+		       "{\"event\":\"state\",\"index\":3,"
+		       "\"name\":\"rblk3\",\"state\":\"resetting\"}\n");
 }
 
 static void connect_output(void)
@@ -307,7 +309,7 @@ static const struct ktap_case cases[] = {
 
 int main(void)
 {
-	int ret = ktap_run("output", cases, sizeof(cases) / sizeof(cases[0]));
+	int ret = ktap_run("output", cases, ARRAY_SIZE(cases));
 
 	free(buf);
 	return ret;
