@@ -3,6 +3,8 @@
 #   make check            build everything, boot the QEMU guest, run all selftests
 #   make check T=name     run only the named selftest(s) (T="a b" or TESTS="a b")
 #   make demo             boot the guest and show rblk end to end
+#   make check-debug      the selftests on a debug kernel built from source
+#                         (KASAN, lockdep, kmemleak, fault injection)
 #
 # Every real test runs in a QEMU (TCG) guest booting Debian's kernel of the
 # pinned ABI below; the host kernel never loads our module.
@@ -21,7 +23,8 @@ VM_TIMEOUT ?= 1200
 
 VM_RUN = KVER=$(KVER) BUILD=$(BUILD) scripts/vm-run.sh --timeout $(VM_TIMEOUT)
 
-.PHONY: all setup modules modules_clean tools initramfs check demo bench lint clean
+.PHONY: all setup modules modules_clean tools initramfs check demo bench lint clean \
+	debug-kernel debug-modules debug-initramfs check-debug
 
 all: modules tools
 
@@ -65,6 +68,47 @@ demo:
 	$(build_guest)
 	@$(VM_RUN) --mode demo
 
+# --- the debug guest (issue #8) ---
+# Debian's linux-source-6.1 built with scripts/debug-kernel.config (KASAN,
+# lockdep, kmemleak, failslab/fail_make_request), rblk built against it in a
+# copy of the sources (./rblk.ko stays the Debian-kernel build), its own
+# initramfs and logs under $(DEBUG_BUILD).  The kernel build is cached.
+DEBUG_BUILD := $(BUILD)debug/
+DEBUG_KTREE := $(BUILD)debug-kernel/linux-source-6.1
+DEBUG_KROOT := $(BUILD)debug-kernel/root
+DEBUG_MOD := $(BUILD)debug-mod
+DEBUG_KVER = $$(cat $(BUILD)debug-kernel/kver)
+# KASAN + lockdep under TCG: several times slower than the normal guest.
+DEBUG_VM_TIMEOUT ?= 3600
+DEBUG_TEST_TIMEOUT ?= 1500
+# Every selftest (or TESTS), between a kmemleak baseline and a final scan.
+DEBUG_TESTS = kmemleak_clear $(or $(TESTS),$(notdir $(basename $(wildcard selftests/rblk/*.sh)))) kmemleak_scan
+
+debug-kernel:
+	@scripts/debug-kernel.sh $(BUILD)
+
+debug-modules:
+	@test -f $(DEBUG_KTREE)/Module.symvers || { echo "no debug kernel: run 'make debug-kernel'" >&2; exit 1; }
+	@mkdir -p $(DEBUG_MOD)
+	@cp -a -u Kbuild kmod include $(DEBUG_MOD)/
+	$(MAKE) -C $(DEBUG_KTREE) M=$(CURDIR)/$(DEBUG_MOD) W=1 modules
+
+debug-initramfs:
+	@RBLK_KROOT=$(DEBUG_KROOT) RBLK_KO=$(DEBUG_MOD)/rblk.ko scripts/mkinitramfs.sh $(DEBUG_KVER) $(DEBUG_BUILD)
+
+# Fails on any failed test, kernel splat (BUG: KASAN, lockdep WARNING:, ...)
+# or kmemleak report.  Logs: $(DEBUG_BUILD)console.log, $(DEBUG_BUILD)ktap.log.
+check-debug:
+	@$(MAKE) --no-print-directory setup
+	@$(MAKE) --no-print-directory tools
+	@$(MAKE) --no-print-directory debug-kernel
+	@$(MAKE) --no-print-directory debug-modules
+	@$(MAKE) --no-print-directory debug-initramfs
+	@KVER=$(DEBUG_KVER) BUILD=$(DEBUG_BUILD) \
+		RBLK_VM_KERNEL=$(DEBUG_KROOT)/boot/vmlinuz-$(DEBUG_KVER) RBLK_VM_MEM=3072 \
+		RBLK_TEST_TIMEOUT=$(DEBUG_TEST_TIMEOUT) \
+		scripts/vm-run.sh --timeout $(DEBUG_VM_TIMEOUT) --mode check --tests "$(DEBUG_TESTS)"
+
 # Style and static checks: checkpatch (from Debian's linux-source), sparse
 # and a W=1 build, all of which must be clean.
 KSRC_FILES = kmod/*.c kmod/*.h include/uapi/linux/rblk.h
@@ -82,4 +126,5 @@ bench:
 	@scripts/bench-report.py $(BUILD)ktap.log $(BENCH_OUT)
 
 clean: modules_clean
-	rm -rf $(BUILD)initramfs $(BUILD)initramfs.cpio.gz $(BUILD)console.log $(BUILD)ktap.log
+	rm -rf $(BUILD)initramfs $(BUILD)initramfs.cpio.gz $(BUILD)console.log $(BUILD)ktap.log \
+		$(DEBUG_BUILD) $(DEBUG_MOD)

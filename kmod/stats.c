@@ -83,7 +83,8 @@ void rblk_stats_account(struct rblk_ctrl *ctrl, struct request *rq,
 	}
 	this_cpu_inc(s->ios[op]);
 	this_cpu_add(s->bytes[op], blk_rq_bytes(rq));
-	if (req->flags & RBLK_REQ_INLINE)
+	/* A DSM range travels in-capsule too, but it is no write. */
+	if (op == RBLK_OP_WRITE && (req->flags & RBLK_REQ_INLINE))
 		this_cpu_inc(s->inline_writes);
 	this_cpu_inc(s->lat_hist[rblk_lat_bucket(ktime_get_ns() -
 						 req->start_ns)]);

@@ -15,7 +15,7 @@ summary() {
 	local line
 	line=$(grep -E '^[a-z]*:? ?[0-9]+ passed, [0-9]+ failed' "$1" | tail -n1)
 	[ -n "$line" ] || { echo "0 1 0"; return; }
-	echo "$line" | sed -E 's/^[a-z]*:? ?([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped| \(([0-9]+) skipped\))?.*/\1 \2 \3\4/' |
+	echo "$line" | sed -E 's/^[a-z]*:? ?([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped| \(([0-9]+) skipped\))?.*/\1 \2 \4\5/' |
 		awk '{ print $1, $2, ($3 == "" ? 0 : $3) }'
 }
 

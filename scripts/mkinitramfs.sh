@@ -7,13 +7,15 @@
 #
 # usage: scripts/mkinitramfs.sh KVER BUILD_DIR
 # env:   RBLK_KO (default ./rblk.ko), NVMECFG (default tools/nvmecfg),
-#        RBLK_EXTRA_MODULES (more guest modules, space separated)
+#        RBLK_EXTRA_MODULES (more guest modules, space separated),
+#        RBLK_KROOT (guest kernel tree: boot/vmlinuz-KVER, lib/modules/KVER;
+#        default BUILD_DIR/kernel, what setup unpacks)
 set -euo pipefail
 
 KVER=${1:?usage: mkinitramfs.sh KVER BUILD_DIR}
 BUILD=${2:-build}
 BUILD=${BUILD%/}
-KROOT=$BUILD/kernel
+KROOT=${RBLK_KROOT:-$BUILD/kernel}
 ROOT=$BUILD/initramfs
 OUT=$BUILD/initramfs.cpio.gz
 RBLK_KO=${RBLK_KO:-rblk.ko}

@@ -2,7 +2,10 @@
 # Boot the test guest under QEMU (TCG) and judge the run.
 #
 # usage: scripts/vm-run.sh [--mode check|demo|NAME] [--tests "a b"] [--timeout SECS]
-# env:   KVER (6.1.0-57-amd64), BUILD (build), RBLK_TEST_TIMEOUT (per test, guest side)
+# env:   KVER (6.1.0-57-amd64), BUILD (build), RBLK_TEST_TIMEOUT (per test, guest side),
+#        RBLK_VM_KERNEL, RBLK_VM_INITRD (default BUILD/kernel/boot/vmlinuz-KVER,
+#        BUILD/initramfs.cpio.gz), RBLK_VM_MEM (MiB, default 2048),
+#        RBLK_VM_APPEND (more kernel command line)
 #
 # The console (ttyS0) is streamed to stdout and kept in $BUILD/console.log.
 # Test results come as KTAP over a second UART (ttyS1 -> $BUILD/ktap.log)
@@ -37,8 +40,8 @@ fi
 splat_re=$(sed -n "s/^RBLK_SPLAT_RE='\\(.*\\)'$/\\1/p" "$(dirname "$0")/../selftests/lib.sh")
 [ -n "$splat_re" ] || { echo "vm-run: cannot read RBLK_SPLAT_RE from selftests/lib.sh" >&2; exit 2; }
 
-KERNEL=$BUILD/kernel/boot/vmlinuz-$KVER
-INITRD=$BUILD/initramfs.cpio.gz
+KERNEL=${RBLK_VM_KERNEL:-$BUILD/kernel/boot/vmlinuz-$KVER}
+INITRD=${RBLK_VM_INITRD:-$BUILD/initramfs.cpio.gz}
 CONSOLE=$BUILD/console.log
 KTAP=$BUILD/ktap.log
 for f in "$KERNEL" "$INITRD"; do
@@ -51,6 +54,7 @@ tests_arg=$(echo "$TESTS" | tr -s ' ,' ',' | sed 's/^,//; s/,$//')
 # printk.time=1: kernel lines start with "[ secs]", user output never does.
 APPEND="console=ttyS0 quiet loglevel=5 printk.time=1 panic=-1 rblk.mode=$MODE rblk.tests=$tests_arg"
 [ -n "${RBLK_TEST_TIMEOUT:-}" ] && APPEND="$APPEND rblk.timeout=$RBLK_TEST_TIMEOUT"
+[ -n "${RBLK_VM_APPEND:-}" ] && APPEND="$APPEND $RBLK_VM_APPEND"
 
 : > "$CONSOLE"
 : > "$KTAP"
@@ -61,7 +65,7 @@ set +e
 # ttyS0 = console (+ monitor, as -nographic does), ttyS1 = KTAP file.
 # stdin from /dev/null: qemu leaves the terminal alone and never stops on SIGTTIN.
 timeout -k 10 "$VM_TIMEOUT" \
-	qemu-system-x86_64 -accel tcg -cpu max -m 2048 -smp 2 \
+	qemu-system-x86_64 -accel tcg -cpu max -m "${RBLK_VM_MEM:-2048}" -smp 2 \
 		-nic none -no-reboot -nographic \
 		-serial mon:stdio -serial "file:$KTAP" \
 		-kernel "$KERNEL" -initrd "$INITRD" -append "$APPEND" \

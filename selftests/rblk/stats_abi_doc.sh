@@ -9,10 +9,8 @@
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-DEV=rblk0
-SYS=/sys/block/$DEV
-ST=$SYS/rblk
 NVMECFG=${RBLK_NVMECFG:-nvmecfg}
+DEV=
 PREFIX='/sys/block/rblk<N>/rblk/'
 
 doc=
@@ -24,8 +22,8 @@ done
 command -v "$NVMECFG" >/dev/null 2>&1 || fail "nvmecfg is not in the guest"
 
 cleanup() {
-	[ -e "$SYS" ] && "$NVMECFG" disconnect "$DEV" >/dev/null 2>&1
-	wait_for_path "$SYS" 15 !
+	[ -n "$DEV" ] && [ -e "$SYS" ] && "$NVMECFG" disconnect "$DEV" >/dev/null 2>&1
+	[ -n "$DEV" ] && wait_for_path "$SYS" 15 !
 	rmmod rblk 2>/dev/null
 }
 trap cleanup EXIT
@@ -65,9 +63,11 @@ grep -q "^What:[[:space:]]*$PREFIX\$" "$doc" || fail "the directory $PREFIX itse
 
 # --- against the module ---
 rblk_load
-must "$NVMECFG" connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
-	-n "$RBLK_NQN" -N "$RBLK_NSID_FILE"
-wait_for_path "$ST" 15 -d || fail "$ST did not appear"
+dev=$(rblk_connect "$RBLK_NSID_FILE") || { echo "$dev"; exit "$KSFT_FAIL"; }
+DEV=${dev#/dev/}
+SYS=/sys/block/$DEV
+ST=$SYS/rblk
+[ -d "$ST" ] || fail "$ST missing"
 
 present=$(cd "$ST" && for f in *; do echo "$f"; done | sort)
 missing=$(echo "$documented" | while read -r a; do
@@ -114,6 +114,5 @@ done
 [ "$(cat "$ST/transport")" = rdma ] || fail "transport is not rdma"
 log "modes and formats as documented"
 
-must "$NVMECFG" disconnect "$DEV"
-wait_for_path "$SYS" 15 ! || fail "$SYS still there after disconnect"
+rblk_disconnect "$DEV"
 exit 0

@@ -10,10 +10,8 @@
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-DEV=rblk0
-SYS=/sys/block/$DEV
-ST=$SYS/rblk
 NVMECFG=${RBLK_NVMECFG:-nvmecfg}
+DEV=
 COUNTERS="reads writes flushes discards read_bytes write_bytes discard_bytes
 	  inline_writes timeouts reconnects reconnect_attempts errors_generic
 	  errors_cmd_specific errors_media errors_path errors_vendor"
@@ -21,8 +19,8 @@ COUNTERS="reads writes flushes discards read_bytes write_bytes discard_bytes
 command -v "$NVMECFG" >/dev/null 2>&1 || fail "nvmecfg is not in the guest"
 
 cleanup() {
-	[ -e "$SYS" ] && "$NVMECFG" disconnect "$DEV" >/dev/null 2>&1
-	wait_for_path "$SYS" 15 !
+	[ -n "$DEV" ] && [ -e "$SYS" ] && "$NVMECFG" disconnect "$DEV" >/dev/null 2>&1
+	[ -n "$DEV" ] && wait_for_path "$SYS" 15 !
 	rmmod rblk 2>/dev/null
 	rm -f /tmp/stats.json
 }
@@ -56,9 +54,10 @@ blk_reads() { awk '{ print $1 }' "$SYS/stat"; }
 blk_writes() { awk '{ print $5 }' "$SYS/stat"; }
 
 rblk_load
-must "$NVMECFG" connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
-	-n "$RBLK_NQN" -N "$RBLK_NSID_FILE" -i 2
-wait_for_path "/dev/$DEV" 15 -b || fail "/dev/$DEV did not appear"
+dev=$(rblk_connect "$RBLK_NSID_FILE" -i 2) || { echo "$dev"; exit "$KSFT_FAIL"; }
+DEV=${dev#/dev/}
+SYS=/sys/block/$DEV
+ST=$SYS/rblk
 expect state live
 nq=$(st nr_io_queues)
 lbs=$(cat "$SYS/queue/logical_block_size")
@@ -189,6 +188,5 @@ echo y > "$ST/reset_stats" || fail "writing y to reset_stats failed"
 expect_all_zero
 log "reset_stats (1, y) and nvmecfg stats --reset zero everything; 0 does not; bogus is refused"
 
-must "$NVMECFG" disconnect "$DEV"
-wait_for_path "$SYS" 15 ! || fail "$SYS still there after disconnect"
+rblk_disconnect "$DEV"
 exit 0

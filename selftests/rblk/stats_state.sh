@@ -9,30 +9,24 @@
 #  - with ctrl_loss_tmo 2 a lost target makes the device "dead": I/O fails
 #    at once with EIO and no more reconnects are attempted, even when the
 #    target is back;
-#  - after disconnect /sys/block/rblk0 is gone.
+#  - after disconnect /sys/block/rblkN is gone.
 # rblk-timeout: 300
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-DEV=rblk0
-SYS=/sys/block/$DEV
-ST=$SYS/rblk
 NVMECFG=${RBLK_NVMECFG:-nvmecfg}
 LINK=$RBLK_NVMET_PORT/subsystems/$RBLK_NQN
+DEV=
 ddpid=
 
 command -v "$NVMECFG" >/dev/null 2>&1 || fail "nvmecfg is not in the guest"
 [ -L "$LINK" ] || fail "nvmet port link $LINK missing before the test"
 
-relink() {
-	[ -L "$LINK" ] || ln -s "$RBLK_NVMET_SUBSYS" "$LINK"
-}
-
 cleanup() {
 	[ -n "$ddpid" ] && kill "$ddpid" 2>/dev/null
-	relink
-	[ -e "$SYS" ] && "$NVMECFG" disconnect "$DEV" >/dev/null 2>&1
-	wait_for_path "$SYS" 30 !
+	[ -L "$LINK" ] || ln -s "$RBLK_NVMET_SUBSYS" "$LINK"
+	[ -n "$DEV" ] && [ -e "$SYS" ] && "$NVMECFG" disconnect "$DEV" >/dev/null 2>&1
+	[ -n "$DEV" ] && wait_for_path "$SYS" 30 !
 	rmmod rblk 2>/dev/null
 	rm -f /tmp/state.json /tmp/state.dd
 }
@@ -70,17 +64,18 @@ wait_value() {
 	return 1
 }
 
+# connect OPTIONS...: the file-backed namespace; sets DEV, SYS, ST.
 connect() {
-	must "$NVMECFG" connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
-		-n "$RBLK_NQN" -N "$RBLK_NSID_FILE" "$@"
-	wait_for_path "/dev/$DEV" 15 -b || fail "/dev/$DEV did not appear"
+	_dev=$(rblk_connect "$RBLK_NSID_FILE" "$@") || { echo "$_dev"; exit "$KSFT_FAIL"; }
+	DEV=${_dev#/dev/}
+	SYS=/sys/block/$DEV
+	ST=$SYS/rblk
 }
 
 disconnect() {
-	must "$NVMECFG" disconnect "$DEV"
-	wait_for_path "$SYS" 30 ! || fail "$SYS still there after disconnect"
+	rblk_disconnect "$DEV"
 	[ -e "/dev/$DEV" ] && fail "/dev/$DEV still there after disconnect"
-	return 0
+	DEV=
 }
 
 rblk_load
@@ -128,7 +123,7 @@ done
 log "connected: cntlid $cntlid, 1 I/O queue of 64, kato 1, reconnect_delay 1; nvmecfg show agrees"
 
 # --- 2. target gone and back: resetting/connecting, then live again ---
-rm "$LINK" || fail "cannot unlink $LINK"
+nvmet_unlink
 wait_state 10 resetting connecting ||
 	fail "state still '$(st state)' 10 s after the subsystem left the port"
 log "subsystem unlinked: state $(st state)"
@@ -144,7 +139,7 @@ kill -0 "$ddpid" 2>/dev/null || fail "a read ended while reconnecting (it should
 attempts=$(st reconnect_attempts)
 log "holding a read; $attempts reconnect attempts so far"
 
-relink
+nvmet_relink
 wait_state 30 live || fail "state '$(st state)' 30 s after relinking, expected live"
 expect reconnects 1
 [ "$(st reconnect_attempts)" -gt "$attempts" ] ||
@@ -163,12 +158,12 @@ for c in errors_generic errors_cmd_specific errors_media errors_path errors_vend
 done
 log "relinked: live again, reconnects 1, reconnect_attempts $(st reconnect_attempts), held read completed"
 disconnect
-log "disconnected: $SYS gone"
+log "disconnected: $SYS and /dev/${SYS##*/} gone"
 
 # --- 3. ctrl_loss_tmo expires: dead ---
 connect -i 1 -k 1 -c 1 -l 2
 expect ctrl_loss_tmo 2
-rm "$LINK" || fail "cannot unlink $LINK"
+nvmet_unlink
 wait_state 30 dead || fail "state '$(st state)' 30 s after losing the target with ctrl_loss_tmo 2"
 attempts=$(st reconnect_attempts)
 [ "$attempts" -ge 1 ] || fail "dead without a reconnect attempt"
@@ -179,7 +174,7 @@ if timeout 10 dd if="/dev/$DEV" of=/dev/null bs=4k count=1 iflag=direct 2>/tmp/s
 	fail "read from a dead device succeeded"
 fi
 grep -q "Input/output error" /tmp/state.dd || fail "read from a dead device: $(cat /tmp/state.dd)"
-relink
+nvmet_relink
 sleep 3
 expect state dead
 expect reconnect_attempts "$attempts"

@@ -1,0 +1,160 @@
+#!/bin/sh
+# Fault injection (debug kernel only; skips on Debian's kernel, which has no
+# failslab): failslab, aimed at `nvmecfg connect` alone through task-filter
+# and /proc/self/make-it-fail, fails one slab allocation at a time at points
+# swept across the connect path.  Every injected failure must give a clean
+# error (non-zero exit, no device left behind, no kernel splat), and a
+# connect afterwards must still work.  Then fail_make_request on /dev/rblkN
+# (/sys/block/rblkN/make-it-fail): I/O gets errors, no splat, and works again
+# once the injection stops.
+# rblk-timeout: 1800
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+FS=/sys/kernel/debug/failslab
+FMR=/sys/kernel/debug/fail_make_request
+[ -d "$FS" ] || skip "no $FS (kernel without CONFIG_FAILSLAB and FAULT_INJECTION_DEBUG_FS)"
+[ -d "$FMR" ] || skip "no $FMR (kernel without CONFIG_FAIL_MAKE_REQUEST)"
+[ -e /proc/self/make-it-fail ] || skip "no /proc/self/make-it-fail"
+# How many failure points the sweep tries (one connect each).
+SWEEP=${RBLK_FAULT_SWEEP:-32}
+
+set_attr() { echo "$3" > "$1/$2" || fail "cannot set ${1##*/}/$2 = $3"; }
+
+cleanup() {
+	echo 0 > "$FS/probability" 2>/dev/null
+	echo 0 > "$FMR/probability" 2>/dev/null
+	for d in /sys/block/rblk*; do
+		[ -e "$d" ] || continue
+		echo 0 > "$d/make-it-fail" 2>/dev/null
+		nvmecfg disconnect "${d##*/}" >/dev/null 2>&1
+	done
+	rblk_unload
+}
+trap cleanup EXIT
+
+no_devices() {
+	for d in /sys/block/rblk*; do [ -e "$d" ] && return 1; done
+	return 0
+}
+
+# connect_faulty SPACE: one `nvmecfg connect` whose slab allocations after
+# the first SPACE bytes fail once.  Sets rc, hit (1 if the fault fired), out.
+connect_faulty() {
+	set_attr "$FS" space "$1"
+	set_attr "$FS" times 1
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	out=$(sh -c 'echo 1 > /proc/self/make-it-fail && exec timeout 120 nvmecfg connect \
+		-t rdma -a "$1" -s "$2" -n "$3" -N "$4"' sh \
+		"$RBLK_TRADDR" "$RBLK_TRSVCID" "$RBLK_NQN" "$RBLK_NSID_FILE" 2>&1)
+	rc=$?
+	hit=0
+	[ "$(cat "$FS/times")" = 0 ] && hit=1
+	set_attr "$FS" times 0
+	return 0
+}
+
+# After a connect: the device, if it succeeded, is disconnected; a failed
+# connect must have left nothing.  No splat either way.
+judge() {
+	if [ "$rc" -eq 0 ]; then
+		name=$(echo "$out" | grep -o 'rblk[0-9][0-9]*' | head -n 1)
+		[ -n "$name" ] || fail "$1: connect succeeded but named no device: $out"
+		wait_for_path "/dev/$name" 10 -b || fail "$1: /dev/$name did not appear"
+		must nvmecfg disconnect "$name" >/dev/null
+		wait_for_path "/sys/block/$name" 30 ! || fail "$1: $name still there after disconnect"
+	else
+		[ "$rc" -eq 124 ] && fail "$1: connect hung (timeout): $out"
+		sleep 1
+		no_devices || fail "$1: failed connect (rc $rc: $out) left $(ls -d /sys/block/rblk*)"
+	fi
+	s=$(dmesg_splats) && { printf '%s\n' "$s"; fail "$1: kernel splat"; }
+	return 0
+}
+
+rblk_load
+no_devices || fail "rblk devices exist before the test"
+set_attr "$FS" probability 0
+set_attr "$FS" task-filter Y
+set_attr "$FS" ignore-gfp-wait N
+set_attr "$FS" interval 1
+set_attr "$FS" verbose 0
+set_attr "$FS" times 0
+set_attr "$FS" probability 100
+
+# --- where the connect path is, in bytes of slab the task allocates ---
+# hi: smallest SPACE at which the fault no longer fires (the whole run's
+# allocations); a fault far past exec and socket setup lands in rblk's code.
+lo=0 hi=1
+while :; do
+	connect_faulty "$hi"; judge "calibrate space=$hi"
+	[ "$hit" -eq 0 ] && break
+	lo=$hi hi=$((hi * 2))
+	[ "$hi" -gt 67108864 ] && fail "calibration: a fault fires even after 64 MiB"
+done
+while [ $((hi - lo)) -gt 64 ]; do
+	mid=$(((lo + hi) / 2))
+	connect_faulty "$mid"; judge "calibrate space=$mid"
+	if [ "$hit" -eq 1 ]; then lo=$mid; else hi=$mid; fi
+done
+total=$hi
+log "connect allocates ~$total bytes of slab in its own context"
+
+# --- the sweep: SWEEP points over the whole run, the last third densest ---
+failed=0 tolerated=0
+i=0
+while [ "$i" -lt "$SWEEP" ]; do
+	# i < SWEEP/2: evenly over [0, total); after: over the last third.
+	if [ "$i" -lt $((SWEEP / 2)) ]; then
+		space=$((total * i / (SWEEP / 2)))
+	else
+		space=$((total * 2 / 3 + (total / 3) * (i - SWEEP / 2) / (SWEEP - SWEEP / 2)))
+	fi
+	connect_faulty "$space"
+	judge "fault at space=$space"
+	if [ "$hit" -eq 1 ]; then
+		if [ "$rc" -ne 0 ]; then
+			failed=$((failed + 1))
+			log "space=$space: clean error (rc $rc): $(echo "$out" | tail -n 1)"
+		else
+			tolerated=$((tolerated + 1))
+			log "space=$space: fault absorbed, connect succeeded"
+		fi
+	fi
+	i=$((i + 1))
+done
+set_attr "$FS" probability 0
+log "failslab: $failed injected failures gave clean errors, $tolerated were absorbed"
+[ "$failed" -gt 0 ] || fail "no injected failure made connect fail: the sweep missed the connect path"
+
+# --- a connect afterwards works, and moves data ---
+dev=$(rblk_connect "$RBLK_NSID_FILE")
+pattern_file /tmp/fi.pat 65536
+write_direct /tmp/fi.pat "$dev" 0
+read_direct "$dev" 0 65536 /tmp/fi.out
+assert_same /tmp/fi.pat /tmp/fi.out "after the failslab sweep"
+log "connect after the sweep: $dev works"
+
+# --- fail_make_request: I/O errors, cleanly ---
+set_attr "$FMR" task-filter N
+set_attr "$FMR" interval 1
+set_attr "$FMR" verbose 0
+set_attr "$FMR" times -1
+set_attr "$FMR" probability 100
+set_attr "/sys/block/${dev##*/}" make-it-fail 1
+if dd if="$dev" of=/dev/null bs=4096 count=4 iflag=direct 2>/dev/null; then
+	fail "O_DIRECT read succeeded with fail_make_request on"
+fi
+if dd if=/tmp/fi.pat of="$dev" bs=4096 count=4 oflag=direct conv=notrunc 2>/dev/null; then
+	fail "O_DIRECT write succeeded with fail_make_request on"
+fi
+set_attr "/sys/block/${dev##*/}" make-it-fail 0
+set_attr "$FMR" probability 0
+[ "$(rblk_attr "$dev" state)" = live ] || fail "controller not live after I/O errors: $(rblk_attr "$dev" state)"
+read_direct "$dev" 0 65536 /tmp/fi.out
+assert_same /tmp/fi.pat /tmp/fi.out "after fail_make_request"
+log "fail_make_request: reads and writes failed cleanly; I/O works again after"
+rblk_disconnect "$dev"
+s=$(dmesg_splats) && { printf '%s\n' "$s"; fail "kernel splat"; }
+rm -f /tmp/fi.pat /tmp/fi.out
+exit 0
