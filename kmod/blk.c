@@ -113,6 +113,9 @@ static blk_status_t rblk_not_ready(struct rblk_ctrl *ctrl, struct request *rq)
 		return BLK_STS_RESOURCE;
 
 	req->status = NVME_SC_HOST_PATH_ERROR | NVME_STATUS_DNR;
+	/* blk-mq ends it without ->complete: count it here. */
+	if (!blk_rq_is_passthrough(rq))
+		rblk_stats_account(ctrl, rq, req->status);
 	return BLK_STS_IOERR;
 }
 
@@ -140,13 +143,25 @@ static blk_status_t rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	blk_mq_start_request(rq);
 
 	ret = rblk_queue_submit(queue, rq);
-	if (likely(!ret))
+	switch (ret) {
+	case 0:
 		return BLK_STS_OK;
-	if (ret == -ENOMEM || ret == -EAGAIN)
+	case -ENOMEM:
+	case -EAGAIN:
 		return BLK_STS_RESOURCE;
-	/* The queue is broken: recover, and hold the request if we may. */
-	rblk_error_recovery(ctrl);
-	return rblk_not_ready(ctrl, rq);
+	case -EIO:
+		/* The queue is broken: recover, and hold the request if we may. */
+		rblk_error_recovery(ctrl);
+		return rblk_not_ready(ctrl, rq);
+	default:
+		/* This request cannot be described to the target. */
+		rblk_err(ctrl, "queue %u: cannot map request data: %d\n",
+			 queue->qid, ret);
+		req->status = NVME_SC_INTERNAL | NVME_STATUS_DNR;
+		if (!blk_rq_is_passthrough(rq))
+			rblk_stats_account(ctrl, rq, req->status);
+		return BLK_STS_IOERR;
+	}
 }
 
 static blk_status_t rblk_error_status(u16 status)
@@ -254,8 +269,9 @@ static enum blk_eh_timer_return rblk_timeout(struct request *rq)
 	}
 
 	/*
-	 * Connecting or deleting: nobody else will clean up, so stop the
-	 * queue (no completion can race with us after that) and fail it.
+	 * Not live (connecting, resetting, deleting, dead): recovery will not
+	 * cancel it for us, so stop the queue (no completion can race with
+	 * us after that) and fail it.
 	 */
 	rblk_queue_stop(queue);
 	if (!blk_mq_request_completed(rq)) {
@@ -352,8 +368,13 @@ static unsigned int rblk_cmd_size(void)
 static void rblk_set_queue_limits(struct rblk_ctrl *ctrl,
 				  struct request_queue *q)
 {
+	/*
+	 * An unaligned buffer spans one page more than its length: keep
+	 * transfers one page below what an MR maps.
+	 */
 	u32 max_sectors = min_t(u32, ctrl->max_hw_sectors,
-				ctrl->max_segments << (PAGE_SHIFT - SECTOR_SHIFT));
+				(ctrl->max_segments - 1) <<
+				(PAGE_SHIFT - SECTOR_SHIFT));
 
 	blk_queue_max_hw_sectors(q, max_sectors);
 	blk_queue_max_segments(q, ctrl->max_segments);

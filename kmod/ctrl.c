@@ -236,7 +236,8 @@ static int rblk_configure_admin_queue(struct rblk_ctrl *ctrl, bool new,
 	if (new)
 		blk_queue_max_hw_sectors(ctrl->admin_q,
 			min_t(u32, ctrl->max_hw_sectors,
-			      ctrl->max_segments << (PAGE_SHIFT - SECTOR_SHIFT)));
+			      (ctrl->max_segments - 1) <<
+			      (PAGE_SHIFT - SECTOR_SHIFT)));
 	return 0;
 
 out_teardown:
@@ -253,6 +254,13 @@ static int rblk_configure_io_queues(struct rblk_ctrl *ctrl, bool new,
 	u32 nr = new ? ctrl->opts.nr_io_queues : ctrl->nr_io_queues;
 	u32 i;
 	int ret;
+
+	/* blk-mq maps at most one hardware queue per CPU. */
+	if (new && nr > num_online_cpus()) {
+		rblk_info(ctrl, "%u I/O queues asked for, using one per CPU (%u)\n",
+			  nr, num_online_cpus());
+		nr = num_online_cpus();
+	}
 
 	ret = rblk_set_queue_count(ctrl, &nr);
 	if (ret) {
@@ -536,11 +544,14 @@ void rblk_ctrl_stop(struct rblk_ctrl *ctrl)
 
 	for (i = 1; i <= ctrl->nr_io_queues; i++)
 		live &= test_bit(RBLK_Q_LIVE, &ctrl->queues[i].flags);
-	if (!live) {
-		/* Nothing will serve held I/O: let it fail. */
+	/* Nothing will serve held I/O: let it fail. */
+	if (!live)
 		set_bit(RBLK_CTRL_FAILFAST, &ctrl->flags);
-		rblk_unquiesce_io(ctrl);
-	}
+	/*
+	 * Also when live: a reconnect that lost the race to LIVE against
+	 * this delete leaves the disk queue quiesced.
+	 */
+	rblk_unquiesce_io(ctrl);
 
 	rblk_del_disk(ctrl);
 	rblk_teardown_io_queues(ctrl);

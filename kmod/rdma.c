@@ -413,7 +413,8 @@ static int rblk_map_data(struct rblk_queue *queue, struct request *rq,
 	count = ib_dma_map_sg(ibdev, req->sgt.sgl, req->sgt.nents,
 			      rq_dma_dir(rq));
 	if (unlikely(count <= 0)) {
-		ret = -EIO;
+		/* Fails just this request; -EIO would mean a broken queue. */
+		ret = -EINVAL;
 		goto out_free_table;
 	}
 	req->nents = count;
@@ -443,7 +444,8 @@ out_free_table:
  * @queue: live queue
  * @rq: request; its command is in the pdu, command id not yet set
  *
- * Return: 0 once posted, -EAGAIN/-ENOMEM to retry later, other errors are
+ * Return: 0 once posted, -EAGAIN/-ENOMEM to retry later, -EIO if the queue
+ * is broken (the request may be retried after recovery), other errors are
  * final for this request.
  */
 int rblk_queue_submit(struct rblk_queue *queue, struct request *rq)

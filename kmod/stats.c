@@ -124,8 +124,9 @@ void rblk_stats_read(struct rblk_ctrl *ctrl, struct rblk_stats *s)
 	u64 *v = (u64 *)s;
 	int i;
 
-	rblk_stats_sum(ctrl, s);
+	/* Under the lock: a reset between sum and subtraction would wrap. */
 	spin_lock(&rblk_stats_base_lock);
+	rblk_stats_sum(ctrl, s);
 	for (i = 0; i < sizeof(*s) / sizeof(u64); i++)
 		v[i] -= base[i];
 	spin_unlock(&rblk_stats_base_lock);
@@ -139,8 +140,8 @@ void rblk_stats_reset(struct rblk_ctrl *ctrl)
 {
 	struct rblk_stats now;
 
-	rblk_stats_sum(ctrl, &now);
 	spin_lock(&rblk_stats_base_lock);
+	rblk_stats_sum(ctrl, &now);
 	ctrl->stats_base = now;
 	spin_unlock(&rblk_stats_base_lock);
 }

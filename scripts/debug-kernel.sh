@@ -4,7 +4,8 @@
 # scripts/mkinitramfs.sh expects a kernel: ROOT/boot/vmlinuz-KVER and
 # ROOT/lib/modules/KVER/ (modules_install, depmod'ed).
 #
-# usage: scripts/debug-kernel.sh BUILD_DIR
+# usage: scripts/debug-kernel.sh [--cached] BUILD_DIR
+#        --cached: build nothing; exit 0 if the cached kernel is up to date, else 1
 # out:   BUILD/debug-kernel/linux-source-6.1   the configured, built tree
 #        BUILD/debug-kernel/root               the staged kernel (KROOT)
 #        BUILD/debug-kernel/kver               its release, e.g. 6.1.192-rblk-debug
@@ -15,6 +16,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+CACHED_ONLY=0
+[ "${1:-}" = --cached ] && { CACHED_ONLY=1; shift; }
 BUILD=${1:-build}
 BUILD=${BUILD%/}
 [ -n "$BUILD" ] || { echo "debug-kernel: BUILD_DIR must not be /" >&2; exit 2; }
@@ -30,9 +33,10 @@ die() { echo "debug-kernel: ERROR: $*" >&2; exit 1; }
 BZ=$TREE/arch/x86/boot/bzImage
 if [ -f "$BZ" ] && [ "$BZ" -nt "$FRAG" ] && [ "$BZ" -nt "$0" ] && [ -f "$DK/kver" ] &&
    [ -f "$ROOT/boot/vmlinuz-$(cat "$DK/kver")" ]; then
-	echo "debug-kernel: cached ($(cat "$DK/kver"), $BZ newer than $FRAG)"
+	[ "$CACHED_ONLY" -eq 1 ] || echo "debug-kernel: cached ($(cat "$DK/kver"), $BZ newer than $FRAG)"
 	exit 0
 fi
+[ "$CACHED_ONLY" -eq 0 ] || exit 1
 
 for t in gcc make flex bison bc; do
 	command -v "$t" >/dev/null || die "$t missing (apt-get install flex bison bc build-essential libelf-dev)"
