@@ -619,9 +619,14 @@ static int rblk_create_transport(struct rblk_queue *queue)
 	for (i = 0; i < queue->queue_size; i++)
 		queue->rsp_cqes[i].done = rblk_recv_done;
 
+	/*
+	 * One page entry more than a request can use: rdma_rxe in 6.1 reads
+	 * one entry past the end of a completely full page map (seen with
+	 * KASAN on unaligned 1 MiB writes).
+	 */
 	ret = ib_mr_pool_init(queue->qp, &queue->qp->rdma_mrs, depth,
 			      IB_MR_TYPE_MEM_REG,
-			      rblk_device_max_segments(queue->device), 0);
+			      rblk_device_max_segments(queue->device) + 1, 0);
 	if (ret) {
 		rblk_err(ctrl, "queue %u: failed to allocate %u MRs: %d\n",
 			 queue->qid, depth, ret);
