@@ -11,8 +11,8 @@
 #        BUILD/debug-kernel/kver               its release, e.g. 6.1.192-rblk-debug
 #
 # Config: x86_64 defconfig + scripts/debug-kernel.config + olddefconfig.
-# Cached: nothing is rebuilt while bzImage is newer than the fragment (and
-# this script).  The build is niced: it shares the machine with test VMs.
+# Cached: nothing is rebuilt while the staged kernel is newer than the
+# fragment (and this script).  The build is niced: it shares the machine with test VMs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,9 +31,10 @@ JOBS=${DEBUG_KERNEL_JOBS:-2}
 die() { echo "debug-kernel: ERROR: $*" >&2; exit 1; }
 
 BZ=$TREE/arch/x86/boot/bzImage
-if [ -f "$BZ" ] && [ "$BZ" -nt "$FRAG" ] && [ "$BZ" -nt "$0" ] && [ -f "$DK/kver" ] &&
+# $DK/kver is written last, after bzImage and the staging: the stamp.
+if [ -f "$BZ" ] && [ -f "$DK/kver" ] && [ "$DK/kver" -nt "$FRAG" ] && [ "$DK/kver" -nt "$0" ] &&
    [ -f "$ROOT/boot/vmlinuz-$(cat "$DK/kver")" ]; then
-	[ "$CACHED_ONLY" -eq 1 ] || echo "debug-kernel: cached ($(cat "$DK/kver"), $BZ newer than $FRAG)"
+	[ "$CACHED_ONLY" -eq 1 ] || echo "debug-kernel: cached ($(cat "$DK/kver"), built after $FRAG)"
 	exit 0
 fi
 [ "$CACHED_ONLY" -eq 0 ] || exit 1

@@ -21,7 +21,11 @@ SWEEP=${RBLK_FAULT_SWEEP:-32}
 
 set_attr() { echo "$3" > "$1/$2" || fail "cannot set ${1##*/}/$2 = $3"; }
 
+# failslab's verbose dumps stay off the console (vm-run.sh would count their
+# "Call Trace"); this test checks the kernel log itself meanwhile.
+LOGLEVEL=$(cut -f1 /proc/sys/kernel/printk)
 cleanup() {
+	echo "$LOGLEVEL" > /proc/sys/kernel/printk 2>/dev/null
 	echo 0 > "$FS/probability" 2>/dev/null
 	echo 0 > "$FMR/probability" 2>/dev/null
 	for d in /sys/block/rblk*; do
@@ -39,19 +43,35 @@ no_devices() {
 }
 
 # connect_faulty SPACE: one `nvmecfg connect` whose slab allocations after
-# the first SPACE bytes fail once.  Sets rc, hit (1 if the fault fired), out.
+# the first SPACE bytes fail once.  Sets rc, hit (1 if the fault fired), out,
+# and leaves the kernel log of the attempt in $KLOG (the kernel log itself is
+# cleared: failslab's verbose dump has a "Call Trace" the runner would take
+# for a splat).
+KLOG=/tmp/fi.dmesg
 connect_faulty() {
-	set_attr "$FS" space "$1"
+	faulty "$1" connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
+		-n "$RBLK_NQN" -N "$RBLK_NSID_FILE"
+}
+# faulty SPACE NVMECFG-ARGS...: the same for any nvmecfg command.
+faulty() {
+	_space=$1; shift
+	dmesg -c >> /var/log/dmesg.all 2>/dev/null
+	set_attr "$FS" space "$_space"
 	set_attr "$FS" times 1
-	# shellcheck disable=SC2016 # expanded by the inner sh
-	out=$(sh -c 'echo 1 > /proc/self/make-it-fail && exec timeout 120 nvmecfg connect \
-		-t rdma -a "$1" -s "$2" -n "$3" -N "$4"' sh \
-		"$RBLK_TRADDR" "$RBLK_TRSVCID" "$RBLK_NQN" "$RBLK_NSID_FILE" 2>&1)
+	out=$(sh -c 'echo 1 > /proc/self/make-it-fail && exec timeout 120 nvmecfg "$@"' sh "$@" 2>&1)
 	rc=$?
+	dmesg -c > "$KLOG" 2>/dev/null
 	hit=0
 	[ "$(cat "$FS/times")" = 0 ] && hit=1
 	set_attr "$FS" times 0
 	return 0
+}
+
+# Where the injected failure was: the stack of failslab's dump in $KLOG.
+fault_site() {
+	sed -n '/FAULT_INJECTION: forcing a failure/,/<\/TASK>/p' "$KLOG" |
+		grep -E '^\[ *[0-9.]+\]  [a-z_]' | grep -vE ' \? |dump_stack|should_fail|should_failslab|slab_pre_alloc|kmem_cache_alloc|kmalloc|__kasan|fail_dump' |
+		head -n 8 | sed 's/^\[ *[0-9.]*\]  *//' | paste -sd' ' -
 }
 
 # After a connect: the device, if it succeeded, is disconnected; a failed
@@ -66,11 +86,28 @@ judge() {
 	else
 		[ "$rc" -eq 124 ] && fail "$1: connect hung (timeout): $out"
 		sleep 1
-		no_devices || fail "$1: failed connect (rc $rc: $out) left $(ls -d /sys/block/rblk*)"
+		if ! no_devices; then
+			# The connect can have succeeded and only its answer been
+			# lost (netlink's ack or reply skb): nothing rblk can undo.
+			# A failure inside rblk must not leave a device.
+			site=$(fault_site)
+			log "$1: failed connect (rc $rc: $out) left $(ls -d /sys/block/rblk*); fault at: $site"
+			case $site in
+			*"[rblk]"*) fail "$1: a failure inside rblk left a device behind" ;;
+			esac
+			lost=$((lost + 1))
+			for d in /sys/block/rblk*; do must nvmecfg disconnect "${d##*/}" >/dev/null; done
+			wait_for_path /sys/block/rblk0 30 ! || fail "$1: rblk0 still there after disconnect"
+		fi
 	fi
-	s=$(dmesg_splats) && { printf '%s\n' "$s"; fail "$1: kernel splat"; }
+	dmesg -c >> "$KLOG" 2>/dev/null
+	# Real splats only: the fault dump's own "Call Trace" does not count.
+	s=$(grep -E "$RBLK_SPLAT_RE" "$KLOG" | grep -v 'Call Trace') &&
+		{ printf '%s\n' "$s"; fail "$1: kernel splat"; }
+	cat "$KLOG" >> /var/log/dmesg.all
 	return 0
 }
+lost=0
 
 rblk_load
 no_devices || fail "rblk devices exist before the test"
@@ -78,7 +115,8 @@ set_attr "$FS" probability 0
 set_attr "$FS" task-filter Y
 set_attr "$FS" ignore-gfp-wait N
 set_attr "$FS" interval 1
-set_attr "$FS" verbose 0
+set_attr "$FS" verbose 2
+echo 1 > /proc/sys/kernel/printk || fail "cannot lower the console log level"
 set_attr "$FS" times 0
 set_attr "$FS" probability 100
 
@@ -99,19 +137,34 @@ while [ $((hi - lo)) -gt 64 ]; do
 done
 total=$hi
 log "connect allocates ~$total bytes of slab in its own context"
+# base: the same for `nvmecfg list` (exec, libraries, netlink socket, one
+# request): the connect's own allocations lie between base and total.
+lo=0 hi=$total
+while [ $((hi - lo)) -gt 64 ]; do
+	mid=$(((lo + hi) / 2))
+	faulty "$mid" list
+	grep -E "$RBLK_SPLAT_RE" "$KLOG" | grep -v 'Call Trace' && fail "list space=$mid: kernel splat"
+	cat "$KLOG" >> /var/log/dmesg.all
+	if [ "$hit" -eq 1 ]; then lo=$mid; else hi=$mid; fi
+done
+base=$((hi > 4096 ? hi - 4096 : 0))
+[ "$base" -lt "$total" ] || base=0
+log "nvmecfg list allocates ~$hi bytes: sweeping [$base, $total)"
 
-# --- the sweep: SWEEP points over the whole run, the last third densest ---
+# --- the sweep: SWEEP points, most of them in the connect's own part ---
 failed=0 tolerated=0
 i=0
 while [ "$i" -lt "$SWEEP" ]; do
-	# i < SWEEP/2: evenly over [0, total); after: over the last third.
-	if [ "$i" -lt $((SWEEP / 2)) ]; then
-		space=$((total * i / (SWEEP / 2)))
+	# The first quarter spread over [0, base), the rest over [base, total).
+	q=$((SWEEP / 4))
+	if [ "$i" -lt "$q" ]; then
+		space=$((base * i / q))
 	else
-		space=$((total * 2 / 3 + (total / 3) * (i - SWEEP / 2) / (SWEEP - SWEEP / 2)))
+		space=$((base + (total - base) * (i - q) / (SWEEP - q)))
 	fi
 	connect_faulty "$space"
 	judge "fault at space=$space"
+	[ "$hit" -eq 1 ] && log "space=$space: fault at: $(fault_site)"
 	if [ "$hit" -eq 1 ]; then
 		if [ "$rc" -ne 0 ]; then
 			failed=$((failed + 1))
@@ -124,7 +177,8 @@ while [ "$i" -lt "$SWEEP" ]; do
 	i=$((i + 1))
 done
 set_attr "$FS" probability 0
-log "failslab: $failed injected failures gave clean errors, $tolerated were absorbed"
+echo "$LOGLEVEL" > /proc/sys/kernel/printk
+log "failslab: $failed injected failures gave clean errors, $tolerated were absorbed, $lost lost only the answer of a connect that succeeded"
 [ "$failed" -gt 0 ] || fail "no injected failure made connect fail: the sweep missed the connect path"
 
 # --- a connect afterwards works, and moves data ---

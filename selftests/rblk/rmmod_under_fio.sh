@@ -8,11 +8,23 @@
 rblk_load
 dev=$(rblk_connect "$RBLK_NSID_NULL") || exit 1
 
+# Wait until fio has the device open and I/O going (a fixed sleep is too
+# short on the slow debug kernel of make check-debug).
+ios() { awk '{ print $1 + $5 }' "/sys/block/${dev##*/}/stat"; }
+wait_fio_io() {
+	_base=$(ios) _n=0
+	while [ "$(ios)" -lt $((_base + 64)) ]; do
+		_n=$((_n + 1))
+		[ "$_n" -gt 300 ] && fail "fio did no I/O on $dev within 30 s"
+		usleep 100000
+	done
+}
+
 fio --name=bg --filename="$dev" --direct=1 --ioengine=libaio --rw=randrw \
 	--bs=4k --iodepth=32 --numjobs=2 --size=64M --time_based --runtime=60 \
 	> /tmp/fio1.log 2>&1 &
 pid=$!
-sleep 2
+wait_fio_io
 rmmod rblk 2>/dev/null && fail "rmmod succeeded while the device was open"
 rblk_loaded || fail "rblk vanished"
 [ "$(rblk_attr "$dev" state)" = live ] || fail "device not live after refused rmmod"
@@ -23,7 +35,7 @@ fio --name=bg --filename="$dev" --direct=1 --ioengine=libaio --rw=randrw \
 	--bs=4k --iodepth=32 --numjobs=2 --size=64M --time_based --runtime=60 \
 	> /tmp/fio2.log 2>&1 &
 pid=$!
-sleep 2
+wait_fio_io
 timeout 60 nvmecfg disconnect "${dev##*/}" || fail "disconnect under fio failed"
 wait_for_path "/sys/block/${dev##*/}" 10 ! || fail "device still present"
 t=0
