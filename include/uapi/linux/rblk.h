@@ -53,7 +53,6 @@
  * @RBLK_CMD_RESET_STATS: zero the statistics of one device. Needs
  *	CAP_NET_ADMIN.
  * @__RBLK_CMD_MAX: number of commands
- * @RBLK_CMD_MAX: highest command number
  */
 enum rblk_cmd {
 	RBLK_CMD_UNSPEC,
@@ -66,6 +65,7 @@ enum rblk_cmd {
 	RBLK_CMD_RESET_STATS,
 	__RBLK_CMD_MAX,
 };
+/* Highest valid value of the enum above. */
 #define RBLK_CMD_MAX (__RBLK_CMD_MAX - 1)
 
 /**
@@ -108,7 +108,6 @@ enum rblk_cmd {
  * @RBLK_ATTR_FIRMWARE: string, controller firmware revision
  * @RBLK_ATTR_PAD: padding for 64-bit attributes
  * @__RBLK_ATTR_MAX: number of attributes
- * @RBLK_ATTR_MAX: highest attribute number
  */
 enum rblk_attr {
 	RBLK_ATTR_UNSPEC,
@@ -141,6 +140,7 @@ enum rblk_attr {
 	RBLK_ATTR_PAD,
 	__RBLK_ATTR_MAX,
 };
+/* Highest valid value of the enum above. */
 #define RBLK_ATTR_MAX (__RBLK_ATTR_MAX - 1)
 
 /**
@@ -213,7 +213,6 @@ enum rblk_event {
  * @RBLK_STAT_STATUS_VENDOR: u64, errors with status code type 7 (vendor)
  * @RBLK_STAT_PAD: padding
  * @__RBLK_STAT_MAX: number of attributes
- * @RBLK_STAT_MAX: highest attribute number
  */
 enum rblk_stat_attr {
 	RBLK_STAT_UNSPEC,
@@ -238,6 +237,7 @@ enum rblk_stat_attr {
 	RBLK_STAT_PAD,
 	__RBLK_STAT_MAX,
 };
+/* Highest valid value of the enum above. */
 #define RBLK_STAT_MAX (__RBLK_STAT_MAX - 1)
 
 /* Number of u64 buckets in %RBLK_STAT_LAT_HIST. */
@@ -258,7 +258,6 @@ enum rblk_stat_attr {
  * @RBLK_DISC_TRADDR: string, transport address
  * @RBLK_DISC_SUBNQN: string, subsystem NQN
  * @__RBLK_DISC_MAX: number of attributes
- * @RBLK_DISC_MAX: highest attribute number
  */
 enum rblk_disc_attr {
 	RBLK_DISC_UNSPEC,
@@ -274,6 +273,7 @@ enum rblk_disc_attr {
 	RBLK_DISC_SUBNQN,
 	__RBLK_DISC_MAX,
 };
+/* Highest valid value of the enum above. */
 #define RBLK_DISC_MAX (__RBLK_DISC_MAX - 1)
 
 #endif /* _UAPI_LINUX_RBLK_H */
