@@ -382,6 +382,55 @@ static void rblk_set_queue_limits(struct rblk_ctrl *ctrl,
 	blk_queue_dma_alignment(q, 3);
 }
 
+/*
+ * A tag set and a request queue on it without a disk: the admin queue's,
+ * and the one Fabrics Connect of the I/O queues goes through.
+ */
+static int rblk_alloc_tagset(struct rblk_ctrl *ctrl,
+			     struct blk_mq_tag_set *set,
+			     const struct blk_mq_ops *ops, unsigned int depth,
+			     unsigned int reserved, unsigned int flags,
+			     unsigned int nr_hw_queues, unsigned int timeout,
+			     struct request_queue **q)
+{
+	int ret;
+
+	memset(set, 0, sizeof(*set));
+	set->ops = ops;
+	set->queue_depth = depth;
+	set->reserved_tags = reserved;
+	set->numa_node = NUMA_NO_NODE;
+	set->cmd_size = rblk_cmd_size();
+	set->flags = flags;
+	set->driver_data = ctrl;
+	set->nr_hw_queues = nr_hw_queues;
+	set->timeout = timeout;
+	ret = blk_mq_alloc_tag_set(set);
+	if (ret)
+		return ret;
+
+	*q = blk_mq_init_queue(set);
+	if (IS_ERR(*q)) {
+		ret = PTR_ERR(*q);
+		*q = NULL;
+		blk_mq_free_tag_set(set);
+		return ret;
+	}
+	rblk_set_queue_limits(ctrl, *q);
+	return 0;
+}
+
+static void rblk_free_tagset(struct blk_mq_tag_set *set,
+			     struct request_queue **q)
+{
+	if (!*q)
+		return;
+	blk_mq_destroy_queue(*q);
+	blk_put_queue(*q);
+	*q = NULL;
+	blk_mq_free_tag_set(set);
+}
+
 /**
  * rblk_alloc_admin_tagset() - tag set and request queue of the admin queue
  * @ctrl: controller whose admin queue's RDMA device is known
@@ -390,32 +439,10 @@ static void rblk_set_queue_limits(struct rblk_ctrl *ctrl,
  */
 int rblk_alloc_admin_tagset(struct rblk_ctrl *ctrl)
 {
-	struct blk_mq_tag_set *set = &ctrl->admin_set;
-	int ret;
-
-	memset(set, 0, sizeof(*set));
-	set->ops = &rblk_admin_mq_ops;
-	set->queue_depth = RBLK_AQ_TAGS;
-	set->reserved_tags = RBLK_AQ_RESERVED;
-	set->numa_node = NUMA_NO_NODE;
-	set->cmd_size = rblk_cmd_size();
-	set->flags = BLK_MQ_F_NO_SCHED;
-	set->driver_data = ctrl;
-	set->nr_hw_queues = 1;
-	set->timeout = rblk_admin_timeout * HZ;
-	ret = blk_mq_alloc_tag_set(set);
-	if (ret)
-		return ret;
-
-	ctrl->admin_q = blk_mq_init_queue(set);
-	if (IS_ERR(ctrl->admin_q)) {
-		ret = PTR_ERR(ctrl->admin_q);
-		ctrl->admin_q = NULL;
-		blk_mq_free_tag_set(set);
-		return ret;
-	}
-	rblk_set_queue_limits(ctrl, ctrl->admin_q);
-	return 0;
+	return rblk_alloc_tagset(ctrl, &ctrl->admin_set, &rblk_admin_mq_ops,
+				 RBLK_AQ_TAGS, RBLK_AQ_RESERVED,
+				 BLK_MQ_F_NO_SCHED, 1,
+				 rblk_admin_timeout * HZ, &ctrl->admin_q);
 }
 
 /**
@@ -424,12 +451,7 @@ int rblk_alloc_admin_tagset(struct rblk_ctrl *ctrl)
  */
 void rblk_free_admin_tagset(struct rblk_ctrl *ctrl)
 {
-	if (!ctrl->admin_q)
-		return;
-	blk_mq_destroy_queue(ctrl->admin_q);
-	blk_put_queue(ctrl->admin_q);
-	ctrl->admin_q = NULL;
-	blk_mq_free_tag_set(&ctrl->admin_set);
+	rblk_free_tagset(&ctrl->admin_set, &ctrl->admin_q);
 }
 
 /**
@@ -441,32 +463,10 @@ void rblk_free_admin_tagset(struct rblk_ctrl *ctrl)
  */
 int rblk_alloc_io_tagset(struct rblk_ctrl *ctrl)
 {
-	struct blk_mq_tag_set *set = &ctrl->tag_set;
-	int ret;
-
-	memset(set, 0, sizeof(*set));
-	set->ops = &rblk_mq_ops;
-	set->queue_depth = ctrl->opts.queue_size;
-	set->reserved_tags = RBLK_IOQ_RESERVED;
-	set->numa_node = NUMA_NO_NODE;
-	set->cmd_size = rblk_cmd_size();
-	set->flags = BLK_MQ_F_SHOULD_MERGE;
-	set->driver_data = ctrl;
-	set->nr_hw_queues = ctrl->nr_io_queues;
-	set->timeout = rblk_io_timeout * HZ;
-	ret = blk_mq_alloc_tag_set(set);
-	if (ret)
-		return ret;
-
-	ctrl->connect_q = blk_mq_init_queue(set);
-	if (IS_ERR(ctrl->connect_q)) {
-		ret = PTR_ERR(ctrl->connect_q);
-		ctrl->connect_q = NULL;
-		blk_mq_free_tag_set(set);
-		return ret;
-	}
-	rblk_set_queue_limits(ctrl, ctrl->connect_q);
-	return 0;
+	return rblk_alloc_tagset(ctrl, &ctrl->tag_set, &rblk_mq_ops,
+				 ctrl->opts.queue_size, RBLK_IOQ_RESERVED,
+				 BLK_MQ_F_SHOULD_MERGE, ctrl->nr_io_queues,
+				 rblk_io_timeout * HZ, &ctrl->connect_q);
 }
 
 /**
@@ -475,12 +475,7 @@ int rblk_alloc_io_tagset(struct rblk_ctrl *ctrl)
  */
 void rblk_free_io_tagset(struct rblk_ctrl *ctrl)
 {
-	if (!ctrl->connect_q)
-		return;
-	blk_mq_destroy_queue(ctrl->connect_q);
-	blk_put_queue(ctrl->connect_q);
-	ctrl->connect_q = NULL;
-	blk_mq_free_tag_set(&ctrl->tag_set);
+	rblk_free_tagset(&ctrl->tag_set, &ctrl->connect_q);
 }
 
 static void rblk_set_disk_limits(struct rblk_ctrl *ctrl)

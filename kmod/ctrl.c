@@ -13,10 +13,6 @@
 
 #include "rblk.h"
 
-enum {
-	RBLK_CTRL_IO_QUIESCED = 8,	/* ctrl->flags bit, after the public ones */
-};
-
 static const char * const rblk_state_names[] = {
 	[RBLK_STATE_NEW]	= "new",
 	[RBLK_STATE_CONNECTING]	= "connecting",

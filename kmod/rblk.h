@@ -259,6 +259,7 @@ enum rblk_ctrl_flags {
 	RBLK_CTRL_FAILFAST,	/* fail I/O instead of holding it */
 	RBLK_CTRL_REGISTERED,	/* in the device list */
 	RBLK_CTRL_DISK_ADDED,	/* gendisk registered */
+	RBLK_CTRL_IO_QUIESCED,	/* disk queue quiesced by recovery */
 };
 
 /**

@@ -19,20 +19,11 @@ bench_fail() {
 	exit 1
 }
 
-wait_dev() {
-	i=0
-	while [ ! -b "$1" ]; do
-		i=$((i + 1))
-		[ $i -gt 50 ] && return 1
-		sleep 0.2
-	done
-}
-
 rblk_load
 nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
 	-n "$RBLK_NQN" -N "$RBLK_NSID_NULL" -i $NQ >/dev/null ||
 	bench_fail "nvmecfg connect"
-wait_dev /dev/rblk0 || bench_fail "/dev/rblk0 did not appear"
+wait_for_path /dev/rblk0 10 -b || bench_fail "/dev/rblk0 did not appear"
 
 modprobe nvme-rdma || bench_fail "modprobe nvme-rdma"
 nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN" \
