@@ -82,7 +82,15 @@ DEBUG_KVER = $$(cat $(BUILD)debug-kernel/kver)
 DEBUG_VM_TIMEOUT ?= 3600
 DEBUG_TEST_TIMEOUT ?= 1500
 # Every selftest (or TESTS), between a kmemleak baseline and a final scan.
-DEBUG_TESTS = kmemleak_clear $(or $(TESTS),$(notdir $(basename $(wildcard selftests/rblk/*.sh)))) kmemleak_scan
+# The tests that disable the nvmet port run last: a port disable after a
+# connect sets off a lockdep report inside the target (nvmet), and lockdep
+# is off for the rest of the boot after any report; until then it watches
+# every other test (Documentation/testing.rst).
+DEBUG_ALL_TESTS = $(notdir $(basename $(wildcard selftests/rblk/*.sh)))
+DEBUG_PORT_TESTS = $(notdir $(basename $(shell grep -lE 'nvmet_unlink|nvmet_reenable_port' selftests/rblk/*.sh)))
+DEBUG_TESTS = kmemleak_clear \
+	$(or $(TESTS),$(filter-out $(DEBUG_PORT_TESTS),$(DEBUG_ALL_TESTS)) $(DEBUG_PORT_TESTS)) \
+	kmemleak_scan
 
 debug-kernel:
 	@scripts/debug-kernel.sh $(BUILD)
@@ -119,10 +127,28 @@ lint:
 	@! grep -E "warning:|error:" $(BUILD)lint.log
 
 # rblk against the in-kernel nvme-rdma host on the same target, one boot.
+# Knobs (Documentation/benchmark.rst): RBLK_BENCH_ROUNDS (rblk,nvme,nvme,rblk
+# rounds per job), RBLK_BENCH_RUNTIME (seconds per fio run), RBLK_BENCH_JOBS
+# (only these jobs), RBLK_BENCH_PERF=1 (profile the write jobs).  They reach
+# selftests/bench.sh as NAME=VALUE words on the kernel command line, which the
+# kernel hands to /init as environment variables (no dot in the name, no
+# space in the value: the job list goes comma separated).
 BENCH_OUT ?= $(BUILD)bench
+RBLK_BENCH_ROUNDS ?= 2
+RBLK_BENCH_RUNTIME ?= 4
+RBLK_BENCH_JOBS ?=
+RBLK_BENCH_PERF ?= 0
+# About 44 fio runs per round with every job; TCG on a busy machine is slow.
+BENCH_VM_TIMEOUT ?= $(shell echo $$((1200 + 100 * $(RBLK_BENCH_ROUNDS) * ($(RBLK_BENCH_RUNTIME) + 4))))
+bench_comma := ,
+bench_space := $(subst ,, )
+BENCH_APPEND = RBLK_BENCH_ROUNDS=$(RBLK_BENCH_ROUNDS) RBLK_BENCH_RUNTIME=$(RBLK_BENCH_RUNTIME) \
+	RBLK_BENCH_PERF=$(RBLK_BENCH_PERF) \
+	$(if $(strip $(RBLK_BENCH_JOBS)),RBLK_BENCH_JOBS=$(subst $(bench_space),$(bench_comma),$(strip $(RBLK_BENCH_JOBS))))
 bench:
 	$(build_guest)
-	@KVER=$(KVER) BUILD=$(BUILD) scripts/vm-run.sh --timeout 2400 --mode bench
+	@KVER=$(KVER) BUILD=$(BUILD) RBLK_VM_APPEND="$(strip $(RBLK_VM_APPEND) $(BENCH_APPEND))" \
+		scripts/vm-run.sh --timeout $(BENCH_VM_TIMEOUT) --mode bench
 	@scripts/bench-report.py $(BUILD)ktap.log $(BENCH_OUT)
 
 clean: modules_clean

@@ -24,19 +24,11 @@ static inline u64 rblk_sect_to_lba(struct rblk_ctrl *ctrl, sector_t sector)
 static blk_status_t rblk_setup_rw(struct rblk_ctrl *ctrl, struct request *rq,
 				  struct nvme_command *cmd, u8 opcode)
 {
-	u32 nlb = blk_rq_bytes(rq) >> ctrl->lba_shift;
-	u16 control = 0;
-
-	if (unlikely(!nlb || nlb > 0x10000))
+	if (rblk_cmd_rw(cmd, opcode, ctrl->opts.nsid,
+			rblk_sect_to_lba(ctrl, blk_rq_pos(rq)),
+			blk_rq_bytes(rq) >> ctrl->lba_shift,
+			rq->cmd_flags & REQ_FUA))
 		return BLK_STS_IOERR;
-	if (rq->cmd_flags & REQ_FUA)
-		control |= NVME_RW_FUA;
-
-	cmd->rw.opcode = opcode;
-	cmd->rw.nsid = cpu_to_le32(ctrl->opts.nsid);
-	cmd->rw.slba = cpu_to_le64(rblk_sect_to_lba(ctrl, blk_rq_pos(rq)));
-	cmd->rw.length = cpu_to_le16(nlb - 1);
-	cmd->rw.control = cpu_to_le16(control);
 	return BLK_STS_OK;
 }
 
@@ -47,15 +39,9 @@ static blk_status_t rblk_setup_discard(struct rblk_ctrl *ctrl,
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 
 	/* One range per request: max_discard_segments is 1. */
-	req->range.cattr = 0;
-	req->range.nlb = cpu_to_le32(blk_rq_sectors(rq) >>
-				     (ctrl->lba_shift - SECTOR_SHIFT));
-	req->range.slba = cpu_to_le64(rblk_sect_to_lba(ctrl, blk_rq_pos(rq)));
-
-	cmd->dsm.opcode = nvme_cmd_dsm;
-	cmd->dsm.nsid = cpu_to_le32(ctrl->opts.nsid);
-	cmd->dsm.nr = 0;
-	cmd->dsm.attributes = cpu_to_le32(NVME_DSMGMT_AD);
+	rblk_cmd_dsm(cmd, &req->range, ctrl->opts.nsid,
+		     rblk_sect_to_lba(ctrl, blk_rq_pos(rq)),
+		     blk_rq_sectors(rq) >> (ctrl->lba_shift - SECTOR_SHIFT));
 
 	rq->special_vec.bv_page = virt_to_page(&req->range);
 	rq->special_vec.bv_offset = offset_in_page(&req->range);
@@ -92,12 +78,10 @@ static blk_status_t rblk_setup_cmd(struct rblk_ctrl *ctrl, struct request *rq)
 	case REQ_OP_DISCARD:
 		return rblk_setup_discard(ctrl, rq, cmd);
 	case REQ_OP_WRITE_ZEROES:
-		cmd->write_zeroes.opcode = nvme_cmd_write_zeroes;
-		cmd->write_zeroes.nsid = cpu_to_le32(ctrl->opts.nsid);
-		cmd->write_zeroes.slba =
-			cpu_to_le64(rblk_sect_to_lba(ctrl, blk_rq_pos(rq)));
-		cmd->write_zeroes.length =
-			cpu_to_le16((blk_rq_bytes(rq) >> ctrl->lba_shift) - 1);
+		if (rblk_cmd_write_zeroes(cmd, ctrl->opts.nsid,
+					  rblk_sect_to_lba(ctrl, blk_rq_pos(rq)),
+					  blk_rq_bytes(rq) >> ctrl->lba_shift))
+			return BLK_STS_IOERR;
 		return BLK_STS_OK;
 	default:
 		return BLK_STS_NOTSUPP;
@@ -164,46 +148,6 @@ static blk_status_t rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	}
 }
 
-static blk_status_t rblk_error_status(u16 status)
-{
-	switch (status & 0x7ff) {
-	case NVME_SC_SUCCESS:
-		return BLK_STS_OK;
-	case NVME_SC_CAP_EXCEEDED:
-		return BLK_STS_NOSPC;
-	case NVME_SC_LBA_RANGE:
-	case NVME_SC_CMD_INTERRUPTED:
-	case NVME_SC_NS_NOT_READY:
-		return BLK_STS_TARGET;
-	case NVME_SC_BAD_ATTRIBUTES:
-	case NVME_SC_ONCS_NOT_SUPPORTED:
-	case NVME_SC_INVALID_OPCODE:
-	case NVME_SC_INVALID_FIELD:
-	case NVME_SC_INVALID_NS:
-		return BLK_STS_NOTSUPP;
-	case NVME_SC_WRITE_FAULT:
-	case NVME_SC_READ_ERROR:
-	case NVME_SC_UNWRITTEN_BLOCK:
-	case NVME_SC_ACCESS_DENIED:
-	case NVME_SC_READ_ONLY:
-	case NVME_SC_COMPARE_FAILED:
-		return BLK_STS_MEDIUM;
-	case NVME_SC_GUARD_CHECK:
-	case NVME_SC_APPTAG_CHECK:
-	case NVME_SC_REFTAG_CHECK:
-	case NVME_SC_INVALID_PI:
-		return BLK_STS_PROTECTION;
-	case NVME_SC_RESERVATION_CONFLICT:
-		return BLK_STS_NEXUS;
-	case NVME_SC_HOST_PATH_ERROR:
-	case NVME_SC_HOST_ABORTED_CMD:
-		/* Single path: callers expect EIO, not ENOLINK. */
-		return BLK_STS_IOERR;
-	default:
-		return BLK_STS_IOERR;
-	}
-}
-
 enum rblk_disposition {
 	RBLK_COMPLETE,
 	RBLK_RETRY,
@@ -239,7 +183,7 @@ static void rblk_complete_rq(struct request *rq)
 	case RBLK_COMPLETE:
 		if (!blk_rq_is_passthrough(rq))
 			rblk_stats_account(ctrl, rq, req->status);
-		blk_mq_end_request(rq, rblk_error_status(req->status));
+		blk_mq_end_request(rq, rblk_status_to_blk(req->status));
 		return;
 	case RBLK_RETRY:
 		req->retries++;

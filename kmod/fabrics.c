@@ -15,30 +15,6 @@
 #define RBLK_DISC_MAX_RECORDS	64
 
 /**
- * rblk_status_to_errno() - turn a command result into an errno
- * @status: negative errno, 0, or positive NVMe status
- *
- * Return: 0 or a negative errno.
- */
-int rblk_status_to_errno(int status)
-{
-	if (status <= 0)
-		return status;
-	switch (status & 0x7ff) {
-	case NVME_SC_HOST_ABORTED_CMD:
-	case NVME_SC_HOST_PATH_ERROR:
-		return -EIO;
-	case NVME_SC_INVALID_NS:
-		return -ENODEV;
-	case NVME_SC_INVALID_OPCODE:
-	case NVME_SC_INVALID_FIELD:
-		return -EOPNOTSUPP;
-	default:
-		return -EREMOTEIO;
-	}
-}
-
-/**
  * rblk_exec_cmd() - run one command synchronously
  * @ctrl: controller
  * @qid: queue to send it on; I/O queues only for Fabrics Connect
@@ -95,27 +71,6 @@ out:
 	return ret;
 }
 
-static const char *rblk_connect_error(int status, int *err)
-{
-	switch (status & 0x7ff) {
-	case NVME_SC_CONNECT_INVALID_PARAM:
-		*err = -ENOENT;
-		return "target does not know the subsystem NQN or host NQN";
-	case NVME_SC_CONNECT_INVALID_HOST:
-		*err = -EACCES;
-		return "target does not allow this host NQN";
-	case NVME_SC_CONNECT_CTRL_BUSY:
-		*err = -EBUSY;
-		return "target controller busy";
-	case NVME_SC_CONNECT_RESTART_DISC:
-		*err = -ECONNREFUSED;
-		return "target asked to restart discovery";
-	default:
-		*err = -ECONNREFUSED;
-		return "target refused Fabrics Connect";
-	}
-}
-
 /**
  * rblk_fabrics_connect() - send Fabrics Connect on a queue
  * @ctrl: controller; for I/O queues @ctrl->cntlid from the admin connect
@@ -131,25 +86,15 @@ int rblk_fabrics_connect(struct rblk_ctrl *ctrl, u16 qid, const char **errmsg)
 	union nvme_result res;
 	int ret;
 
-	cmd.connect.opcode = nvme_fabrics_command;
-	cmd.connect.fctype = nvme_fabrics_type_connect;
-	cmd.connect.recfmt = 0;
-	cmd.connect.qid = cpu_to_le16(qid);
-	if (qid) {
-		cmd.connect.sqsize = cpu_to_le16(ctrl->queues[qid].queue_size - 1);
-	} else {
-		cmd.connect.sqsize = cpu_to_le16(RBLK_AQ_DEPTH - 1);
-		/* Keep-alive is negotiated once, on the admin queue. */
-		cmd.connect.kato = cpu_to_le32(ctrl->opts.kato * 1000);
-	}
+	rblk_cmd_connect(&cmd, qid, (qid ? ctrl->queues[qid].queue_size :
+				     RBLK_AQ_DEPTH) - 1,
+			 ctrl->opts.kato * 1000);
 
 	data = kzalloc(sizeof(*data), GFP_KERNEL);
 	if (!data)
 		return -ENOMEM;
-	uuid_copy(&data->hostid, &ctrl->opts.hostid);
-	data->cntlid = cpu_to_le16(qid ? ctrl->cntlid : 0xffff);
-	strscpy(data->subsysnqn, ctrl->opts.subsysnqn, NVMF_NQN_SIZE);
-	strscpy(data->hostnqn, ctrl->opts.hostnqn, NVMF_NQN_SIZE);
+	rblk_connect_data(data, &ctrl->opts.hostid, qid ? ctrl->cntlid : 0xffff,
+			  ctrl->opts.subsysnqn, ctrl->opts.hostnqn);
 
 	ret = rblk_exec_cmd(ctrl, qid, &cmd, data, sizeof(*data), &res);
 	kfree(data);
@@ -186,10 +131,7 @@ int rblk_prop_get(struct rblk_ctrl *ctrl, u32 off, bool is64, u64 *val)
 	union nvme_result res;
 	int ret;
 
-	cmd.prop_get.opcode = nvme_fabrics_command;
-	cmd.prop_get.fctype = nvme_fabrics_type_property_get;
-	cmd.prop_get.attrib = is64 ? 1 : 0;
-	cmd.prop_get.offset = cpu_to_le32(off);
+	rblk_cmd_prop_get(&cmd, off, is64);
 
 	ret = rblk_exec_cmd(ctrl, 0, &cmd, NULL, 0, &res);
 	if (ret) {
@@ -213,11 +155,7 @@ int rblk_prop_set(struct rblk_ctrl *ctrl, u32 off, u32 val)
 	struct nvme_command cmd = {};
 	int ret;
 
-	cmd.prop_set.opcode = nvme_fabrics_command;
-	cmd.prop_set.fctype = nvme_fabrics_type_property_set;
-	cmd.prop_set.attrib = 0;
-	cmd.prop_set.offset = cpu_to_le32(off);
-	cmd.prop_set.value = cpu_to_le64(val);
+	rblk_cmd_prop_set(&cmd, off, val);
 
 	ret = rblk_exec_cmd(ctrl, 0, &cmd, NULL, 0, NULL);
 	if (ret)
@@ -281,18 +219,13 @@ int rblk_enable_ctrl(struct rblk_ctrl *ctrl)
 		return -ENODEV;
 	}
 
-	ctrl->ctrl_config = NVME_CC_CSS_NVM;
-	ctrl->ctrl_config |= (PAGE_SHIFT - 12) << NVME_CC_MPS_SHIFT;
-	ctrl->ctrl_config |= NVME_CC_AMS_RR | NVME_CC_SHN_NONE;
-	ctrl->ctrl_config |= NVME_CC_IOSQES | NVME_CC_IOCQES;
-	ctrl->ctrl_config |= NVME_CC_ENABLE;
+	ctrl->ctrl_config = rblk_cc_enable(PAGE_SHIFT);
 	ret = rblk_prop_set(ctrl, NVME_REG_CC, ctrl->ctrl_config);
 	if (ret)
 		return ret;
 
-	/* CAP.TO is in 500 ms units. */
 	return rblk_wait_csts(ctrl, NVME_CSTS_RDY, NVME_CSTS_RDY,
-			      (NVME_CAP_TIMEOUT(ctrl->cap) + 1) * HZ / 2,
+			      msecs_to_jiffies(rblk_cap_ready_timeout_ms(ctrl->cap)),
 			      "CSTS.RDY");
 }
 
@@ -321,22 +254,11 @@ int rblk_shutdown_ctrl(struct rblk_ctrl *ctrl)
 			      timeout, "shutdown");
 }
 
-static void rblk_copy_id_string(char *dst, const char *src, size_t len)
-{
-	/* Identify strings are space padded, not terminated. */
-	memcpy(dst, src, len);
-	dst[len] = '\0';
-	while (len && (dst[len - 1] == ' ' || dst[len - 1] == '\0'))
-		dst[--len] = '\0';
-}
-
 static int rblk_identify(struct rblk_ctrl *ctrl, u8 cns, u32 nsid, void *id)
 {
 	struct nvme_command cmd = {};
 
-	cmd.identify.opcode = nvme_admin_identify;
-	cmd.identify.nsid = cpu_to_le32(nsid);
-	cmd.identify.cns = cns;
+	rblk_cmd_identify(&cmd, cns, nsid);
 	return rblk_exec_cmd(ctrl, 0, &cmd, id, NVME_IDENTIFY_DATA_SIZE, NULL);
 }
 
@@ -349,7 +271,6 @@ static int rblk_identify(struct rblk_ctrl *ctrl, u8 cns, u32 nsid, void *id)
 int rblk_identify_ctrl(struct rblk_ctrl *ctrl)
 {
 	struct nvme_id_ctrl *id;
-	u32 mps = 1U << (12 + NVME_CAP_MPSMIN(ctrl->cap));
 	int ret;
 
 	id = kmalloc(sizeof(*id), GFP_KERNEL);
@@ -362,24 +283,20 @@ int rblk_identify_ctrl(struct rblk_ctrl *ctrl)
 		goto out;
 	}
 
-	rblk_copy_id_string(ctrl->serial, id->sn, sizeof(id->sn));
-	rblk_copy_id_string(ctrl->model, id->mn, sizeof(id->mn));
-	rblk_copy_id_string(ctrl->firmware, id->fr, sizeof(id->fr));
+	rblk_id_string(ctrl->serial, id->sn, sizeof(id->sn));
+	rblk_id_string(ctrl->model, id->mn, sizeof(id->mn));
+	rblk_id_string(ctrl->firmware, id->fr, sizeof(id->fr));
 	ctrl->ioccsz = le32_to_cpu(id->ioccsz);
 	ctrl->icdoff = le16_to_cpu(id->icdoff);
 	ctrl->oncs = le16_to_cpu(id->oncs);
 	ctrl->vwc = id->vwc;
 	ctrl->kas = le16_to_cpu(id->kas);
 	ctrl->rtd3e = le32_to_cpu(id->rtd3e);
-	if (id->mdts)
-		ctrl->max_hw_sectors = min_t(u64, UINT_MAX,
-					     ((u64)mps << id->mdts) >> 9);
-	else
-		ctrl->max_hw_sectors = UINT_MAX;
+	ctrl->max_hw_sectors = rblk_mdts_sectors(ctrl->cap, id->mdts);
 
 	/* We only describe data with keyed SGL descriptors. */
 	if (!ctrl->opts.discovery &&
-	    !(le32_to_cpu(id->sgls) & (1 << 2))) {
+	    !(le32_to_cpu(id->sgls) & RBLK_SGLS_KEYED)) {
 		rblk_err(ctrl, "target does not support keyed SGL data blocks\n");
 		ret = -EOPNOTSUPP;
 	}
@@ -403,9 +320,10 @@ out:
  */
 int rblk_identify_ns(struct rblk_ctrl *ctrl)
 {
+	struct nvme_lbaf *lbaf;
 	struct nvme_id_ns *id;
-	u8 lbaf, ds;
-	int ret;
+	int ret, shift;
+	u8 ds;
 
 	id = kmalloc(sizeof(*id), GFP_KERNEL);
 	if (!id)
@@ -423,14 +341,15 @@ int rblk_identify_ns(struct rblk_ctrl *ctrl)
 		goto out;
 	}
 
-	lbaf = nvme_lbaf_index(id->flbas);
-	ds = id->lbaf[lbaf].ds;
-	if (ds < 9 || ds > PAGE_SHIFT || id->lbaf[lbaf].ms) {
+	shift = rblk_ns_lba_shift(id, PAGE_SHIFT);
+	if (shift < 0) {
+		lbaf = &id->lbaf[nvme_lbaf_index(id->flbas)];
 		rblk_err(ctrl, "namespace %u: unsupported LBA format (2^%u bytes, %u metadata)\n",
-			 ctrl->opts.nsid, ds, le16_to_cpu(id->lbaf[lbaf].ms));
+			 ctrl->opts.nsid, lbaf->ds, le16_to_cpu(lbaf->ms));
 		ret = -ENODEV;
 		goto out;
 	}
+	ds = shift;
 	ctrl->lba_shift = ds;
 	ctrl->nsze = le64_to_cpu(id->nsze);
 	ctrl->pb_size = 1U << ds;
@@ -454,12 +373,9 @@ int rblk_set_queue_count(struct rblk_ctrl *ctrl, u32 *count)
 {
 	struct nvme_command cmd = {};
 	union nvme_result res;
-	u32 q = *count - 1, granted;
 	int ret;
 
-	cmd.features.opcode = nvme_admin_set_features;
-	cmd.features.fid = cpu_to_le32(NVME_FEAT_NUM_QUEUES);
-	cmd.features.dword11 = cpu_to_le32(q | (q << 16));
+	rblk_cmd_set_queue_count(&cmd, *count);
 
 	ret = rblk_exec_cmd(ctrl, 0, &cmd, NULL, 0, &res);
 	if (ret < 0)
@@ -471,9 +387,7 @@ int rblk_set_queue_count(struct rblk_ctrl *ctrl, u32 *count)
 		*count = 0;
 		return 0;
 	}
-	granted = min(le32_to_cpu(res.u32) & 0xffff,
-		      le32_to_cpu(res.u32) >> 16) + 1;
-	*count = min(*count, granted);
+	*count = min(*count, rblk_queue_count_granted(le32_to_cpu(res.u32)));
 	return 0;
 }
 
@@ -494,19 +408,15 @@ int rblk_get_disc_log(struct rblk_ctrl *ctrl,
 	u64 genctr, numrec;
 	int ret, tries = 3;
 
-	cmd.get_log_page.opcode = nvme_admin_get_log_page;
-	cmd.get_log_page.nsid = 0;
-	cmd.get_log_page.lid = NVME_LOG_DISC;
-
 	log = kmalloc(sizeof(*log) + RBLK_DISC_MAX_RECORDS *
 		      sizeof(struct nvmf_disc_rsp_page_entry), GFP_KERNEL);
 	if (!log)
 		return -ENOMEM;
 again:
 	/* First the header for the record count, then header and records. */
-	cmd.get_log_page.numdl = cpu_to_le16(size / 4 - 1);
-	cmd.get_log_page.numdu = cpu_to_le16((size / 4 - 1) >> 16);
-	ret = rblk_exec_cmd(ctrl, 0, &cmd, log, sizeof(*log), NULL);
+	memset(&cmd, 0, sizeof(cmd));
+	ret = rblk_cmd_get_log(&cmd, NVME_LOG_DISC, size) ?:
+	      rblk_exec_cmd(ctrl, 0, &cmd, log, sizeof(*log), NULL);
 	if (ret)
 		goto out;
 	genctr = le64_to_cpu(log->genctr);
@@ -514,9 +424,9 @@ again:
 
 	size = sizeof(*log) + numrec * sizeof(log->entries[0]);
 	if (numrec) {
-		cmd.get_log_page.numdl = cpu_to_le16(size / 4 - 1);
-		cmd.get_log_page.numdu = cpu_to_le16((size / 4 - 1) >> 16);
-		ret = rblk_exec_cmd(ctrl, 0, &cmd, log, size, NULL);
+		memset(&cmd, 0, sizeof(cmd));
+		ret = rblk_cmd_get_log(&cmd, NVME_LOG_DISC, size) ?:
+		      rblk_exec_cmd(ctrl, 0, &cmd, log, size, NULL);
 		if (ret)
 			goto out;
 		/* The log changed under us: read it again. */

@@ -57,10 +57,7 @@ static int rblk_nl_validate_nqn(const struct nlattr *attr,
 				struct netlink_ext_ack *extack,
 				const char *msg)
 {
-	const char *nqn = nla_data(attr);
-
-	/* "nqn." and at least one character of naming authority. */
-	if (strncmp(nqn, "nqn.", 4) || !nqn[4]) {
+	if (!rblk_nqn_valid(nla_data(attr))) {
 		rblk_nl_set_err_attr(extack, attr, msg);
 		return -EINVAL;
 	}
@@ -93,11 +90,9 @@ static int rblk_nl_validate_trtype(const struct nlattr *attr,
 static int rblk_nl_validate_traddr(const struct nlattr *attr,
 				   struct netlink_ext_ack *extack)
 {
-	const char *addr = nla_data(attr);
-	u8 buf[16];
+	struct sockaddr_storage ss;
 
-	if (!in4_pton(addr, -1, buf, '\0', NULL) &&
-	    !in6_pton(addr, -1, buf, '\0', NULL)) {
+	if (rblk_parse_traddr(nla_data(attr), 0, 0, &ss)) {
 		NL_SET_ERR_MSG_ATTR(extack, attr,
 				    "traddr is not an IPv4/IPv6 address");
 		return -EINVAL;
@@ -110,7 +105,7 @@ static int rblk_nl_validate_trsvcid(const struct nlattr *attr,
 {
 	u16 port;
 
-	if (kstrtou16(nla_data(attr), 10, &port) || !port) {
+	if (rblk_parse_port(nla_data(attr), &port)) {
 		NL_SET_ERR_MSG_ATTR(extack, attr,
 				    "trsvcid is not a port number 1-65535");
 		return -EINVAL;
@@ -235,23 +230,26 @@ static int rblk_nl_parse_addr(struct genl_info *info,
 {
 	struct nlattr *attr = info->attrs[RBLK_ATTR_TRADDR];
 	const char *addr = nla_data(attr);
+	struct sockaddr_storage ss;
 	u8 adrfam = 0;
-	u8 buf[16];
 
 	if (info->attrs[RBLK_ATTR_ADRFAM])
 		adrfam = nla_get_u8(info->attrs[RBLK_ATTR_ADRFAM]);
 
-	if (in4_pton(addr, -1, buf, '\0', NULL)) {
-		o->adrfam = RBLK_ADRFAM_IPV4;
-		snprintf(o->traddr, sizeof(o->traddr), "%pI4", buf);
-	} else if (in6_pton(addr, -1, buf, '\0', NULL)) {
-		o->adrfam = RBLK_ADRFAM_IPV6;
-		snprintf(o->traddr, sizeof(o->traddr), "%pI6c", buf);
-	} else {
+	if (rblk_parse_traddr(addr, 0, 0, &ss)) {
 		/* The policy let it through: cannot happen. */
 		NL_SET_ERR_MSG_ATTR(info->extack, attr,
 				    "traddr is not an IPv4/IPv6 address");
 		return -EINVAL;
+	}
+	if (ss.ss_family == AF_INET) {
+		o->adrfam = RBLK_ADRFAM_IPV4;
+		snprintf(o->traddr, sizeof(o->traddr), "%pI4",
+			 &((struct sockaddr_in *)&ss)->sin_addr);
+	} else {
+		o->adrfam = RBLK_ADRFAM_IPV6;
+		snprintf(o->traddr, sizeof(o->traddr), "%pI6c",
+			 &((struct sockaddr_in6 *)&ss)->sin6_addr);
 	}
 	if (adrfam && adrfam != o->adrfam) {
 		NL_SET_ERR_MSG_ATTR(info->extack,
@@ -264,8 +262,8 @@ static int rblk_nl_parse_addr(struct genl_info *info,
 		u16 port;
 
 		/* Checked by the policy; parsed again to drop leading 0s. */
-		if (kstrtou16(nla_data(info->attrs[RBLK_ATTR_TRSVCID]), 10,
-			      &port))
+		if (rblk_parse_port(nla_data(info->attrs[RBLK_ATTR_TRSVCID]),
+				    &port))
 			return -EINVAL;
 		snprintf(o->trsvcid, sizeof(o->trsvcid), "%u", port);
 	}

@@ -20,6 +20,8 @@
 
 #include <linux/rblk.h>
 
+#include "proto.h"
+
 #define RBLK_MINORS		16
 #define RBLK_AQ_DEPTH		NVME_AQ_DEPTH
 /* Admin tags: one below the SQ size (a full SQ holds size - 1 entries). */
@@ -427,7 +429,6 @@ int rblk_get_disc_log(struct rblk_ctrl *ctrl,
 void rblk_keep_alive_init(struct rblk_ctrl *ctrl);
 void rblk_start_keep_alive(struct rblk_ctrl *ctrl);
 void rblk_stop_keep_alive(struct rblk_ctrl *ctrl);
-int rblk_status_to_errno(int status);
 
 /* blk.c: blk-mq and the gendisk */
 int rblk_alloc_admin_tagset(struct rblk_ctrl *ctrl);

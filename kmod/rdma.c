@@ -318,20 +318,9 @@ void rblk_unmap_data(struct request *rq)
 	req->nents = 0;
 }
 
-static void rblk_set_null_sgl(struct nvme_command *cmd)
-{
-	struct nvme_keyed_sgl_desc *sg = &cmd->common.dptr.ksgl;
-
-	sg->addr = 0;
-	put_unaligned_le24(0, sg->length);
-	put_unaligned_le32(0, sg->key);
-	sg->type = NVME_KEY_SGL_FMT_DATA_DESC << 4;
-}
-
 static void rblk_map_inline(struct rblk_queue *queue, struct rblk_request *req,
 			    struct nvme_command *cmd, int count)
 {
-	struct nvme_sgl_desc *sg = &cmd->common.dptr.sgl;
 	struct scatterlist *sgl;
 	u32 len = 0;
 	int i;
@@ -344,17 +333,14 @@ static void rblk_map_inline(struct rblk_queue *queue, struct rblk_request *req,
 	}
 	req->num_sge += count;
 
-	sg->addr = cpu_to_le64(queue->ctrl->icdoff * 16);
-	sg->length = cpu_to_le32(len);
-	sg->type = (NVME_SGL_FMT_DATA_DESC << 4) | NVME_SGL_FMT_OFFSET;
+	rblk_sgl_inline(cmd, queue->ctrl->icdoff * 16, len);
 	req->flags |= RBLK_REQ_INLINE;
 }
 
 static int rblk_map_frwr(struct rblk_queue *queue, struct rblk_request *req,
 			 struct nvme_command *cmd, int count)
 {
-	struct nvme_keyed_sgl_desc *sg = &cmd->common.dptr.ksgl;
-	int nr;
+	int nr, ret;
 
 	req->mr = ib_mr_pool_get(queue->qp, &queue->qp->rdma_mrs);
 	if (WARN_ON_ONCE(!req->mr))
@@ -363,12 +349,16 @@ static int rblk_map_frwr(struct rblk_queue *queue, struct rblk_request *req,
 	/* The virt boundary set on the queue guarantees one MR suffices. */
 	nr = ib_map_mr_sg(req->mr, req->sgt.sgl, count, NULL, SZ_4K);
 	if (unlikely(nr < count)) {
-		ib_mr_pool_put(queue->qp, &queue->qp->rdma_mrs, req->mr);
-		req->mr = NULL;
-		return nr < 0 ? nr : -EINVAL;
+		ret = nr < 0 ? nr : -EINVAL;
+		goto out_put;
 	}
 
 	ib_update_fast_reg_key(req->mr, ib_inc_rkey(req->mr->rkey));
+	/* Ask the target to invalidate for us and save a LOCAL_INV. */
+	ret = rblk_sgl_keyed(cmd, req->mr->iova, req->mr->length,
+			     req->mr->rkey, true);
+	if (unlikely(ret))
+		goto out_put;
 
 	req->reg_cqe.done = rblk_reg_done;
 	memset(&req->reg_wr, 0, sizeof(req->reg_wr));
@@ -378,13 +368,12 @@ static int rblk_map_frwr(struct rblk_queue *queue, struct rblk_request *req,
 	req->reg_wr.key = req->mr->rkey;
 	req->reg_wr.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ |
 			     IB_ACCESS_REMOTE_WRITE;
-
-	sg->addr = cpu_to_le64(req->mr->iova);
-	put_unaligned_le24(req->mr->length, sg->length);
-	put_unaligned_le32(req->mr->rkey, sg->key);
-	/* Ask the target to invalidate for us and save a LOCAL_INV. */
-	sg->type = (NVME_KEY_SGL_FMT_DATA_DESC << 4) | NVME_SGL_FMT_INVALIDATE;
 	return 0;
+
+out_put:
+	ib_mr_pool_put(queue->qp, &queue->qp->rdma_mrs, req->mr);
+	req->mr = NULL;
+	return ret;
 }
 
 static int rblk_map_data(struct rblk_queue *queue, struct request *rq,
@@ -399,7 +388,7 @@ static int rblk_map_data(struct rblk_queue *queue, struct request *rq,
 	req->mr = NULL;
 
 	if (!blk_rq_nr_phys_segments(rq)) {
-		rblk_set_null_sgl(cmd);
+		rblk_sgl_null(cmd);
 		return 0;
 	}
 
@@ -798,32 +787,8 @@ static int rblk_parse_addr(struct rblk_ctrl *ctrl)
 	const struct rblk_ctrl_opts *o = &ctrl->opts;
 	u16 port;
 
-	if (kstrtou16(o->trsvcid, 10, &port) || !port)
-		return -EINVAL;
-
-	memset(&ctrl->addr, 0, sizeof(ctrl->addr));
-	if (o->adrfam != RBLK_ADRFAM_IPV6) {
-		struct sockaddr_in *in4 = (struct sockaddr_in *)&ctrl->addr;
-
-		if (in4_pton(o->traddr, -1, (u8 *)&in4->sin_addr.s_addr, '\0',
-			     NULL)) {
-			in4->sin_family = AF_INET;
-			in4->sin_port = htons(port);
-			return 0;
-		}
-		if (o->adrfam == RBLK_ADRFAM_IPV4)
-			return -EINVAL;
-	}
-	{
-		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ctrl->addr;
-
-		if (!in6_pton(o->traddr, -1, in6->sin6_addr.s6_addr, '\0',
-			      NULL))
-			return -EINVAL;
-		in6->sin6_family = AF_INET6;
-		in6->sin6_port = htons(port);
-	}
-	return 0;
+	return rblk_parse_port(o->trsvcid, &port) ?:
+	       rblk_parse_traddr(o->traddr, port, o->adrfam, &ctrl->addr);
 }
 
 /**

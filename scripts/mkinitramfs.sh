@@ -1,12 +1,13 @@
 #!/bin/bash
 # Build the test guest's initramfs: busybox for the basics, dash as /bin/sh,
 # the real tools the tests drive (iproute2 ip/rdma, nvme-cli, fio, e2fsprogs,
-# kmod, jq) with the shared libraries ldd finds, the guest kernel's modules
-# with dependencies resolved by modprobe itself, our rblk.ko and nvmecfg, and
-# selftests/ (with selftests/init.sh as /init).
+# kmod, jq; perf if the host has it) with the shared libraries ldd finds,
+# the guest kernel's modules with dependencies resolved by modprobe itself,
+# our rblk.ko and nvmecfg, and selftests/ (with selftests/init.sh as /init).
 #
 # usage: scripts/mkinitramfs.sh KVER BUILD_DIR
 # env:   RBLK_KO (default ./rblk.ko), NVMECFG (default tools/nvmecfg),
+#        (and rblk_kunit.ko from beside it, if built),
 #        RBLK_EXTRA_MODULES (more guest modules, space separated),
 #        RBLK_KROOT (guest kernel tree: boot/vmlinuz-KVER, lib/modules/KVER;
 #        default BUILD_DIR/kernel, what setup unpacks)
@@ -107,6 +108,20 @@ for l in insmod rmmod modprobe modinfo lsmod depmod; do
 done
 [ -f /etc/mke2fs.conf ] && copy_file /etc/mke2fs.conf
 
+# perf (Debian's linux-perf), for `make bench RBLK_BENCH_PERF=1`; only if the
+# host has it.  /usr/bin/perf is either perf itself or a wrapper script that
+# runs /usr/bin/perf_X.Y for the running kernel: the guest gets the binary.
+perf_bin=
+if [ -x /usr/bin/perf ] && [ "$(head -c 4 /usr/bin/perf | tail -c 3)" = ELF ]; then
+	perf_bin=/usr/bin/perf
+else
+	kmm=$(echo "$KVER" | cut -d. -f1-2)
+	for p in "/usr/bin/perf_$kmm" /usr/bin/perf_[0-9]*; do
+		[ -x "$p" ] && { perf_bin=$p; break; }
+	done
+fi
+[ -n "$perf_bin" ] && copy_bin "$perf_bin" perf
+
 # --- guest kernel modules: dependency closure as modprobe resolves it ---
 # copy_module NAME: NAME and everything it depends on; 1 if unknown.
 copy_module() {
@@ -140,6 +155,11 @@ if [ -f "$RBLK_KO" ]; then
 	for dep in $(modinfo -F depends "$RBLK_KO" | tr ',' ' '); do
 		copy_module "$dep" || die "rblk.ko needs $dep, not in the guest kernel"
 	done
+	# The KUnit tests, built next to rblk.ko for a kernel with KUnit.
+	kunit_ko=$(dirname "$RBLK_KO")/rblk_kunit.ko
+	if [ -f "$kunit_ko" ]; then
+		strip --strip-debug -o "$ROOT/usr/$MODDIR/extra/rblk_kunit.ko" "$kunit_ko"
+	fi
 else
 	echo "mkinitramfs: WARNING: $RBLK_KO not built; tests that need it will fail" >&2
 fi

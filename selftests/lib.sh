@@ -207,9 +207,21 @@ reset_fabric() {
 	done
 	rblk_loaded && rmmod rblk 2>/dev/null
 	command -v nvme >/dev/null && nvme disconnect-all >/dev/null 2>&1
-	[ -e "/sys/class/infiniband/$RBLK_RDMA_DEV" ] ||
+	if [ ! -e "/sys/class/infiniband/$RBLK_RDMA_DEV" ]; then
 		rdma link add "$RBLK_RDMA_DEV" type rxe netdev "$RBLK_NETDEV" 2>/dev/null
-	# Relinking re-enables the port, on the current RDMA device.
+		nvmet_reenable_port
+	fi
+	# Only when a test left it unlinked: every port disable records the
+	# target's own lockdep chain (see Documentation/testing.rst).
+	[ -e "$RBLK_NVMET_PORT/subsystems/$RBLK_NQN" ] ||
+		ln -s "$RBLK_NVMET_SUBSYS" "$RBLK_NVMET_PORT/subsystems/$RBLK_NQN" 2>/dev/null
+	return 0
+}
+
+# nvmet_reenable_port: disable and re-enable the nvmet port, which makes it
+# listen on the current RDMA device (6.1's nvmet-rdma does not re-listen on
+# a re-created device by itself).  Never fails: for cleanup paths.
+nvmet_reenable_port() {
 	rm -f "$RBLK_NVMET_PORT/subsystems/$RBLK_NQN" 2>/dev/null
 	ln -s "$RBLK_NVMET_SUBSYS" "$RBLK_NVMET_PORT/subsystems/$RBLK_NQN" 2>/dev/null
 	return 0

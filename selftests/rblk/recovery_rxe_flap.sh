@@ -8,7 +8,13 @@
 
 rblk_load
 dev=$(rblk_connect "$RBLK_NSID_FILE" -k 2 -c 1 -l 120) || exit 1
-trap 'rdma link show $RBLK_RDMA_DEV >/dev/null 2>&1 || rdma link add $RBLK_RDMA_DEV type rxe netdev $RBLK_NETDEV' EXIT
+# Whatever failed, the device comes back and the port listens on it.
+restore_rxe() {
+	rdma link show "$RBLK_RDMA_DEV" >/dev/null 2>&1 && return 0
+	rdma link add "$RBLK_RDMA_DEV" type rxe netdev "$RBLK_NETDEV"
+	nvmet_reenable_port
+}
+trap restore_rxe EXIT
 
 fio --name=rxe --filename="$dev" --direct=1 --ioengine=libaio \
 	--rw=randwrite --bs=4k --iodepth=16 --size=32M --loops=2 \

@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rblk NVMe over Fabrics wire format.  Everything here is a pure function
+ * of its arguments: the callers in fabrics.c, blk.c, rdma.c and netlink.c
+ * own the controller state and the I/O, and kmod/proto_test.c checks the
+ * encodings byte by byte against the NVMe and NVMe-oF specifications.
+ */
+#include <kunit/visibility.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/inet.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <asm/unaligned.h>
+
+#include <linux/rblk.h>
+
+#include "proto.h"
+
+/**
+ * rblk_cmd_connect() - build a Fabrics Connect command
+ * @cmd: command to fill; zeroed by the caller
+ * @qid: queue id, 0 for the admin queue
+ * @sqsize: submission queue size (0's based)
+ * @kato_ms: keep-alive timeout in ms; only sent on the admin queue
+ */
+void rblk_cmd_connect(struct nvme_command *cmd, u16 qid, u16 sqsize,
+		      u32 kato_ms)
+{
+	cmd->connect.opcode = nvme_fabrics_command;
+	cmd->connect.fctype = nvme_fabrics_type_connect;
+	cmd->connect.recfmt = 0;
+	cmd->connect.qid = cpu_to_le16(qid);
+	cmd->connect.sqsize = cpu_to_le16(sqsize);
+	/* Keep-alive is negotiated once, on the admin queue. */
+	cmd->connect.kato = cpu_to_le32(qid ? 0 : kato_ms);
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_cmd_connect);
+
+/**
+ * rblk_connect_data() - fill the data of a Fabrics Connect command
+ * @data: the 1 KiB Connect data; zeroed by the caller
+ * @hostid: host identifier
+ * @cntlid: controller id from the admin Connect, 0xffff for the admin queue
+ *	(dynamic controller model: "any controller")
+ * @subsysnqn: subsystem NQN
+ * @hostnqn: host NQN
+ */
+void rblk_connect_data(struct nvmf_connect_data *data, const uuid_t *hostid,
+		       u16 cntlid, const char *subsysnqn, const char *hostnqn)
+{
+	uuid_copy(&data->hostid, hostid);
+	data->cntlid = cpu_to_le16(cntlid);
+	strscpy(data->subsysnqn, subsysnqn, NVMF_NQN_SIZE);
+	strscpy(data->hostnqn, hostnqn, NVMF_NQN_SIZE);
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_connect_data);
+
+/**
+ * rblk_connect_error() - explain a Fabrics Connect failure
+ * @status: NVMe status of the Connect completion
+ * @err: set to the errno to report
+ *
+ * Return: a static, human-readable reason.
+ */
+const char *rblk_connect_error(u16 status, int *err)
+{
+	switch (status & RBLK_SC_MASK) {
+	case NVME_SC_CONNECT_INVALID_PARAM:
+		*err = -ENOENT;
+		return "target does not know the subsystem NQN or host NQN";
+	case NVME_SC_CONNECT_INVALID_HOST:
+		*err = -EACCES;
+		return "target does not allow this host NQN";
+	case NVME_SC_CONNECT_CTRL_BUSY:
+		*err = -EBUSY;
+		return "target controller busy";
+	case NVME_SC_CONNECT_RESTART_DISC:
+		*err = -ECONNREFUSED;
+		return "target asked to restart discovery";
+	default:
+		*err = -ECONNREFUSED;
+		return "target refused Fabrics Connect";
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_connect_error);
+
+/**
+ * rblk_cmd_prop_get() - build a Fabrics Property Get command
+ * @cmd: command to fill; zeroed by the caller
+ * @off: property offset (NVME_REG_*)
+ * @is64: 8-byte property (CAP); 4 bytes otherwise
+ */
+void rblk_cmd_prop_get(struct nvme_command *cmd, u32 off, bool is64)
+{
+	cmd->prop_get.opcode = nvme_fabrics_command;
+	cmd->prop_get.fctype = nvme_fabrics_type_property_get;
+	cmd->prop_get.attrib = is64 ? 1 : 0;
+	cmd->prop_get.offset = cpu_to_le32(off);
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_cmd_prop_get);
+
+/**
+ * rblk_cmd_prop_set() - build a 4-byte Fabrics Property Set command
+ * @cmd: command to fill; zeroed by the caller
+ * @off: property offset (NVME_REG_*)
+ * @val: value
+ */
+void rblk_cmd_prop_set(struct nvme_command *cmd, u32 off, u64 val)
+{
+	cmd->prop_set.opcode = nvme_fabrics_command;
+	cmd->prop_set.fctype = nvme_fabrics_type_property_set;
+	cmd->prop_set.attrib = 0;
+	cmd->prop_set.offset = cpu_to_le32(off);
+	cmd->prop_set.value = cpu_to_le64(val);
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_cmd_prop_set);
+
+/**
+ * rblk_cmd_identify() - build an Identify command
+ * @cmd: command to fill; zeroed by the caller
+ * @cns: controller or namespace structure (NVME_ID_CNS_*)
+ * @nsid: namespace, 0 for controller structures
+ */
+void rblk_cmd_identify(struct nvme_command *cmd, u8 cns, u32 nsid)
+{
+	cmd->identify.opcode = nvme_admin_identify;
+	cmd->identify.nsid = cpu_to_le32(nsid);
+	cmd->identify.cns = cns;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_cmd_identify);
+
+/**
+ * rblk_cmd_set_queue_count() - build Set Features Number of Queues
+ * @cmd: command to fill; zeroed by the caller
+ * @count: I/O queues wanted (1 or more), as many submission as completion
+ */
+void rblk_cmd_set_queue_count(struct nvme_command *cmd, u32 count)
+{
+	u32 q = count - 1;	/* 0's based */
+
+	cmd->features.opcode = nvme_admin_set_features;
+	cmd->features.fid = cpu_to_le32(NVME_FEAT_NUM_QUEUES);
+	cmd->features.dword11 = cpu_to_le32((q & 0xffff) | (q << 16));
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_cmd_set_queue_count);
+
+/**
+ * rblk_queue_count_granted() - decode Number of Queues from its completion
+ * @result: completion dword 0
+ *
+ * Return: queue pairs usable, the lesser of submission and completion.
+ */
+u32 rblk_queue_count_granted(u32 result)
+{
+	return min(result & 0xffff, result >> 16) + 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_queue_count_granted);
+
+/**
+ * rblk_cmd_get_log() - build a Get Log Page command
+ * @cmd: command to fill; zeroed by the caller
+ * @lid: log page id
+ * @len: bytes to read: a multiple of 4, at least 4
+ *
+ * Return: 0, or -EINVAL for a length the dword count cannot express.
+ */
+int rblk_cmd_get_log(struct nvme_command *cmd, u8 lid, size_t len)
+{
+	u32 numd;
+
+	if (len < 4 || len % 4 || len / 4 > (u64)U32_MAX + 1)
+		return -EINVAL;
+	numd = len / 4 - 1;	/* 0's based, split across two fields */
+	cmd->get_log_page.opcode = nvme_admin_get_log_page;
+	cmd->get_log_page.lid = lid;
+	cmd->get_log_page.numdl = cpu_to_le16(numd & 0xffff);
+	cmd->get_log_page.numdu = cpu_to_le16(numd >> 16);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_cmd_get_log);
+
+/**
+ * rblk_cmd_rw() - build a Read or Write command
+ * @cmd: command to fill; zeroed by the caller
+ * @opcode: nvme_cmd_read or nvme_cmd_write
+ * @nsid: namespace
+ * @slba: first logical block
+ * @nlb: number of logical blocks, 1 to 65536
+ * @fua: force unit access
+ *
+ * Return: 0, or -EINVAL if @nlb does not fit the 16-bit, 0's based field.
+ */
+int rblk_cmd_rw(struct nvme_command *cmd, u8 opcode, u32 nsid, u64 slba,
+		u32 nlb, bool fua)
+{
+	if (unlikely(!nlb || nlb > 0x10000))
+		return -EINVAL;
+	cmd->rw.opcode = opcode;
+	cmd->rw.nsid = cpu_to_le32(nsid);
+	cmd->rw.slba = cpu_to_le64(slba);
+	cmd->rw.length = cpu_to_le16(nlb - 1);
+	cmd->rw.control = cpu_to_le16(fua ? NVME_RW_FUA : 0);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_cmd_rw);
+
+/**
+ * rblk_cmd_write_zeroes() - build a Write Zeroes command
+ * @cmd: command to fill; zeroed by the caller
+ * @nsid: namespace
+ * @slba: first logical block
+ * @nlb: number of logical blocks, 1 to 65536
+ *
+ * Return: 0, or -EINVAL if @nlb does not fit.
+ */
+int rblk_cmd_write_zeroes(struct nvme_command *cmd, u32 nsid, u64 slba,
+			  u32 nlb)
+{
+	if (unlikely(!nlb || nlb > 0x10000))
+		return -EINVAL;
+	cmd->write_zeroes.opcode = nvme_cmd_write_zeroes;
+	cmd->write_zeroes.nsid = cpu_to_le32(nsid);
+	cmd->write_zeroes.slba = cpu_to_le64(slba);
+	cmd->write_zeroes.length = cpu_to_le16(nlb - 1);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_cmd_write_zeroes);
+
+/**
+ * rblk_cmd_dsm() - build a one-range Dataset Management (deallocate)
+ * @cmd: command to fill; zeroed by the caller
+ * @range: the range, sent as the command's data
+ * @nsid: namespace
+ * @slba: first logical block
+ * @nlb: number of logical blocks
+ */
+void rblk_cmd_dsm(struct nvme_command *cmd, struct nvme_dsm_range *range,
+		  u32 nsid, u64 slba, u32 nlb)
+{
+	range->cattr = 0;
+	range->nlb = cpu_to_le32(nlb);
+	range->slba = cpu_to_le64(slba);
+
+	cmd->dsm.opcode = nvme_cmd_dsm;
+	cmd->dsm.nsid = cpu_to_le32(nsid);
+	cmd->dsm.nr = 0;	/* 0's based: one range */
+	cmd->dsm.attributes = cpu_to_le32(NVME_DSMGMT_AD);
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_cmd_dsm);
+
+/**
+ * rblk_sgl_null() - describe "no data" with a zero-length keyed descriptor
+ * @cmd: command
+ */
+void rblk_sgl_null(struct nvme_command *cmd)
+{
+	struct nvme_keyed_sgl_desc *sg = &cmd->common.dptr.ksgl;
+
+	sg->addr = 0;
+	put_unaligned_le24(0, sg->length);
+	put_unaligned_le32(0, sg->key);
+	sg->type = NVME_KEY_SGL_FMT_DATA_DESC << 4;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_sgl_null);
+
+/**
+ * rblk_sgl_keyed() - describe registered host memory for the target
+ * @cmd: command
+ * @addr: remote (I/O virtual) address of the registration
+ * @len: length in bytes, below 16 MiB (24-bit field)
+ * @rkey: remote key
+ * @invalidate: ask the target to invalidate @rkey with its response
+ *
+ * Return: 0, or -EINVAL if @len does not fit the descriptor.
+ */
+int rblk_sgl_keyed(struct nvme_command *cmd, u64 addr, u32 len, u32 rkey,
+		   bool invalidate)
+{
+	struct nvme_keyed_sgl_desc *sg = &cmd->common.dptr.ksgl;
+
+	if (unlikely(len >= 1U << 24))
+		return -EINVAL;
+	sg->addr = cpu_to_le64(addr);
+	put_unaligned_le24(len, sg->length);
+	put_unaligned_le32(rkey, sg->key);
+	sg->type = NVME_KEY_SGL_FMT_DATA_DESC << 4;
+	if (invalidate)
+		sg->type |= NVME_SGL_FMT_INVALIDATE;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_sgl_keyed);
+
+/**
+ * rblk_sgl_inline() - describe data carried in the command capsule
+ * @cmd: command
+ * @offset: offset of the data in the capsule after the SQE (ICDOFF * 16)
+ * @len: data length
+ */
+void rblk_sgl_inline(struct nvme_command *cmd, u32 offset, u32 len)
+{
+	struct nvme_sgl_desc *sg = &cmd->common.dptr.sgl;
+
+	sg->addr = cpu_to_le64(offset);
+	sg->length = cpu_to_le32(len);
+	sg->type = (NVME_SGL_FMT_DATA_DESC << 4) | NVME_SGL_FMT_OFFSET;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_sgl_inline);
+
+/**
+ * rblk_cc_enable() - the CC value that enables an NVM controller
+ * @page_shift: host memory page size, log2
+ *
+ * Return: CC with EN set, NVM command set, round robin arbitration and the
+ * 64-byte SQE / 16-byte CQE that NVMe-oF mandates.
+ */
+u32 rblk_cc_enable(unsigned int page_shift)
+{
+	return NVME_CC_CSS_NVM | (page_shift - 12) << NVME_CC_MPS_SHIFT |
+	       NVME_CC_AMS_RR | NVME_CC_SHN_NONE | NVME_CC_IOSQES |
+	       NVME_CC_IOCQES | NVME_CC_ENABLE;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_cc_enable);
+
+/**
+ * rblk_cap_ready_timeout_ms() - how long CSTS.RDY may take to follow CC.EN
+ * @cap: the CAP property
+ *
+ * Return: CAP.TO (500 ms units) in ms, plus one unit of slack.
+ */
+unsigned int rblk_cap_ready_timeout_ms(u64 cap)
+{
+	return (NVME_CAP_TIMEOUT(cap) + 1) * 500;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_cap_ready_timeout_ms);
+
+/**
+ * rblk_mdts_sectors() - maximum transfer size in 512-byte sectors
+ * @cap: the CAP property (MPSMIN is the unit of MDTS)
+ * @mdts: Identify Controller MDTS, a power of two of that unit; 0: no limit
+ *
+ * Return: the limit, saturated at U32_MAX.
+ */
+u32 rblk_mdts_sectors(u64 cap, u8 mdts)
+{
+	unsigned int shift = 12 + NVME_CAP_MPSMIN(cap) + mdts - SECTOR_SHIFT;
+
+	if (!mdts || shift >= 32)
+		return U32_MAX;
+	return 1U << shift;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_mdts_sectors);
+
+/**
+ * rblk_ns_lba_shift() - the block size of a namespace's current LBA format
+ * @id: Identify Namespace data
+ * @page_shift: largest block size the host can use, log2
+ *
+ * Return: log2 of the LBA data size, or -EOPNOTSUPP for a format rblk cannot
+ * use (below 512 bytes, above a page, or with metadata).
+ */
+int rblk_ns_lba_shift(const struct nvme_id_ns *id, unsigned int page_shift)
+{
+	const struct nvme_lbaf *lbaf = &id->lbaf[nvme_lbaf_index(id->flbas)];
+
+	if (lbaf->ds < SECTOR_SHIFT || lbaf->ds > page_shift || lbaf->ms)
+		return -EOPNOTSUPP;
+	return lbaf->ds;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_ns_lba_shift);
+
+/**
+ * rblk_id_string() - copy a space-padded Identify string and terminate it
+ * @dst: buffer of at least @len + 1 bytes
+ * @src: the Identify field
+ * @len: size of the field
+ */
+void rblk_id_string(char *dst, const char *src, size_t len)
+{
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+	while (len && (dst[len - 1] == ' ' || dst[len - 1] == '\0'))
+		dst[--len] = '\0';
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_id_string);
+
+/**
+ * rblk_status_to_errno() - turn a command result into an errno
+ * @status: negative errno, 0, or positive NVMe status (DNR/More included)
+ *
+ * Return: 0 or a negative errno.
+ */
+int rblk_status_to_errno(int status)
+{
+	if (status <= 0)
+		return status;
+	switch (status & RBLK_SC_MASK) {
+	case NVME_SC_HOST_ABORTED_CMD:
+	case NVME_SC_HOST_PATH_ERROR:
+		return -EIO;
+	case NVME_SC_INVALID_NS:
+		return -ENODEV;
+	case NVME_SC_INVALID_OPCODE:
+	case NVME_SC_INVALID_FIELD:
+		return -EOPNOTSUPP;
+	default:
+		return -EREMOTEIO;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_status_to_errno);
+
+/**
+ * rblk_status_to_blk() - the block layer status for an NVMe status
+ * @status: NVMe status (DNR/More included)
+ *
+ * Return: a blk_status_t; unknown statuses are BLK_STS_IOERR.
+ */
+blk_status_t rblk_status_to_blk(u16 status)
+{
+	switch (status & RBLK_SC_MASK) {
+	case NVME_SC_SUCCESS:
+		return BLK_STS_OK;
+	case NVME_SC_CAP_EXCEEDED:
+		return BLK_STS_NOSPC;
+	case NVME_SC_LBA_RANGE:
+	case NVME_SC_CMD_INTERRUPTED:
+	case NVME_SC_NS_NOT_READY:
+		return BLK_STS_TARGET;
+	case NVME_SC_BAD_ATTRIBUTES:
+	case NVME_SC_ONCS_NOT_SUPPORTED:
+	case NVME_SC_INVALID_OPCODE:
+	case NVME_SC_INVALID_FIELD:
+	case NVME_SC_INVALID_NS:
+		return BLK_STS_NOTSUPP;
+	case NVME_SC_WRITE_FAULT:
+	case NVME_SC_READ_ERROR:
+	case NVME_SC_UNWRITTEN_BLOCK:
+	case NVME_SC_ACCESS_DENIED:
+	case NVME_SC_READ_ONLY:
+	case NVME_SC_COMPARE_FAILED:
+		return BLK_STS_MEDIUM;
+	case NVME_SC_GUARD_CHECK:
+	case NVME_SC_APPTAG_CHECK:
+	case NVME_SC_REFTAG_CHECK:
+	case NVME_SC_INVALID_PI:
+		return BLK_STS_PROTECTION;
+	case NVME_SC_RESERVATION_CONFLICT:
+		return BLK_STS_NEXUS;
+	default:
+		/* Path errors too: single path, callers expect EIO. */
+		return BLK_STS_IOERR;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_status_to_blk);
+
+/**
+ * rblk_nqn_valid() - minimal NQN syntax check
+ * @nqn: NUL-terminated candidate
+ *
+ * Return: true for "nqn." followed by at least one character.  The target
+ * judges the rest; this only catches a swapped argument early.
+ */
+bool rblk_nqn_valid(const char *nqn)
+{
+	return !strncmp(nqn, "nqn.", 4) && nqn[4];
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_nqn_valid);
+
+/**
+ * rblk_parse_port() - parse a transport service id
+ * @trsvcid: decimal port number
+ * @port: the port, 1-65535
+ *
+ * Return: 0 or -EINVAL.
+ */
+int rblk_parse_port(const char *trsvcid, u16 *port)
+{
+	if (kstrtou16(trsvcid, 10, port) || !*port)
+		return -EINVAL;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_parse_port);
+
+/**
+ * rblk_parse_traddr() - parse an IP literal into a socket address
+ * @traddr: IPv4 or IPv6 literal
+ * @port: port, host order
+ * @adrfam: &enum rblk_adrfam the address must be, or 0 for either
+ * @ss: the address
+ *
+ * Return: 0, or -EINVAL if @traddr is no literal of the family asked for.
+ */
+int rblk_parse_traddr(const char *traddr, u16 port, u8 adrfam,
+		      struct sockaddr_storage *ss)
+{
+	struct sockaddr_in *in4 = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (adrfam != RBLK_ADRFAM_IPV6 &&
+	    in4_pton(traddr, -1, (u8 *)&in4->sin_addr.s_addr, '\0', NULL)) {
+		in4->sin_family = AF_INET;
+		in4->sin_port = htons(port);
+		return 0;
+	}
+	if (adrfam != RBLK_ADRFAM_IPV4 &&
+	    in6_pton(traddr, -1, in6->sin6_addr.s6_addr, '\0', NULL)) {
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons(port);
+		return 0;
+	}
+	memset(ss, 0, sizeof(*ss));
+	return -EINVAL;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_parse_traddr);

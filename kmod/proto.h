@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rblk NVMe over Fabrics wire format: building command capsules and SGL
+ * descriptors, decoding statuses, properties and Identify data.  Pure
+ * functions of their arguments (no controller, no I/O), so that KUnit
+ * (kmod/proto_test.c) can check them in isolation.
+ */
+#ifndef _RBLK_PROTO_H
+#define _RBLK_PROTO_H
+
+#include <linux/blk_types.h>
+#include <linux/nvme.h>
+#include <linux/socket.h>
+#include <linux/uuid.h>
+
+/* Status code type and status code: a status without DNR and More. */
+#define RBLK_SC_MASK		0x7ff
+
+/* Keyed SGL data blocks, the only way rblk describes remote memory. */
+#define RBLK_SGLS_KEYED		(1U << 2)
+
+void rblk_cmd_connect(struct nvme_command *cmd, u16 qid, u16 sqsize,
+		      u32 kato_ms);
+void rblk_connect_data(struct nvmf_connect_data *data, const uuid_t *hostid,
+		       u16 cntlid, const char *subsysnqn, const char *hostnqn);
+const char *rblk_connect_error(u16 status, int *err);
+void rblk_cmd_prop_get(struct nvme_command *cmd, u32 off, bool is64);
+void rblk_cmd_prop_set(struct nvme_command *cmd, u32 off, u64 val);
+void rblk_cmd_identify(struct nvme_command *cmd, u8 cns, u32 nsid);
+void rblk_cmd_set_queue_count(struct nvme_command *cmd, u32 count);
+u32 rblk_queue_count_granted(u32 result);
+int rblk_cmd_get_log(struct nvme_command *cmd, u8 lid, size_t len);
+int rblk_cmd_rw(struct nvme_command *cmd, u8 opcode, u32 nsid, u64 slba,
+		u32 nlb, bool fua);
+int rblk_cmd_write_zeroes(struct nvme_command *cmd, u32 nsid, u64 slba,
+			  u32 nlb);
+void rblk_cmd_dsm(struct nvme_command *cmd, struct nvme_dsm_range *range,
+		  u32 nsid, u64 slba, u32 nlb);
+
+void rblk_sgl_null(struct nvme_command *cmd);
+int rblk_sgl_keyed(struct nvme_command *cmd, u64 addr, u32 len, u32 rkey,
+		   bool invalidate);
+void rblk_sgl_inline(struct nvme_command *cmd, u32 offset, u32 len);
+
+u32 rblk_cc_enable(unsigned int page_shift);
+unsigned int rblk_cap_ready_timeout_ms(u64 cap);
+u32 rblk_mdts_sectors(u64 cap, u8 mdts);
+int rblk_ns_lba_shift(const struct nvme_id_ns *id, unsigned int page_shift);
+void rblk_id_string(char *dst, const char *src, size_t len);
+
+int rblk_status_to_errno(int status);
+blk_status_t rblk_status_to_blk(u16 status);
+
+bool rblk_nqn_valid(const char *nqn);
+int rblk_parse_traddr(const char *traddr, u16 port, u8 adrfam,
+		      struct sockaddr_storage *ss);
+int rblk_parse_port(const char *trsvcid, u16 *port);
+
+#endif /* _RBLK_PROTO_H */
