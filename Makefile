@@ -145,6 +145,8 @@ bench_space := $(subst ,, )
 BENCH_APPEND = RBLK_BENCH_ROUNDS=$(RBLK_BENCH_ROUNDS) RBLK_BENCH_RUNTIME=$(RBLK_BENCH_RUNTIME) \
 	RBLK_BENCH_PERF=$(RBLK_BENCH_PERF) \
 	$(if $(strip $(RBLK_BENCH_JOBS)),RBLK_BENCH_JOBS=$(subst $(bench_space),$(bench_comma),$(strip $(RBLK_BENCH_JOBS))))
+# The image carries perf only for a profiling run.
+bench: export RBLK_GUEST_PERF = $(RBLK_BENCH_PERF)
 bench:
 	$(build_guest)
 	@KVER=$(KVER) BUILD=$(BUILD) RBLK_VM_APPEND="$(strip $(RBLK_VM_APPEND) $(BENCH_APPEND))" \

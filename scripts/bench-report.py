@@ -1,13 +1,25 @@
 #!/usr/bin/env python3
-"""Turn the BENCH lines of a `make bench` guest console into a report.
+"""Turn the BENCH lines of a `make bench` guest log into a report.
+
+usage: bench-report.py LOG OUTDIR   (LOG: the KTAP log or the console)
 
 Writes a Markdown table of rblk / nvme-rdma ratios (and each as a fraction
-of the null_blk ceiling), the same data as JSON, and a gnuplot PNG of IOPS
-versus queue depth. Exits non-zero if the console has no complete run.
+of the null_blk ceiling), the same data as JSON, a gnuplot PNG of IOPS
+versus queue depth (if the sweep jobs ran) and, for a RBLK_BENCH_PERF=1 run,
+the guest's profiles as perf-DEVICE-JOB.txt. Exits non-zero if the log has
+no complete run.
+
+Each job ran in rounds of rblk, nvme, nvme, rblk; the rblk and nvme runs
+with the same run number ran back to back and form a pair. Besides the
+ratio of the means, each row gives the median and the range of the pair
+ratios, and a verdict: ">=" (every pair at least 1), "<" (every pair below
+1), or "~" (the pairs fall on both sides of 1: no difference shown).
 """
+import glob
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 from collections import defaultdict
@@ -18,6 +30,8 @@ ROWS = [
     "read_128k", "write_128k",
 ]
 SWEEP = [1, 4, 16, 32, 64]
+VERDICT_HELP = ("verdict: ≥ every pair ratio ≥ 1; < every pair ratio < 1;"
+                " ≈ pairs on both sides of 1 (no difference shown)")
 
 
 def job_metrics(fio):
@@ -37,13 +51,20 @@ def mean(vals):
     return sum(vals) / len(vals) if vals else 0.0
 
 
-def parse(console):
-    runs = defaultdict(list)
+def ratio(a, b):
+    return a / b if b else 0.0
+
+
+def parse(log):
+    """{(dev, job): {run: metrics}}, setup info, {(dev, job): [perf lines]}."""
+    runs = defaultdict(dict)
+    perf = defaultdict(list)
     info, done = "", False
     line_re = re.compile(r"^BENCH (\S+) (\S+) (\d+) (\{.*\})\s*$")
-    with open(console, errors="replace") as f:
+    perf_re = re.compile(r"^BENCH-PERF (\S+) (\S+) ?(.*)$")
+    with open(log, errors="replace") as f:
         for line in f:
-            line = line.strip("\r\n")
+            line = line.rstrip("\r\n")
             # The guest runner passes test output on as "# " diagnostics.
             if line.startswith("# "):
                 line = line[2:]
@@ -53,77 +74,75 @@ def parse(console):
                 sys.exit("bench: guest failed: " + line)
             elif line.startswith("BENCH-DONE"):
                 done = True
-            m = line_re.match(line)
-            if m:
-                dev, job, _, blob = m.groups()
-                runs[(dev, job)].append(job_metrics(json.loads(blob)))
+            elif line.startswith("BENCH-PERF "):
+                m = perf_re.match(line)
+                if m:
+                    perf[(m.group(1), m.group(2))].append(m.group(3))
+            else:
+                m = line_re.match(line)
+                if m:
+                    dev, job, run, blob = m.groups()
+                    runs[(dev, job)][int(run)] = job_metrics(json.loads(blob))
     if not done:
-        sys.exit("bench: no complete run in " + console)
-    avg = {}
-    for key, vals in runs.items():
-        avg[key] = {k: mean([v[k] for v in vals]) for k in vals[0]}
-    return info, avg
+        sys.exit("bench: no complete run in " + log)
+    return info, runs, perf
 
 
-def ratio(a, b):
-    return a / b if b else 0.0
+def compare(job, runs):
+    """rblk against nvme-rdma for one job; None if the job did not run."""
+    r, n = runs.get(("rblk", job)), runs.get(("nvme", job))
+    if not r and not n:
+        return None
+    if not r or not n:
+        sys.exit(f"bench: {job} ran on only one of rblk and nvme-rdma")
+    pairs = sorted(set(r) & set(n))
+    if not pairs:
+        sys.exit(f"bench: {job}: no rblk and nvme-rdma runs with the same number")
+    pair_ratios = [ratio(r[i]["iops"], n[i]["iops"]) for i in pairs]
+    lo, hi = min(pair_ratios), max(pair_ratios)
+    avg = {dev: {k: mean([v[k] for v in vals.values()])
+                 for k in next(iter(vals.values()))}
+           for dev, vals in (("rblk", r), ("nvme", n))}
+    return {
+        "job": job,
+        "rblk": avg["rblk"], "nvme_rdma": avg["nvme"],
+        "rblk_iops_runs": [r[i]["iops"] for i in sorted(r)],
+        "nvme_iops_runs": [n[i]["iops"] for i in sorted(n)],
+        "iops_ratio": ratio(avg["rblk"]["iops"], avg["nvme"]["iops"]),
+        "p99_ratio": ratio(avg["rblk"]["p99_us"], avg["nvme"]["p99_us"]),
+        "pairs": len(pairs),
+        "pair_ratios": pair_ratios,
+        "pair_ratio_median": statistics.median(pair_ratios),
+        "pair_ratio_min": lo,
+        "pair_ratio_max": hi,
+        "verdict": "≥" if lo >= 1 else ("<" if hi < 1 else "≈"),
+    }
 
 
-def main():
-    console, outdir = sys.argv[1], sys.argv[2]
-    os.makedirs(outdir, exist_ok=True)
-    info, avg = parse(console)
+def pair_cells(row):
+    return (f"{row['iops_ratio']:.2f} | {row['pair_ratio_median']:.2f} | "
+            f"{row['pair_ratio_min']:.2f}–{row['pair_ratio_max']:.2f} | "
+            f"{row['pairs']} | {row['verdict']}")
 
-    rows = []
-    for job in ROWS:
-        r, n, c = (avg.get((d, job)) for d in ("rblk", "nvme", "nullb"))
-        if not r or not n:
-            sys.exit("bench: missing results for " + job)
-        rows.append({
-            "job": job, "rblk": r, "nvme_rdma": n, "null_blk": c,
-            "iops_ratio": ratio(r["iops"], n["iops"]),
-            "p99_ratio": ratio(r["p99_us"], n["p99_us"]),
-            "rblk_of_ceiling": ratio(r["iops"], c["iops"]) if c else None,
-            "nvme_of_ceiling": ratio(n["iops"], c["iops"]) if c else None,
-        })
-    sweep = [{"qd": qd,
-              "rblk_iops": avg[("rblk", f"sweep_qd{qd}")]["iops"],
-              "nvme_iops": avg[("nvme", f"sweep_qd{qd}")]["iops"]}
-             for qd in SWEEP]
 
-    with open(os.path.join(outdir, "bench.json"), "w") as f:
-        json.dump({"setup": info, "rows": rows, "sweep": sweep}, f, indent=2)
+def write_perf(outdir, perf):
+    for old in glob.glob(os.path.join(outdir, "perf-*.txt")):
+        os.remove(old)
+    written = []
+    for (dev, job), lines in sorted(perf.items()):
+        path = os.path.join(outdir, f"perf-{dev}-{job}.txt")
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        written.append(path)
+    return written
 
-    lines = [
-        f"Setup: {info}",
-        "",
-        "| job | rblk IOPS | nvme-rdma IOPS | rblk/nvme IOPS | rblk p50/p99 us"
-        " | nvme p50/p99 us | rblk/ceiling | nvme/ceiling |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
-    ]
-    for row in rows:
-        r, n = row["rblk"], row["nvme_rdma"]
-        ceil = (lambda v: f"{v:.2f}" if v is not None else "-")
-        lines.append(
-            f"| {row['job']} | {r['iops']:.0f} | {n['iops']:.0f} | "
-            f"{row['iops_ratio']:.2f} | {r['p50_us']:.0f}/{r['p99_us']:.0f} | "
-            f"{n['p50_us']:.0f}/{n['p99_us']:.0f} | "
-            f"{ceil(row['rblk_of_ceiling'])} | {ceil(row['nvme_of_ceiling'])} |")
-    lines += ["", "| QD | rblk IOPS | nvme-rdma IOPS | ratio |",
-              "|---:|---:|---:|---:|"]
-    for s in sweep:
-        lines.append(f"| {s['qd']} | {s['rblk_iops']:.0f} | "
-                     f"{s['nvme_iops']:.0f} | "
-                     f"{ratio(s['rblk_iops'], s['nvme_iops']):.2f} |")
-    table = "\n".join(lines) + "\n"
-    with open(os.path.join(outdir, "bench.md"), "w") as f:
-        f.write(table)
-    print(table)
 
+def plot(outdir, sweep):
     dat = os.path.join(outdir, "sweep.dat")
     with open(dat, "w") as f:
         for s in sweep:
-            f.write(f"{s['qd']} {s['rblk_iops']:.1f} {s['nvme_iops']:.1f}\n")
+            f.write(f"{s['qd']} {s['rblk']['iops']:.1f} "
+                    f"{s['nvme_rdma']['iops']:.1f}\n")
     png = os.path.join(outdir, "iops_vs_qd.png")
     script = f"""
 set terminal png size 800,500
@@ -142,6 +161,85 @@ plot '{dat}' using 1:2 with linespoints title 'rblk', \\
         print("plot: " + png)
     except (OSError, subprocess.CalledProcessError) as e:
         print(f"bench: gnuplot failed ({e}); no plot", file=sys.stderr)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: bench-report.py LOG OUTDIR")
+    log, outdir = sys.argv[1], sys.argv[2]
+    os.makedirs(outdir, exist_ok=True)
+    info, runs, perf = parse(log)
+
+    rows = []
+    for job in ROWS:
+        row = compare(job, runs)
+        if row is None:
+            continue
+        c = runs.get(("nullb", job))
+        c = {k: mean([v[k] for v in c.values()])
+             for k in next(iter(c.values()))} if c else None
+        row["null_blk"] = c
+        row["rblk_of_ceiling"] = ratio(row["rblk"]["iops"], c["iops"]) if c else None
+        row["nvme_of_ceiling"] = ratio(row["nvme_rdma"]["iops"], c["iops"]) if c else None
+        rows.append(row)
+    sweep = []
+    for qd in SWEEP:
+        row = compare(f"sweep_qd{qd}", runs)
+        if row is not None:
+            row["qd"] = qd
+            row["rblk_iops"] = row["rblk"]["iops"]
+            row["nvme_iops"] = row["nvme_rdma"]["iops"]
+            sweep.append(row)
+    if not rows and not sweep:
+        sys.exit("bench: no results in " + log)
+
+    with open(os.path.join(outdir, "bench.json"), "w") as f:
+        json.dump({"setup": info, "rows": rows, "sweep": sweep}, f,
+                  indent=2, ensure_ascii=False)
+
+    def ceil(v):
+        return f"{v:.2f}" if v is not None else "-"
+
+    lines = [f"Setup: {info}", ""]
+    if rows:
+        lines += [
+            "| job | rblk IOPS | nvme-rdma IOPS | rblk/nvme (means) "
+            "| pair median | pair min–max | pairs | verdict "
+            "| rblk p50/p99 us | nvme p50/p99 us | rblk/ceiling | nvme/ceiling |",
+            "|---|---:|---:|---:|---:|---:|---:|:-:|---:|---:|---:|---:|",
+        ]
+        for row in rows:
+            r, n = row["rblk"], row["nvme_rdma"]
+            lines.append(
+                f"| {row['job']} | {r['iops']:.0f} | {n['iops']:.0f} | "
+                f"{pair_cells(row)} | "
+                f"{r['p50_us']:.0f}/{r['p99_us']:.0f} | "
+                f"{n['p50_us']:.0f}/{n['p99_us']:.0f} | "
+                f"{ceil(row['rblk_of_ceiling'])} | {ceil(row['nvme_of_ceiling'])} |")
+        lines.append("")
+    if sweep:
+        lines += ["| QD | rblk IOPS | nvme-rdma IOPS | rblk/nvme (means) "
+                  "| pair median | pair min–max | pairs | verdict |",
+                  "|---:|---:|---:|---:|---:|---:|---:|:-:|"]
+        for s in sweep:
+            lines.append(f"| {s['qd']} | {s['rblk']['iops']:.0f} | "
+                         f"{s['nvme_rdma']['iops']:.0f} | {pair_cells(s)} |")
+        lines.append("")
+    lines.append(VERDICT_HELP)
+    table = "\n".join(lines) + "\n"
+    with open(os.path.join(outdir, "bench.md"), "w") as f:
+        f.write(table)
+    print(table)
+
+    for path in write_perf(outdir, perf):
+        print("perf: " + path)
+    if sweep:
+        plot(outdir, sweep)
+    else:
+        # No sweep jobs this time: no plot left over from an earlier run.
+        for old in ("sweep.dat", "iops_vs_qd.png"):
+            if os.path.exists(os.path.join(outdir, old)):
+                os.remove(os.path.join(outdir, old))
 
 
 if __name__ == "__main__":

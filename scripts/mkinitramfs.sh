@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build the test guest's initramfs: busybox for the basics, dash as /bin/sh,
 # the real tools the tests drive (iproute2 ip/rdma, nvme-cli, fio, e2fsprogs,
-# kmod, jq; perf if the host has it) with the shared libraries ldd finds,
+# kmod, jq; perf with RBLK_GUEST_PERF=1) with the shared libraries ldd finds,
 # the guest kernel's modules with dependencies resolved by modprobe itself,
 # our rblk.ko and nvmecfg, and selftests/ (with selftests/init.sh as /init).
 #
@@ -108,11 +108,14 @@ for l in insmod rmmod modprobe modinfo lsmod depmod; do
 done
 [ -f /etc/mke2fs.conf ] && copy_file /etc/mke2fs.conf
 
-# perf (Debian's linux-perf), for `make bench RBLK_BENCH_PERF=1`; only if the
-# host has it.  /usr/bin/perf is either perf itself or a wrapper script that
-# runs /usr/bin/perf_X.Y for the running kernel: the guest gets the binary.
+# perf (Debian's linux-perf), for `make bench RBLK_BENCH_PERF=1`, which sets
+# RBLK_GUEST_PERF=1 (9 MB more image: not for every boot).  /usr/bin/perf is
+# either perf itself or a wrapper script that runs /usr/bin/perf_X.Y for the
+# running kernel: the guest gets the binary.
 perf_bin=
-if [ -x /usr/bin/perf ] && [ "$(head -c 4 /usr/bin/perf | tail -c 3)" = ELF ]; then
+if [ "${RBLK_GUEST_PERF:-0}" != 1 ]; then
+	:
+elif [ -x /usr/bin/perf ] && [ "$(head -c 4 /usr/bin/perf | tail -c 3)" = ELF ]; then
 	perf_bin=/usr/bin/perf
 else
 	kmm=$(echo "$KVER" | cut -d. -f1-2)
@@ -120,7 +123,11 @@ else
 		[ -x "$p" ] && { perf_bin=$p; break; }
 	done
 fi
-[ -n "$perf_bin" ] && copy_bin "$perf_bin" perf
+if [ -n "$perf_bin" ]; then
+	copy_bin "$perf_bin" perf
+elif [ "${RBLK_GUEST_PERF:-0}" = 1 ]; then
+	echo "mkinitramfs: WARNING: RBLK_GUEST_PERF=1 but no perf on the host (linux-perf)" >&2
+fi
 
 # --- guest kernel modules: dependency closure as modprobe resolves it ---
 # copy_module NAME: NAME and everything it depends on; 1 if unknown.

@@ -3,15 +3,36 @@
 # nvme-rdma host and on the null_blk device behind both, in one boot.
 #
 # Both hosts connect to the same nvmet-rdma namespace (nsid 1, null_blk).
-# Each job runs on rblk and nvme-rdma twice, in alternating order, so slow
-# drift of the TCG guest cancels out. Results are printed as
-#   BENCH <device> <job> <round> <fio JSON on one line>
+# Each job runs in RBLK_BENCH_ROUNDS rounds of rblk, nvme, nvme, rblk, so slow
+# drift of the TCG guest cancels out; runs are numbered 1..2*ROUNDS per
+# device, and the rblk and nvme runs of the same number ran back to back (a
+# pair).  Results are printed as
+#   BENCH <device> <job> <run> <fio JSON on one line>
 # and turned into a table by scripts/bench-report.py on the host.
-# rblk-timeout: 1800
+#
+# Knobs (environment; on the kernel command line NAME=VALUE words without a
+# dot reach /init's environment, which is how `make bench` passes them):
+#   RBLK_BENCH_ROUNDS   ABBA rounds per job (default 2)
+#   RBLK_BENCH_RUNTIME  seconds per fio run, after 1 s of ramp (default 4)
+#   RBLK_BENCH_JOBS     only these jobs (space or comma separated names)
+#   RBLK_BENCH_PERF=1   for the write jobs, one more run per host under
+#                       `perf record -a -g -e cpu-clock`; the report comes as
+#                       BENCH-PERF <device> <job> <line> lines
+# rblk-timeout: 14400
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 RUNTIME=${RBLK_BENCH_RUNTIME:-4}
+ROUNDS=${RBLK_BENCH_ROUNDS:-2}
+SELECT=$(echo "${RBLK_BENCH_JOBS:-}" | tr ',' ' ')
+PERF=${RBLK_BENCH_PERF:-0}
+# Jobs profiled with RBLK_BENCH_PERF=1, and the sampling frequency (Hz per
+# CPU: TCG has no PMU, cpu-clock is an hrtimer; low enough not to swamp it).
+PERF_JOBS="randwrite_4k_qd1 randwrite_4k_qd32 write_128k"
+PERF_FREQ=999
+PERF_TOP=25
+PERF_DATA=/tmp/bench-perf.data
+PERF_KALLSYMS=/tmp/bench-perf.kallsyms
 NQ=2
 
 bench_fail() {
@@ -19,36 +40,14 @@ bench_fail() {
 	exit 1
 }
 
-rblk_load
-nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
-	-n "$RBLK_NQN" -N "$RBLK_NSID_NULL" -i $NQ >/dev/null ||
-	bench_fail "nvmecfg connect"
-wait_for_path /dev/rblk0 10 -b || bench_fail "/dev/rblk0 did not appear"
-
-modprobe nvme-rdma || bench_fail "modprobe nvme-rdma"
-nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN" \
-	-i $NQ >/dev/null || bench_fail "nvme connect"
-NVME=
-for i in $(seq 50); do
-	NVME=$(nvme_ns_dev "$RBLK_NQN" "$RBLK_NSID_NULL") && [ -b "$NVME" ] && break
-	sleep 0.2
-done
-[ -b "$NVME" ] || bench_fail "nvme-rdma namespace did not appear"
-echo "BENCH-INFO rblk=/dev/rblk0 nvme=$NVME ceiling=$RBLK_NULL_DEV queues=$NQ runtime=${RUNTIME}s"
-
-# run_fio DEVICE_LABEL DEVICE JOB ROUND fio-args...
-run_fio() {
-	label=$1 dev=$2 job=$3 round=$4
-	shift 4
-	out=$(fio --name="$job" --filename="$dev" --direct=1 \
-		--ioengine=libaio --time_based --runtime="$RUNTIME" \
-		--ramp_time=1 --group_reporting --size=512M \
-		--output-format=json "$@" 2>/dev/null | tr -d '\n') ||
-		bench_fail "fio $job on $dev"
-	echo "BENCH $label $job $round $out"
+is_count() {
+	case $1 in '' | *[!0-9]* | 0*) return 1 ;; esac
 }
+is_count "$ROUNDS" || bench_fail "RBLK_BENCH_ROUNDS=$ROUNDS: want a positive integer"
+is_count "$RUNTIME" || bench_fail "RBLK_BENCH_RUNTIME=$RUNTIME: want a positive integer"
+case $PERF in 0 | 1) ;; *) bench_fail "RBLK_BENCH_PERF=$PERF: want 0 or 1" ;; esac
 
-# job name, then its fio arguments
+# job name, then its fio arguments (comma separated)
 JOBS="randread_4k_qd1:--rw=randread,--bs=4k,--iodepth=1,--numjobs=1
 randwrite_4k_qd1:--rw=randwrite,--bs=4k,--iodepth=1,--numjobs=1
 randread_4k_qd32:--rw=randread,--bs=4k,--iodepth=32,--numjobs=$NQ
@@ -60,18 +59,135 @@ for qd in 1 4 16 32 64; do
 sweep_qd$qd:--rw=randread,--bs=4k,--iodepth=$qd,--numjobs=1"
 done
 
-echo "$JOBS" | while IFS=: read -r job args; do
-	# shellcheck disable=SC2086 # args are comma-separated on purpose
+# A name in RBLK_BENCH_JOBS that is no job is a typo, not an empty run.
+for want in $SELECT; do
+	echo "$JOBS" | grep -q "^$want:" || bench_fail "RBLK_BENCH_JOBS: no job named $want"
+done
+selected() {
+	[ -z "$SELECT" ] && return 0
+	for want in $SELECT; do
+		[ "$want" = "$1" ] && return 0
+	done
+	return 1
+}
+
+if [ "$PERF" = 1 ]; then
+	command -v perf >/dev/null ||
+		bench_fail "RBLK_BENCH_PERF=1 but no perf in the guest (install linux-perf on the host, rebuild the initramfs)"
+	# Kernel symbols from /proc/kallsyms: addresses must not read as 0.
+	echo 0 > /proc/sys/kernel/kptr_restrict
+	echo -1 > /proc/sys/kernel/perf_event_paranoid
+fi
+
+rblk_load
+nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
+	-n "$RBLK_NQN" -N "$RBLK_NSID_NULL" -i $NQ >/dev/null ||
+	bench_fail "nvmecfg connect"
+wait_for_path /dev/rblk0 10 -b || bench_fail "/dev/rblk0 did not appear"
+
+modprobe nvme-rdma || bench_fail "modprobe nvme-rdma"
+nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN" \
+	-i $NQ >/dev/null || bench_fail "nvme connect"
+NVME=
+for _ in $(seq 50); do
+	NVME=$(nvme_ns_dev "$RBLK_NQN" "$RBLK_NSID_NULL") && [ -b "$NVME" ] && break
+	sleep 0.2
+done
+[ -b "$NVME" ] || bench_fail "nvme-rdma namespace did not appear"
+echo "BENCH-INFO rblk=/dev/rblk0 nvme=$NVME ceiling=$RBLK_NULL_DEV queues=$NQ" \
+	"runtime=${RUNTIME}s rounds=$ROUNDS jobs=$(echo "${SELECT:-all}" | tr ' ' ',') perf=$PERF"
+
+# Every fio argument but the job's own: no value holds a space.
+FIO_COMMON="--direct=1 --ioengine=libaio --time_based --runtime=$RUNTIME
+	--ramp_time=1 --group_reporting --size=512M --output-format=json"
+
+# run_fio DEVICE_LABEL DEVICE JOB RUN fio-args...
+run_fio() {
+	label=$1 dev=$2 job=$3 run=$4
+	shift 4
+	# shellcheck disable=SC2086 # FIO_COMMON is a word list
+	out=$(fio --name="$job" --filename="$dev" $FIO_COMMON "$@" \
+		</dev/null 2>/dev/null | tr -d '\n') ||
+		bench_fail "fio $job on $dev"
+	echo "BENCH $label $job $run $out"
+}
+
+# perf_report perf-report-args...: report on the last profile, to stdout.
+perf_report() {
+	perf report -i "$PERF_DATA" --kallsyms="$PERF_KALLSYMS" --no-children \
+		--stdio "$@"
+}
+
+# perf_fio DEVICE_LABEL DEVICE JOB fio-args...: one more run of the job,
+# system-wide under perf, and the top of the profile by symbol.
+perf_fio() {
+	label=$1 dev=$2 job=$3
+	shift 3
+	rm -f "$PERF_DATA"
+	# -D: sampling starts 2 s after fio does, past its start-up (dynamic
+	# linking and library constructors are slow under TCG) and most of the
+	# 1 s ramp.  -N: no build-id cache in ~/.debug (copies kallsyms: slow).
+	# shellcheck disable=SC2086 # FIO_COMMON is a word list
+	perf record -q -N -a -g -e cpu-clock -F $PERF_FREQ -D 2000 -o "$PERF_DATA" -- \
+		fio --name="$job" --filename="$dev" $FIO_COMMON "$@" \
+		</dev/null >/tmp/bench-perf.fio 2>/tmp/bench-perf.err || {
+		sed "s/^/BENCH-PERF $label $job /" /tmp/bench-perf.err
+		bench_fail "perf record of fio $job on $dev"
+	}
+	# A copy of kallsyms: given /proc/kallsyms, perf reads the kernel from
+	# /proc/kcore beside it and files every module under "/proc/kcore".
+	cat /proc/kallsyms > "$PERF_KALLSYMS"
+	{
+		iops=$(tr -d '\n' < /tmp/bench-perf.fio | jq -r '.jobs[0] |
+			if .read.io_bytes > 0 then .read else .write end | .iops | floor' \
+			2>/dev/null)
+		echo "# fio $job on $dev under perf: ${iops:-?} IOPS (${RUNTIME}s)"
+		echo "# perf record -a -g -e cpu-clock -F $PERF_FREQ -D 2000;" \
+			"perf report --no-children --sort sym"
+		# Flat profile: the symbols, without their call chains.
+		perf_report --sort sym -g none 2>/tmp/bench-perf.err |
+			grep -v -E '^$|^# *$|^# (To display|Total Lost|Overhead|\.\.\.\.)' |
+			head -n $((PERF_TOP + 2))
+		[ -s /tmp/bench-perf.err ] &&
+			echo "# perf report said: $(tr -s '\n' ' ' < /tmp/bench-perf.err)"
+		# The same samples by module: the host drivers' own share.
+		echo "# by module (--sort dso):"
+		perf_report --sort dso -g none 2>/dev/null |
+			grep -v -e '^$' -e '^#' | head -n 12
+		# Who calls the hottest symbols (3 % or more), callee first.
+		echo "# call chains of symbols >= 3 %:"
+		perf_report --sort sym --percent-limit 3 -g graph,1,callee 2>/dev/null |
+			grep -v -e '^$' -e '^#' | head -n 120
+	} | sed "s/^/BENCH-PERF $label $job /"
+	rm -f "$PERF_DATA" "$PERF_KALLSYMS" /tmp/bench-perf.fio /tmp/bench-perf.err
+}
+
+# Not `echo | while`: bench_fail must end the script, not a subshell.
+njobs=0
+for line in $JOBS; do
+	job=${line%%:*} args=${line#*:}
+	selected "$job" || continue
+	njobs=$((njobs + 1))
+	# shellcheck disable=SC2046 # args are comma-separated on purpose
 	set -- $(echo "$args" | tr ',' ' ')
-	run_fio rblk /dev/rblk0 "$job" 1 "$@"
-	run_fio nvme "$NVME" "$job" 1 "$@"
-	run_fio nvme "$NVME" "$job" 2 "$@"
-	run_fio rblk /dev/rblk0 "$job" 2 "$@"
+	r=1
+	while [ "$r" -le "$ROUNDS" ]; do
+		run_fio rblk /dev/rblk0 "$job" $((2 * r - 1)) "$@"
+		run_fio nvme "$NVME" "$job" $((2 * r - 1)) "$@"
+		run_fio nvme "$NVME" "$job" $((2 * r)) "$@"
+		run_fio rblk /dev/rblk0 "$job" $((2 * r)) "$@"
+		r=$((r + 1))
+	done
 	case $job in
 	sweep_*) ;;
 	*) run_fio nullb "$RBLK_NULL_DEV" "$job" 1 "$@" ;;
 	esac
+	if [ "$PERF" = 1 ] && echo " $PERF_JOBS " | grep -q " $job "; then
+		perf_fio rblk /dev/rblk0 "$job" "$@"
+		perf_fio nvme "$NVME" "$job" "$@"
+	fi
 done
+[ "$njobs" -gt 0 ] || bench_fail "no job selected"
 
 nvme disconnect -n "$RBLK_NQN" >/dev/null
 nvmecfg disconnect rblk0 >/dev/null

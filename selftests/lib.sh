@@ -107,9 +107,17 @@ rblk_unload() {
 }
 
 # --- kernel log ---
+# splat_filter: a kernel log on stdin, with the reports listed in
+# selftests/known-splats (other subsystems' lockdep reports) reduced to one
+# "rblk-known-splat:" line each.
+_RBLK_LIB_DIR=$(cd "$(dirname "$0")" && while [ ! -f lib.sh ] && [ "$PWD" != / ]; do cd ..; done && pwd)
+splat_filter() {
+	awk -v known="$_RBLK_LIB_DIR/known-splats" -f "$_RBLK_LIB_DIR/known-splats.awk"
+}
+
 # Print kernel log lines that look like a splat; 0 if there were any.
 dmesg_splats() {
-	dmesg | grep -E "$RBLK_SPLAT_RE"
+	dmesg | splat_filter | grep -E "$RBLK_SPLAT_RE"
 }
 
 # --- in-kernel nvme-rdma reference host ---
