@@ -79,7 +79,7 @@ DEBUG_KROOT := $(BUILD)debug-kernel/root
 DEBUG_MOD := $(BUILD)debug-mod
 DEBUG_KVER = $$(cat $(BUILD)debug-kernel/kver)
 # KASAN + lockdep under TCG: several times slower than the normal guest.
-DEBUG_VM_TIMEOUT ?= 3600
+DEBUG_VM_TIMEOUT ?= 5400
 DEBUG_TEST_TIMEOUT ?= 1500
 # Every selftest (or TESTS), between a kmemleak baseline and a final scan.
 # The tests that disable the nvmet port run last: a port disable after a

@@ -7,12 +7,13 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/delay.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 
 #include "rblk.h"
 
-/* Largest discovery log we read: header plus this many records. */
-#define RBLK_DISC_MAX_RECORDS	64
+/* Discovery log records per Get Log Page: 32 KiB, inside any MDTS. */
+#define RBLK_DISC_CHUNK		32
 
 /**
  * rblk_exec_cmd() - run one command synchronously
@@ -391,62 +392,98 @@ int rblk_set_queue_count(struct rblk_ctrl *ctrl, u32 *count)
 	return 0;
 }
 
+static int rblk_read_log(struct rblk_ctrl *ctrl, u8 lid, u64 offset,
+			 void *buf, size_t len)
+{
+	struct nvme_command cmd = {};
+	int ret;
+
+	ret = rblk_cmd_get_log(&cmd, lid, offset, len);
+	if (ret)
+		return ret;
+	ret = rblk_exec_cmd(ctrl, 0, &cmd, buf, len, NULL);
+	if (ret > 0)
+		rblk_err(ctrl, "Get Log Page %#x at %llu failed, status %#x\n",
+			 lid, offset, ret);
+	return rblk_status_to_errno(ret);
+}
+
 /**
  * rblk_get_disc_log() - read the discovery log page
  * @ctrl: enabled discovery controller
- * @entries: set to a kmalloc'ed array of records, caller frees
- * @nr: set to the number of records
+ * @entries: set to a kvmalloc'ed array of records, caller kvfree()s
+ * @nr: set to the number of records in @entries, at most
+ *	%RBLK_DISC_MAX_RECORDS
+ * @numrec: set to the number of records in the target's log
+ *
+ * The header, the records in chunks, then the header again: a generation
+ * counter that moved means the log changed while it was read, and reading
+ * starts over.
  *
  * Return: 0 or a negative errno.
  */
 int rblk_get_disc_log(struct rblk_ctrl *ctrl,
-		      struct nvmf_disc_rsp_page_entry **entries, u32 *nr)
+		      struct nvmf_disc_rsp_page_entry **entries, u32 *nr,
+		      u64 *numrec)
 {
-	struct nvmf_disc_rsp_page_hdr *log;
-	struct nvme_command cmd = {};
-	size_t size = sizeof(*log);
-	u64 genctr, numrec;
+	const size_t esz = sizeof(struct nvmf_disc_rsp_page_entry);
+	struct nvmf_disc_rsp_page_entry *e = NULL;
+	struct nvmf_disc_rsp_page_hdr *hdr;
 	int ret, tries = 3;
+	u64 genctr, total;
+	u32 n, i, chunk;
+	void *buf;
 
-	log = kmalloc(sizeof(*log) + RBLK_DISC_MAX_RECORDS *
-		      sizeof(struct nvmf_disc_rsp_page_entry), GFP_KERNEL);
-	if (!log)
+	/* One bounce buffer for header and chunks: kmalloc'ed, DMA-able. */
+	buf = kmalloc(max(sizeof(*hdr), RBLK_DISC_CHUNK * esz), GFP_KERNEL);
+	if (!buf)
 		return -ENOMEM;
+	hdr = buf;
 again:
-	/* First the header for the record count, then header and records. */
-	memset(&cmd, 0, sizeof(cmd));
-	ret = rblk_cmd_get_log(&cmd, NVME_LOG_DISC, size) ?:
-	      rblk_exec_cmd(ctrl, 0, &cmd, log, sizeof(*log), NULL);
+	ret = rblk_read_log(ctrl, NVME_LOG_DISC, 0, hdr, sizeof(*hdr));
 	if (ret)
 		goto out;
-	genctr = le64_to_cpu(log->genctr);
-	numrec = min_t(u64, le64_to_cpu(log->numrec), RBLK_DISC_MAX_RECORDS);
+	genctr = le64_to_cpu(hdr->genctr);
+	total = le64_to_cpu(hdr->numrec);
+	n = min_t(u64, total, RBLK_DISC_MAX_RECORDS);
 
-	size = sizeof(*log) + numrec * sizeof(log->entries[0]);
-	if (numrec) {
-		memset(&cmd, 0, sizeof(cmd));
-		ret = rblk_cmd_get_log(&cmd, NVME_LOG_DISC, size) ?:
-		      rblk_exec_cmd(ctrl, 0, &cmd, log, size, NULL);
+	kvfree(e);
+	e = kvcalloc(max(n, 1U), esz, GFP_KERNEL);
+	if (!e) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i += chunk) {
+		chunk = min_t(u32, n - i, RBLK_DISC_CHUNK);
+		ret = rblk_read_log(ctrl, NVME_LOG_DISC,
+				    sizeof(*hdr) + (u64)i * esz, buf,
+				    chunk * esz);
 		if (ret)
 			goto out;
-		/* The log changed under us: read it again. */
-		if (le64_to_cpu(log->genctr) != genctr && --tries) {
-			size = sizeof(*log);
-			goto again;
-		}
+		memcpy(&e[i], buf, chunk * esz);
 	}
 
-	*nr = numrec;
-	*entries = kmemdup(log->entries, numrec * sizeof(log->entries[0]) ?: 1,
-			   GFP_KERNEL);
-	if (!*entries)
-		ret = -ENOMEM;
+	ret = rblk_read_log(ctrl, NVME_LOG_DISC, 0, hdr, sizeof(*hdr));
+	if (ret)
+		goto out;
+	if (le64_to_cpu(hdr->genctr) != genctr) {
+		if (--tries)
+			goto again;
+		rblk_err(ctrl, "discovery log changed on every read\n");
+		ret = -EAGAIN;
+		goto out;
+	}
+	if (total > n)
+		rblk_warn(ctrl, "discovery log has %llu records, reporting the first %u\n",
+			  total, n);
+	*entries = e;
+	*nr = n;
+	*numrec = total;
+	e = NULL;
 out:
-	kfree(log);
-	if (ret > 0)
-		rblk_err(ctrl, "Get Log Page (discovery) failed, status %#x\n",
-			 ret);
-	return rblk_status_to_errno(ret);
+	kvfree(e);
+	kfree(buf);
+	return ret;
 }
 
 static enum rq_end_io_ret rblk_keep_alive_end_io(struct request *rq,

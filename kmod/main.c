@@ -297,15 +297,17 @@ void rblk_ctrls_on_device_removal(struct ib_device *ibdev)
  * rblk_discover() - read the discovery log of a discovery controller
  * @opts: address of the discovery controller; an empty subsystem NQN means
  *	the well-known discovery NQN
- * @entries: set to a kmalloc'ed array, caller frees
+ * @entries: set to a kvmalloc'ed array, caller kvfree()s
  * @nr: set to the number of entries
+ * @numrec: set to the number of records in the target's log (more than @nr
+ *	if the log is longer than %RBLK_DISC_MAX_RECORDS)
  * @errmsg: set to a static reason on failure
  *
  * Return: 0 or a negative errno.
  */
 int rblk_discover(const struct rblk_ctrl_opts *opts,
 		  struct nvmf_disc_rsp_page_entry **entries, u32 *nr,
-		  const char **errmsg)
+		  u64 *numrec, const char **errmsg)
 {
 	struct rblk_ctrl_opts o = *opts;
 	struct rblk_ctrl *ctrl;
@@ -327,7 +329,7 @@ int rblk_discover(const struct rblk_ctrl_opts *opts,
 	}
 	ret = rblk_ctrl_start(ctrl, errmsg);
 	if (!ret) {
-		ret = rblk_get_disc_log(ctrl, entries, nr);
+		ret = rblk_get_disc_log(ctrl, entries, nr, numrec);
 		if (ret)
 			*errmsg = "failed to read the discovery log page";
 	}

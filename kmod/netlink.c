@@ -11,6 +11,7 @@
 
 #include <linux/inet.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -703,6 +704,7 @@ static int rblk_nl_discover(struct sk_buff *skb, struct genl_info *info)
 	struct rblk_ctrl_opts *opts;
 	struct sk_buff *reply;
 	u32 i, nr = 0;
+	u64 numrec = 0;
 	void *hdr;
 	int ret;
 
@@ -724,21 +726,24 @@ static int rblk_nl_discover(struct sk_buff *skb, struct genl_info *info)
 			    sizeof(opts->subsysnqn));
 	rblk_nl_parse_host(info, opts);
 
-	ret = rblk_discover(opts, &entries, &nr, &errmsg);
+	ret = rblk_discover(opts, &entries, &nr, &numrec, &errmsg);
 	if (ret) {
 		rblk_nl_set_err_msg(info->extack, errmsg);
 		goto out_free_opts;
 	}
 
 	ret = -ENOMEM;
-	reply = genlmsg_new((size_t)nr * rblk_nl_disc_entry_size(),
+	reply = genlmsg_new(nla_total_size_64bit(sizeof(u64)) +
+			    (size_t)nr * rblk_nl_disc_entry_size(),
 			    GFP_KERNEL);
 	if (!reply)
 		goto out_free_entries;
 	ret = -EMSGSIZE;
 	hdr = genlmsg_put_reply(reply, info, &rblk_genl_family, 0,
 				RBLK_CMD_DISCOVER);
-	if (!hdr)
+	if (!hdr ||
+	    nla_put_u64_64bit(reply, RBLK_ATTR_DISC_NUMREC, numrec,
+			      RBLK_ATTR_PAD))
 		goto out_free_reply;
 	for (i = 0; i < nr; i++) {
 		if (rblk_nl_put_disc_entry(reply, &entries[i]))
@@ -751,7 +756,7 @@ static int rblk_nl_discover(struct sk_buff *skb, struct genl_info *info)
 out_free_reply:
 	nlmsg_free(reply);
 out_free_entries:
-	kfree(entries);
+	kvfree(entries);
 out_free_opts:
 	kfree(opts);
 	return ret;

@@ -163,21 +163,25 @@ EXPORT_SYMBOL_IF_KUNIT(rblk_queue_count_granted);
  * rblk_cmd_get_log() - build a Get Log Page command
  * @cmd: command to fill; zeroed by the caller
  * @lid: log page id
+ * @offset: byte offset into the log: a multiple of 4
  * @len: bytes to read: a multiple of 4, at least 4
  *
- * Return: 0, or -EINVAL for a length the dword count cannot express.
+ * Return: 0, or -EINVAL for an offset or length the command cannot express.
  */
-int rblk_cmd_get_log(struct nvme_command *cmd, u8 lid, size_t len)
+int rblk_cmd_get_log(struct nvme_command *cmd, u8 lid, u64 offset,
+		     size_t len)
 {
 	u32 numd;
 
-	if (len < 4 || len % 4 || len / 4 > (u64)U32_MAX + 1)
+	if (len < 4 || len % 4 || len / 4 > (u64)U32_MAX + 1 || offset % 4)
 		return -EINVAL;
 	numd = len / 4 - 1;	/* 0's based, split across two fields */
 	cmd->get_log_page.opcode = nvme_admin_get_log_page;
 	cmd->get_log_page.lid = lid;
 	cmd->get_log_page.numdl = cpu_to_le16(numd & 0xffff);
 	cmd->get_log_page.numdu = cpu_to_le16(numd >> 16);
+	cmd->get_log_page.lpol = cpu_to_le32(lower_32_bits(offset));
+	cmd->get_log_page.lpou = cpu_to_le32(upper_32_bits(offset));
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_cmd_get_log);

@@ -29,7 +29,8 @@ void rblk_cmd_prop_set(struct nvme_command *cmd, u32 off, u64 val);
 void rblk_cmd_identify(struct nvme_command *cmd, u8 cns, u32 nsid);
 void rblk_cmd_set_queue_count(struct nvme_command *cmd, u32 count);
 u32 rblk_queue_count_granted(u32 result);
-int rblk_cmd_get_log(struct nvme_command *cmd, u8 lid, size_t len);
+int rblk_cmd_get_log(struct nvme_command *cmd, u8 lid, u64 offset,
+		     size_t len);
 int rblk_cmd_rw(struct nvme_command *cmd, u8 opcode, u32 nsid, u64 slba,
 		u32 nlb, bool fua);
 int rblk_cmd_write_zeroes(struct nvme_command *cmd, u32 nsid, u64 slba,

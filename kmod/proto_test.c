@@ -244,19 +244,25 @@ static void rblk_test_get_log(struct kunit *test)
 {
 	struct nvme_command cmd = {};
 
-	KUNIT_EXPECT_EQ(test, rblk_cmd_get_log(&cmd, NVME_LOG_DISC, 4096), 0);
+	KUNIT_EXPECT_EQ(test, rblk_cmd_get_log(&cmd, NVME_LOG_DISC, 0, 4096), 0);
 	KUNIT_EXPECT_EQ(test, sqe(&cmd)[0], 0x02);
 	KUNIT_EXPECT_EQ(test, sqe(&cmd)[CDW(10)], 0x70);	/* LID */
 	KUNIT_EXPECT_EQ(test, le16_at(&cmd, CDW(10) + 2), 1023);	/* NUMDL */
 	KUNIT_EXPECT_EQ(test, le16_at(&cmd, CDW(11)), 0);	/* NUMDU */
+	KUNIT_EXPECT_EQ(test, le32_at(&cmd, CDW(12)), 0);	/* LPOL */
+	KUNIT_EXPECT_EQ(test, le32_at(&cmd, CDW(13)), 0);	/* LPOU */
 
 	memset(&cmd, 0, sizeof(cmd));
-	KUNIT_EXPECT_EQ(test, rblk_cmd_get_log(&cmd, NVME_LOG_DISC, 0x40000 * 4), 0);
+	KUNIT_EXPECT_EQ(test, rblk_cmd_get_log(&cmd, NVME_LOG_DISC,
+					       0x123456789cULL, 0x40000 * 4), 0);
 	KUNIT_EXPECT_EQ(test, le16_at(&cmd, CDW(10) + 2), 0xffff);
 	KUNIT_EXPECT_EQ(test, le16_at(&cmd, CDW(11)), 3);
+	KUNIT_EXPECT_EQ(test, le32_at(&cmd, CDW(12)), 0x3456789c);
+	KUNIT_EXPECT_EQ(test, le32_at(&cmd, CDW(13)), 0x12);
 
-	KUNIT_EXPECT_EQ(test, rblk_cmd_get_log(&cmd, NVME_LOG_DISC, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, rblk_cmd_get_log(&cmd, NVME_LOG_DISC, 6), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rblk_cmd_get_log(&cmd, NVME_LOG_DISC, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rblk_cmd_get_log(&cmd, NVME_LOG_DISC, 0, 6), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rblk_cmd_get_log(&cmd, NVME_LOG_DISC, 2, 4), -EINVAL);
 }
 
 static void rblk_test_rw(struct kunit *test)

@@ -389,7 +389,7 @@ void rblk_ctrl_put(struct rblk_ctrl *ctrl);
 void rblk_ctrls_on_device_removal(struct ib_device *ibdev);
 int rblk_discover(const struct rblk_ctrl_opts *opts,
 		  struct nvmf_disc_rsp_page_entry **entries, u32 *nr,
-		  const char **errmsg);
+		  u64 *numrec, const char **errmsg);
 
 /* ctrl.c: state machine, setup, error recovery, teardown */
 const char *rblk_state_name(enum rblk_state state);
@@ -425,7 +425,8 @@ int rblk_identify_ctrl(struct rblk_ctrl *ctrl);
 int rblk_identify_ns(struct rblk_ctrl *ctrl);
 int rblk_set_queue_count(struct rblk_ctrl *ctrl, u32 *count);
 int rblk_get_disc_log(struct rblk_ctrl *ctrl,
-		      struct nvmf_disc_rsp_page_entry **entries, u32 *nr);
+		      struct nvmf_disc_rsp_page_entry **entries, u32 *nr,
+		      u64 *numrec);
 void rblk_keep_alive_init(struct rblk_ctrl *ctrl);
 void rblk_start_keep_alive(struct rblk_ctrl *ctrl);
 void rblk_stop_keep_alive(struct rblk_ctrl *ctrl);

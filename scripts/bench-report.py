@@ -137,6 +137,50 @@ def write_perf(outdir, perf):
     return written
 
 
+# The host driver's own modules: what differs between the two hosts.  Soft-RoCE
+# does the same work per I/O for both (same verbs on the wire), so the
+# driver's share divided by rdma_rxe's is the driver's CPU per unit of RDMA
+# work, independent of how fast the run happened to go.
+DRIVER_MODULES = {
+    "rblk": ["rblk"],
+    "nvme": ["nvme_rdma", "nvme_fabrics", "nvme_core"],
+}
+
+
+def perf_modules(lines):
+    """{module: percent} from the "by module" part of a profile."""
+    mods, on = {}, False
+    for line in lines:
+        if line.startswith("# by module"):
+            on = True
+            continue
+        if on and line.startswith("#"):
+            break
+        m = re.match(r"^\s*([0-9.]+)%\s+\[(\S+)\]", line) if on else None
+        if m:
+            mods[m.group(2)] = float(m.group(1))
+    return mods
+
+
+def driver_costs(perf):
+    """Per profiled job: each host's driver share relative to rdma_rxe."""
+    out = []
+    for job in sorted({j for (_, j) in perf}):
+        row = {"job": job}
+        for dev, names in DRIVER_MODULES.items():
+            mods = perf_modules(perf.get((dev, job), []))
+            rxe = mods.get("rdma_rxe", 0.0)
+            drv = sum(mods.get(n, 0.0) for n in names)
+            row[dev] = {"driver_pct": drv, "rxe_pct": rxe,
+                        "per_rxe": drv / rxe if rxe else None}
+        if row["rblk"]["per_rxe"] is not None and row["nvme"]["per_rxe"]:
+            row["rblk_over_nvme"] = row["rblk"]["per_rxe"] / row["nvme"]["per_rxe"]
+        else:
+            row["rblk_over_nvme"] = None
+        out.append(row)
+    return out
+
+
 def plot(outdir, sweep):
     dat = os.path.join(outdir, "sweep.dat")
     with open(dat, "w") as f:
@@ -233,6 +277,31 @@ def main():
 
     for path in write_perf(outdir, perf):
         print("perf: " + path)
+    costs = driver_costs(perf)
+    if costs:
+        def pct(v):
+            return f"{v:.2f}" if v is not None else "-"
+        cl = ["Host driver CPU (own modules; rblk: rblk, nvme-rdma: nvme_rdma + "
+              "nvme_fabrics + nvme_core) relative to rdma_rxe's, from the "
+              "profiles:", "",
+              "| job | rblk % | rxe % | rblk/rxe | nvme % | rxe % | nvme/rxe "
+              "| rblk cost / nvme cost |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        for c in costs:
+            r, n = c["rblk"], c["nvme"]
+            cl.append(f"| {c['job']} | {r['driver_pct']:.2f} | {r['rxe_pct']:.2f} | "
+                      f"{pct(r['per_rxe'])} | {n['driver_pct']:.2f} | "
+                      f"{n['rxe_pct']:.2f} | {pct(n['per_rxe'])} | "
+                      f"{pct(c['rblk_over_nvme'])} |")
+        text = "\n".join(cl) + "\n"
+        print(text)
+        with open(os.path.join(outdir, "bench.md"), "a") as f:
+            f.write("\n" + text)
+        with open(os.path.join(outdir, "bench.json")) as f:
+            data = json.load(f)
+        data["driver_cpu"] = costs
+        with open(os.path.join(outdir, "bench.json"), "w") as f:
+            json.dump(data, f, indent=2, ensure_ascii=False)
     if sweep:
         plot(outdir, sweep)
     else:

@@ -51,6 +51,7 @@ static struct nla_policy rnl_policy[RBLK_ATTR_MAX + 1] = {
 	[RBLK_ATTR_MODEL]		= { .type = NLA_STRING },
 	[RBLK_ATTR_SERIAL]		= { .type = NLA_STRING },
 	[RBLK_ATTR_FIRMWARE]		= { .type = NLA_STRING },
+	[RBLK_ATTR_DISC_NUMREC]		= { .type = NLA_U64 },
 };
 
 static struct nla_policy rnl_disc_policy[RBLK_DISC_MAX + 1] = {
@@ -529,6 +530,7 @@ int rnl_reset_stats(struct rnl *r, const struct cfg *cfg)
 struct disc_vec {
 	struct disc_entry *v;
 	size_t nr;
+	uint64_t numrec;
 };
 
 /* One RBLK_ATTR_DISC_ENTRY nest per record: walk them all. */
@@ -539,7 +541,6 @@ static int parse_disc(struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 	size_t n = 0;
 	int rem;
 
-	(void)tb;
 	nla_for_each_attr(nla, genlmsg_attrdata(nlmsg_data(nlh), 0),
 			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
 		if (nla_type(nla) == RBLK_ATTR_DISC_ENTRY)
@@ -569,11 +570,14 @@ static int parse_disc(struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 		GET_STR(dtb, RBLK_DISC_SUBNQN, e->subnqn);
 		vec->nr++;
 	}
+	/* A kernel without the attribute reports its whole log. */
+	vec->numrec = vec->nr;
+	GET_NUM(tb, RBLK_ATTR_DISC_NUMREC, vec->numrec, nla_get_u64);
 	return 0;
 }
 
 int rnl_discover(struct rnl *r, const struct cfg *cfg,
-		 struct disc_entry **entries, size_t *nr)
+		 struct disc_entry **entries, size_t *nr, uint64_t *numrec)
 {
 	struct disc_vec vec = { 0 };
 	int ret;
@@ -586,6 +590,7 @@ int rnl_discover(struct rnl *r, const struct cfg *cfg,
 	}
 	*entries = vec.v;
 	*nr = vec.nr;
+	*numrec = vec.numrec;
 	return 0;
 }
 

@@ -39,9 +39,12 @@ int rnl_get(struct rnl *r, const struct cfg *cfg, struct dev_info *dev);
 int rnl_list(struct rnl *r, struct dev_info **devs, size_t *nr);
 int rnl_stats(struct rnl *r, const struct cfg *cfg, struct dev_stats *st);
 int rnl_reset_stats(struct rnl *r, const struct cfg *cfg);
-/* *entries is malloc()ed. */
+/*
+ * *entries is malloc()ed; *numrec is the length of the target's log, more
+ * than *nr when it is longer than the kernel reports (RBLK_DISC_MAX_RECORDS).
+ */
 int rnl_discover(struct rnl *r, const struct cfg *cfg,
-		 struct disc_entry **entries, size_t *nr);
+		 struct disc_entry **entries, size_t *nr, uint64_t *numrec);
 
 typedef void (*rnl_event_fn)(const struct dev_event *ev, void *arg);
 /* Until @count events (0: no limit) or @timeout seconds (0: none). */

@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,13 +117,18 @@ static int do_stats(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 static int do_discover(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 {
 	struct disc_entry *entries;
+	uint64_t numrec;
 	size_t nr;
 	int ret;
 
-	ret = rnl_discover(r, cfg, &entries, &nr);
+	ret = rnl_discover(r, cfg, &entries, &nr, &numrec);
 	if (ret)
 		return kernel_error(cmd, r, ret);
-	print_discover(stdout, cfg->format, entries, nr);
+	if (numrec > nr)
+		fprintf(stderr, "nvmecfg: discover: the target's log has %" PRIu64
+			" records, the kernel reports the first %zu\n",
+			numrec, nr);
+	print_discover(stdout, cfg->format, entries, nr, numrec);
 	free(entries);
 	return EXIT_OK;
 }

@@ -549,7 +549,8 @@ void print_stats(FILE *f, enum out_format fmt, const struct dev_stats *st)
 }
 
 void print_discover(FILE *f, enum out_format fmt,
-		    const struct disc_entry *entries, size_t nr)
+		    const struct disc_entry *entries, size_t nr,
+		    uint64_t numrec)
 {
 	char treq[64], safe[SAFE_LEN];
 	struct json j;
@@ -558,6 +559,7 @@ void print_discover(FILE *f, enum out_format fmt,
 	if (fmt == OUT_JSON) {
 		json_init(&j, f, true);
 		json_obj_open(&j, NULL);
+		json_u64(&j, "numrec", numrec);
 		json_arr_open(&j, "records");
 		for (i = 0; i < nr; i++) {
 			const struct disc_entry *e = &entries[i];
@@ -582,7 +584,7 @@ void print_discover(FILE *f, enum out_format fmt,
 		return;
 	}
 
-	fprintf(f, "Discovery Log Number of Records %zu\n", nr);
+	fprintf(f, "Discovery Log Number of Records %" PRIu64 "\n", numrec);
 	for (i = 0; i < nr; i++) {
 		const struct disc_entry *e = &entries[i];
 

@@ -63,7 +63,8 @@ void print_list(FILE *f, enum out_format fmt, const struct dev_info *devs,
 void print_show(FILE *f, enum out_format fmt, const struct dev_info *dev);
 void print_stats(FILE *f, enum out_format fmt, const struct dev_stats *st);
 void print_discover(FILE *f, enum out_format fmt,
-		    const struct disc_entry *entries, size_t nr);
+		    const struct disc_entry *entries, size_t nr,
+		    uint64_t numrec);
 /* One line per event: monitor output is read as it comes. */
 void print_event(FILE *f, enum out_format fmt, const struct dev_event *ev);
 

@@ -43,7 +43,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(what, "stats"))
 		print_stats(stdout, fmt, &st);
 	else if (!strcmp(what, "discover"))
-		print_discover(stdout, fmt, e, 2);
+		print_discover(stdout, fmt, e, 2, 2);
 	else if (!strcmp(what, "connect"))
 		print_connect(stdout, fmt, &ref);
 	else if (!strcmp(what, "event"))

@@ -237,7 +237,7 @@ static void discover_output(void)
 
 	fix_disc(e);
 	f = capture();
-	print_discover(f, OUT_NORMAL, e, 2);
+	print_discover(f, OUT_NORMAL, e, 2, 2);
 	fclose(f);
 	CHECK(!strncmp(buf, "Discovery Log Number of Records 2\n", 34));
 	CHECK_CONTAINS(buf, "=====Discovery Log Entry 1======\n"
@@ -246,16 +246,23 @@ static void discover_output(void)
 	CHECK_CONTAINS(buf, "subnqn:  " FIX_NQN "\ntraddr:  10.99.0.1\n");
 
 	f = capture();
-	print_discover(f, OUT_JSON, e, 2);
+	print_discover(f, OUT_JSON, e, 2, 2);
 	fclose(f);
+	CHECK_CONTAINS(buf, "\"numrec\": 2,");
 	CHECK_CONTAINS(buf, "\"subtype\": \"current discovery subsystem\"");
 	CHECK_CONTAINS(buf, "\"subnqn\": \"" FIX_NQN "\"");
 	CHECK_CONTAINS(buf, "\"cntlid\": 65535");
 
 	f = capture();
-	print_discover(f, OUT_JSON, e, 0);
+	print_discover(f, OUT_JSON, e, 0, 0);
 	fclose(f);
-	CHECK_STR(buf, "{\n  \"records\": []\n}\n");
+	CHECK_STR(buf, "{\n  \"numrec\": 0,\n  \"records\": []\n}\n");
+
+	/* A log longer than the kernel reports: the count is the target's. */
+	f = capture();
+	print_discover(f, OUT_NORMAL, e, 2, 300);
+	fclose(f);
+	CHECK(!strncmp(buf, "Discovery Log Number of Records 300\n", 36));
 }
 
 static void event_lines(void)

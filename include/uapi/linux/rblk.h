@@ -23,6 +23,13 @@
 #define RBLK_MAX_QUEUE_SIZE	1024
 
 /*
+ * Discovery log records one %RBLK_CMD_DISCOVER reply carries at most (the
+ * reply stays one netlink message of about 160 KiB); %RBLK_ATTR_DISC_NUMREC
+ * tells when the target has more.
+ */
+#define RBLK_DISC_MAX_RECORDS	256
+
+/*
  * Upper bounds of the timers, in seconds: the kernel keeps them in jiffies
  * and milliseconds, which larger values would overflow.
  */
@@ -107,6 +114,9 @@ enum rblk_cmd {
  * @RBLK_ATTR_SERIAL: string, controller serial number
  * @RBLK_ATTR_FIRMWARE: string, controller firmware revision
  * @RBLK_ATTR_PAD: padding for 64-bit attributes
+ * @RBLK_ATTR_DISC_NUMREC: u64, records in the target's discovery log; more
+ *	than the %RBLK_ATTR_DISC_ENTRY nests when the log is longer than
+ *	%RBLK_DISC_MAX_RECORDS
  * @__RBLK_ATTR_MAX: number of attributes
  */
 enum rblk_attr {
@@ -138,6 +148,7 @@ enum rblk_attr {
 	RBLK_ATTR_SERIAL,
 	RBLK_ATTR_FIRMWARE,
 	RBLK_ATTR_PAD,
+	RBLK_ATTR_DISC_NUMREC,
 	__RBLK_ATTR_MAX,
 };
 /* Highest valid value of the enum above. */
