@@ -129,7 +129,7 @@ lint:
 # rblk against the in-kernel nvme-rdma host on the same target, one boot.
 # Knobs (Documentation/benchmark.rst): RBLK_BENCH_ROUNDS (rblk,nvme,nvme,rblk
 # rounds per job), RBLK_BENCH_RUNTIME (seconds per fio run), RBLK_BENCH_JOBS
-# (only these jobs), RBLK_BENCH_PERF=1 (profile the write jobs).  They reach
+# (only these jobs), RBLK_BENCH_PERF=1 (profile the table jobs).  They reach
 # selftests/bench.sh as NAME=VALUE words on the kernel command line, which the
 # kernel hands to /init as environment variables (no dot in the name, no
 # space in the value: the job list goes comma separated).

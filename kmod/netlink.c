@@ -211,14 +211,20 @@ static int rblk_nl_put_str(struct sk_buff *skb, int type, const char *s,
 }
 
 /* Discovery log strings are fixed-size fields padded with spaces. */
-static int rblk_nl_put_padded(struct sk_buff *skb, int type, const char *s,
-			      size_t size)
+/* Length of a space-padded, maybe unterminated, fixed-size log field. */
+static size_t rblk_padded_len(const char *s, size_t size)
 {
 	size_t len = strnlen(s, size);
 
 	while (len && s[len - 1] == ' ')
 		len--;
-	return rblk_nl_put_str(skb, type, s, len);
+	return len;
+}
+
+static int rblk_nl_put_padded(struct sk_buff *skb, int type, const char *s,
+			      size_t size)
+{
+	return rblk_nl_put_str(skb, type, s, rblk_padded_len(s, size));
 }
 
 /*
@@ -657,16 +663,22 @@ static int rblk_nl_reset_stats(struct sk_buff *skb, struct genl_info *info)
 	return 0;
 }
 
-static size_t rblk_nl_disc_entry_size(void)
+/*
+ * The exact size of a record's nest: sized for the largest record, a full
+ * log's reply would be ~160 KiB, and with the ACK behind it overrun a
+ * default (208 KiB) socket receive buffer.
+ */
+static size_t rblk_nl_disc_entry_size(const struct nvmf_disc_rsp_page_entry *e)
 {
-	const struct nvmf_disc_rsp_page_entry *e = NULL;
-
 	return nla_total_size(0) +			/* the nest */
 	       4 * nla_total_size(sizeof(u8)) +		/* trtype..treq */
 	       3 * nla_total_size(sizeof(u16)) +	/* portid..asqsz */
-	       nla_total_size(sizeof(e->trsvcid) + 1) +
-	       nla_total_size(sizeof(e->traddr) + 1) +
-	       nla_total_size(sizeof(e->subnqn) + 1);
+	       nla_total_size(rblk_padded_len(e->trsvcid,
+					      sizeof(e->trsvcid)) + 1) +
+	       nla_total_size(rblk_padded_len(e->traddr,
+					      sizeof(e->traddr)) + 1) +
+	       nla_total_size(rblk_padded_len(e->subnqn,
+					      sizeof(e->subnqn)) + 1);
 }
 
 static int rblk_nl_put_disc_entry(struct sk_buff *skb,
@@ -705,6 +717,7 @@ static int rblk_nl_discover(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *reply;
 	u32 i, nr = 0;
 	u64 numrec = 0;
+	size_t size;
 	void *hdr;
 	int ret;
 
@@ -732,10 +745,11 @@ static int rblk_nl_discover(struct sk_buff *skb, struct genl_info *info)
 		goto out_free_opts;
 	}
 
+	size = nla_total_size_64bit(sizeof(u64));
+	for (i = 0; i < nr; i++)
+		size += rblk_nl_disc_entry_size(&entries[i]);
 	ret = -ENOMEM;
-	reply = genlmsg_new(nla_total_size_64bit(sizeof(u64)) +
-			    (size_t)nr * rblk_nl_disc_entry_size(),
-			    GFP_KERNEL);
+	reply = genlmsg_new(size, GFP_KERNEL);
 	if (!reply)
 		goto out_free_entries;
 	ret = -EMSGSIZE;

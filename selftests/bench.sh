@@ -15,7 +15,7 @@
 #   RBLK_BENCH_ROUNDS   ABBA rounds per job (default 2)
 #   RBLK_BENCH_RUNTIME  seconds per fio run, after 1 s of ramp (default 4)
 #   RBLK_BENCH_JOBS     only these jobs (space or comma separated names)
-#   RBLK_BENCH_PERF=1   for the write jobs, one more run per host under
+#   RBLK_BENCH_PERF=1   for the six table jobs, one more run per host under
 #                       `perf record -a -g -e cpu-clock`; the report comes as
 #                       BENCH-PERF <device> <job> <line> lines
 # rblk-timeout: 14400
@@ -28,7 +28,8 @@ SELECT=$(echo "${RBLK_BENCH_JOBS:-}" | tr ',' ' ')
 PERF=${RBLK_BENCH_PERF:-0}
 # Jobs profiled with RBLK_BENCH_PERF=1, and the sampling frequency (Hz per
 # CPU: TCG has no PMU, cpu-clock is an hrtimer; low enough not to swamp it).
-PERF_JOBS="randwrite_4k_qd1 randwrite_4k_qd32 write_128k"
+PERF_JOBS="randread_4k_qd1 randwrite_4k_qd1 randread_4k_qd32 randwrite_4k_qd32
+	read_128k write_128k"
 PERF_FREQ=999
 PERF_TOP=25
 PERF_DATA=/tmp/bench-perf.data

@@ -114,6 +114,12 @@ int rnl_open_family(struct rnl *r, const char *name)
 		   &one, sizeof(one));
 	/* A discovery log answer is bigger than a page. */
 	nl_socket_enable_msg_peek(r->sk);
+	/*
+	 * And can be ~160 KiB, with the ACK behind it: more than the default
+	 * receive buffer, which would drop the ACK (ENOBUFS).  Capped by
+	 * net.core.rmem_max; best effort.
+	 */
+	nl_socket_set_buffer_size(r->sk, 1 << 20, 0);
 
 	ret = genl_ctrl_resolve(r->sk, name);
 	if (ret < 0)

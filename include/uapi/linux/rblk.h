@@ -24,8 +24,8 @@
 
 /*
  * Discovery log records one %RBLK_CMD_DISCOVER reply carries at most (the
- * reply stays one netlink message of about 160 KiB); %RBLK_ATTR_DISC_NUMREC
- * tells when the target has more.
+ * reply stays one netlink message, at most about 160 KiB);
+ * %RBLK_ATTR_DISC_NUMREC tells when the target has more.
  */
 #define RBLK_DISC_MAX_RECORDS	256
 
