@@ -28,8 +28,7 @@ SELECT=$(echo "${RBLK_BENCH_JOBS:-}" | tr ',' ' ')
 PERF=${RBLK_BENCH_PERF:-0}
 # Jobs profiled with RBLK_BENCH_PERF=1, and the sampling frequency (Hz per
 # CPU: TCG has no PMU, cpu-clock is an hrtimer; low enough not to swamp it).
-PERF_JOBS="randread_4k_qd1 randwrite_4k_qd1 randread_4k_qd32 randwrite_4k_qd32
-	read_128k write_128k"
+PERF_JOBS="randread_4k_qd1 randwrite_4k_qd1 randread_4k_qd32 randwrite_4k_qd32 read_128k write_128k"
 PERF_FREQ=999
 PERF_TOP=25
 PERF_DATA=/tmp/bench-perf.data
