@@ -195,6 +195,22 @@ static void rblk_complete_rq(struct request *rq)
 	}
 }
 
+/*
+ * Complete an in-flight request as aborted by the host: block I/O is then
+ * requeued while the controller may come back (rblk_decide()), commands of
+ * our own (Connect, properties, Identify, ...) fail.
+ */
+static void rblk_abort_rq(struct request *rq)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+
+	req->status = NVME_SC_HOST_ABORTED_CMD;
+	if (blk_rq_is_passthrough(rq))
+		req->status |= NVME_STATUS_DNR;
+	req->flags |= RBLK_REQ_ABORTED;
+	blk_mq_complete_request(rq);
+}
+
 static enum blk_eh_timer_return rblk_timeout(struct request *rq)
 {
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
@@ -213,29 +229,23 @@ static enum blk_eh_timer_return rblk_timeout(struct request *rq)
 	}
 
 	/*
-	 * Not live (connecting, resetting, deleting, dead): recovery will not
-	 * cancel it for us, so stop the queue (no completion can race with
-	 * us after that) and fail it.
+	 * Not live (connecting, resetting, deleting, dead): the request may
+	 * be one that setup or teardown waits for, so do not leave it to
+	 * recovery.  Stop the queue (no completion can race with us after
+	 * that) and abort it: block I/O goes back to wait for the reconnect,
+	 * as it would had recovery cancelled it (many requests time out
+	 * together; only the first finds the controller live).
 	 */
 	rblk_queue_stop(queue);
-	if (!blk_mq_request_completed(rq)) {
-		req->status = NVME_SC_HOST_ABORTED_CMD | NVME_STATUS_DNR;
-		blk_mq_complete_request(rq);
-	}
+	if (!blk_mq_request_completed(rq))
+		rblk_abort_rq(rq);
 	return BLK_EH_DONE;
 }
 
 static bool rblk_cancel_rq(struct request *rq, void *data)
 {
-	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
-
-	if (blk_mq_request_completed(rq))
-		return true;
-	req->status = NVME_SC_HOST_ABORTED_CMD;
-	if (blk_rq_is_passthrough(rq))
-		req->status |= NVME_STATUS_DNR;
-	req->flags |= RBLK_REQ_ABORTED;
-	blk_mq_complete_request(rq);
+	if (!blk_mq_request_completed(rq))
+		rblk_abort_rq(rq);
 	return true;
 }
 

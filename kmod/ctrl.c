@@ -147,6 +147,8 @@ static void rblk_teardown_admin_queue(struct rblk_ctrl *ctrl, bool remove)
 	if (!ctrl->admin_q)
 		return;
 	blk_mq_quiesce_queue(ctrl->admin_q);
+	/* A timeout handler still running could complete what we cancel. */
+	blk_sync_queue(ctrl->admin_q);
 	rblk_queue_stop(&ctrl->queues[0]);
 	rblk_cancel_requests(&ctrl->admin_set);
 	rblk_queue_free(&ctrl->queues[0]);
@@ -164,6 +166,10 @@ static void rblk_teardown_io_queues(struct rblk_ctrl *ctrl)
 		return;
 	rblk_quiesce_io(ctrl);
 	blk_mq_quiesce_queue(ctrl->connect_q);
+	/* A timeout handler still running could complete what we cancel. */
+	if (ctrl->disk)
+		blk_sync_queue(ctrl->disk->queue);
+	blk_sync_queue(ctrl->connect_q);
 	for (i = 1; i <= ctrl->nr_io_queues; i++)
 		rblk_queue_stop(&ctrl->queues[i]);
 	rblk_cancel_requests(&ctrl->tag_set);
