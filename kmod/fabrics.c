@@ -324,7 +324,6 @@ int rblk_identify_ns(struct rblk_ctrl *ctrl)
 	struct nvme_lbaf *lbaf;
 	struct nvme_id_ns *id;
 	int ret, shift;
-	u8 ds;
 
 	id = kmalloc(sizeof(*id), GFP_KERNEL);
 	if (!id)
@@ -350,13 +349,12 @@ int rblk_identify_ns(struct rblk_ctrl *ctrl)
 		ret = -ENODEV;
 		goto out;
 	}
-	ds = shift;
-	ctrl->lba_shift = ds;
+	ctrl->lba_shift = shift;
 	ctrl->nsze = le64_to_cpu(id->nsze);
-	ctrl->pb_size = 1U << ds;
+	ctrl->pb_size = 1U << shift;
 	if (id->nsfeat & NVME_NS_FEAT_IO_OPT && id->npwg)
 		ctrl->pb_size = min_t(u32, PAGE_SIZE,
-				      (1U + le16_to_cpu(id->npwg)) << ds);
+				      (1U + le16_to_cpu(id->npwg)) << shift);
 	ret = 0;
 out:
 	kfree(id);

@@ -210,8 +210,10 @@ static int rblk_nl_put_str(struct sk_buff *skb, int type, const char *s,
 	return 0;
 }
 
-/* Discovery log strings are fixed-size fields padded with spaces. */
-/* Length of a space-padded, maybe unterminated, fixed-size log field. */
+/*
+ * Discovery log strings are fixed-size fields padded with spaces, maybe
+ * unterminated: their length without the padding.
+ */
 static size_t rblk_padded_len(const char *s, size_t size)
 {
 	size_t len = strnlen(s, size);

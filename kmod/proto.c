@@ -186,6 +186,12 @@ int rblk_cmd_get_log(struct nvme_command *cmd, u8 lid, u64 offset,
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_cmd_get_log);
 
+/* NLB is a 16-bit, 0's based field: 1 to 65536 blocks. */
+static bool rblk_nlb_fits(u32 nlb)
+{
+	return nlb && nlb <= 0x10000;
+}
+
 /**
  * rblk_cmd_rw() - build a Read or Write command
  * @cmd: command to fill; zeroed by the caller
@@ -200,7 +206,7 @@ EXPORT_SYMBOL_IF_KUNIT(rblk_cmd_get_log);
 int rblk_cmd_rw(struct nvme_command *cmd, u8 opcode, u32 nsid, u64 slba,
 		u32 nlb, bool fua)
 {
-	if (unlikely(!nlb || nlb > 0x10000))
+	if (unlikely(!rblk_nlb_fits(nlb)))
 		return -EINVAL;
 	cmd->rw.opcode = opcode;
 	cmd->rw.nsid = cpu_to_le32(nsid);
@@ -223,7 +229,7 @@ EXPORT_SYMBOL_IF_KUNIT(rblk_cmd_rw);
 int rblk_cmd_write_zeroes(struct nvme_command *cmd, u32 nsid, u64 slba,
 			  u32 nlb)
 {
-	if (unlikely(!nlb || nlb > 0x10000))
+	if (unlikely(!rblk_nlb_fits(nlb)))
 		return -EINVAL;
 	cmd->write_zeroes.opcode = nvme_cmd_write_zeroes;
 	cmd->write_zeroes.nsid = cpu_to_le32(nsid);
