@@ -88,13 +88,111 @@ static blk_status_t rblk_setup_cmd(struct rblk_ctrl *ctrl, struct request *rq)
 	}
 }
 
+/*
+ * A flush held for a retired queue carries no bio to resubmit, and a
+ * flush is namespace-wide: send it on I/O queue 1, which the new count
+ * keeps.
+ */
+static blk_status_t rblk_forward_flush(struct rblk_ctrl *ctrl)
+{
+	struct nvme_command cmd = { };
+	int ret;
+
+	cmd.common.opcode = nvme_cmd_flush;
+	cmd.common.nsid = cpu_to_le32(ctrl->opts.nsid);
+	ret = rblk_exec_cmd(ctrl, 1, &cmd, NULL, 0, NULL);
+	if (ret > 0)
+		return rblk_status_to_blk(ret);
+	return errno_to_blk_status(ret);
+}
+
+/**
+ * rblk_resubmit_work() - pass on what requests held for retired queues
+ *	carried
+ * @work: &rblk_ctrl.resubmit_work
+ *
+ * Until the tag set has its new hardware queues the disk queue is frozen
+ * and submit_bio_noacct() waits for that here.
+ */
+void rblk_resubmit_work(struct work_struct *work)
+{
+	struct rblk_ctrl *ctrl = container_of(work, struct rblk_ctrl,
+					      resubmit_work);
+	struct request *rq, *next;
+	struct bio_list bios;
+	LIST_HEAD(flushes);
+	struct bio *bio;
+
+	spin_lock_irq(&ctrl->resubmit_lock);
+	bios = ctrl->resubmit_bios;
+	bio_list_init(&ctrl->resubmit_bios);
+	list_splice_init(&ctrl->resubmit_flushes, &flushes);
+	spin_unlock_irq(&ctrl->resubmit_lock);
+
+	list_for_each_entry_safe(rq, next, &flushes, queuelist) {
+		list_del_init(&rq->queuelist);
+		blk_mq_end_request(rq, rblk_forward_flush(ctrl));
+	}
+	while ((bio = bio_list_pop(&bios)))
+		submit_bio_noacct(bio);
+}
+
+/*
+ * A reconnect got fewer I/O queues: a request held for one that is gone
+ * cannot be sent anywhere, as its tag belongs to that hardware queue.
+ * Give its bios back to the block layer, which maps them to a queue that
+ * exists, and end the empty request.  A write in a flush sequence is
+ * resubmitted with its PREFLUSH and FUA flags, so it flushes again on its
+ * new queue.  Returns false for a request with nothing to pass on.
+ */
+static bool rblk_resubmit_rq(struct rblk_ctrl *ctrl, struct request *rq)
+{
+	unsigned long flags;
+	struct bio *bio;
+
+	if (!rq->bio) {
+		if (req_op(rq) != REQ_OP_FLUSH)
+			return false;
+		/*
+		 * Not started: no timeout or cancellation touches it while
+		 * resubmit_work owns it.
+		 */
+		spin_lock_irqsave(&ctrl->resubmit_lock, flags);
+		list_add_tail(&rq->queuelist, &ctrl->resubmit_flushes);
+		ctrl->nr_resubmitted++;
+		ctrl->nr_forwarded++;
+		spin_unlock_irqrestore(&ctrl->resubmit_lock, flags);
+		queue_work(rblk_wq, &ctrl->resubmit_work);
+		return true;
+	}
+
+	blk_mq_start_request(rq);
+	spin_lock_irqsave(&ctrl->resubmit_lock, flags);
+	/* Accepted once already: only our worker waits for the new queues. */
+	for (bio = rq->bio; bio; bio = bio->bi_next)
+		bio->bi_opf &= ~REQ_NOWAIT;
+	blk_steal_bios(&ctrl->resubmit_bios, rq);
+	ctrl->nr_resubmitted++;
+	spin_unlock_irqrestore(&ctrl->resubmit_lock, flags);
+	/* Before the request ends: a freeze waiting for it may end next. */
+	queue_work(rblk_wq, &ctrl->resubmit_work);
+	/* The bios are accounted when their new request completes. */
+	rq->rq_flags &= ~RQF_IO_STAT;
+	blk_mq_end_request(rq, BLK_STS_OK);
+	return true;
+}
+
 /* A queue that is not live takes only its Connect; the rest wait or fail. */
 static blk_status_t rblk_not_ready(struct rblk_ctrl *ctrl, struct request *rq)
 {
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 
-	if (!blk_rq_is_passthrough(rq) && rblk_ctrl_holds_io(ctrl))
-		return BLK_STS_RESOURCE;
+	if (!blk_rq_is_passthrough(rq) && rblk_ctrl_holds_io(ctrl)) {
+		if (!test_bit(RBLK_Q_RETIRED, &req->queue->flags))
+			return BLK_STS_RESOURCE;
+		if (rblk_resubmit_rq(ctrl, rq))
+			return BLK_STS_OK;
+	}
 
 	req->status = NVME_SC_HOST_PATH_ERROR | NVME_STATUS_DNR;
 	/* blk-mq ends it without ->complete: count it here. */
@@ -279,10 +377,8 @@ static int rblk_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
 			  unsigned int hctx_idx)
 {
 	struct rblk_ctrl *ctrl = data;
-	struct rblk_queue *queue = &ctrl->queues[hctx_idx + 1];
 
-	queue->tags = hctx->tags;
-	hctx->driver_data = queue;
+	hctx->driver_data = &ctrl->queues[hctx_idx + 1];
 	return 0;
 }
 
@@ -291,7 +387,6 @@ static int rblk_init_admin_hctx(struct blk_mq_hw_ctx *hctx, void *data,
 {
 	struct rblk_ctrl *ctrl = data;
 
-	ctrl->queues[0].tags = hctx->tags;
 	hctx->driver_data = &ctrl->queues[0];
 	return 0;
 }

@@ -250,19 +250,85 @@ out_free_queue:
 	return ret;
 }
 
-static int rblk_configure_io_queues(struct rblk_ctrl *ctrl, bool new,
-				    const char **errmsg)
+/* Connect I/O queues @first to @last; the caller tears down on failure. */
+static int rblk_start_io_queues(struct rblk_ctrl *ctrl, u32 first, u32 last,
+				const char **errmsg)
 {
-	u32 nr = new ? ctrl->opts.nr_io_queues : ctrl->nr_io_queues;
 	u32 i;
 	int ret;
 
-	/* blk-mq maps at most one hardware queue per CPU. */
-	if (new && nr > num_online_cpus()) {
-		rblk_info(ctrl, "%u I/O queues asked for, using one per CPU (%u)\n",
-			  nr, num_online_cpus());
-		nr = num_online_cpus();
+	for (i = first; i <= last; i++) {
+		ret = rblk_queue_alloc(ctrl, i, ctrl->opts.queue_size);
+		if (ret) {
+			*errmsg = rblk_cm_errmsg(ret);
+			return ret;
+		}
+		ret = rblk_fabrics_connect(ctrl, i, errmsg);
+		if (ret)
+			return ret;
+		set_bit(RBLK_Q_LIVE, &ctrl->queues[i].flags);
 	}
+	return 0;
+}
+
+/*
+ * The target granted another number of I/O queues on reconnect.  blk-mq
+ * changes the number of hardware queues only with every request gone, so
+ * with the disk queue frozen (new I/O waits) let the held requests drain
+ * through the queues connected so far; requests held for queues beyond
+ * @nr are resubmitted as bios (rblk_resubmit_rq()) and wait for the new
+ * mapping.
+ */
+static int rblk_change_nr_io_queues(struct rblk_ctrl *ctrl, u32 nr,
+				    const char **errmsg)
+{
+	struct request_queue *q = ctrl->disk ? ctrl->disk->queue : NULL;
+	u32 old = ctrl->nr_io_queues;
+	int ret = 0;
+	u32 i;
+
+	rblk_info(ctrl, "target granted %u I/O queues, had %u\n", nr, old);
+	if (q) {
+		/* Counted under resubmit_lock once a queue is retired. */
+		ctrl->nr_resubmitted = 0;
+		ctrl->nr_forwarded = 0;
+		for (i = nr + 1; i <= old; i++)
+			set_bit(RBLK_Q_RETIRED, &ctrl->queues[i].flags);
+		blk_freeze_queue_start(q);
+		rblk_unquiesce_io(ctrl);
+		if (!blk_mq_freeze_queue_wait_timeout(q, rblk_io_timeout * HZ)) {
+			*errmsg = "held I/O did not drain to change the queue count";
+			ret = -ETIMEDOUT;
+		}
+		for (i = nr + 1; i <= old; i++)
+			clear_bit(RBLK_Q_RETIRED, &ctrl->queues[i].flags);
+		if (READ_ONCE(ctrl->nr_resubmitted))
+			rblk_info(ctrl, "resubmitted %u held requests (%u flushes) of retired queues\n",
+				  READ_ONCE(ctrl->nr_resubmitted),
+				  READ_ONCE(ctrl->nr_forwarded));
+	}
+	if (!ret) {
+		mutex_lock(&ctrl->hw_queues_lock);
+		blk_mq_update_nr_hw_queues(&ctrl->tag_set, nr);
+		ctrl->nr_io_queues = nr;
+		mutex_unlock(&ctrl->hw_queues_lock);
+	}
+	if (q)
+		blk_mq_unfreeze_queue(q);
+	return ret;
+}
+
+static int rblk_configure_io_queues(struct rblk_ctrl *ctrl, bool new,
+				    const char **errmsg)
+{
+	/* blk-mq maps at most one hardware queue per CPU. */
+	u32 nr = min(ctrl->opts.nr_io_queues, num_online_cpus());
+	u32 nr_now;
+	int ret;
+
+	if (new && nr < ctrl->opts.nr_io_queues)
+		rblk_info(ctrl, "%u I/O queues asked for, using one per CPU (%u)\n",
+			  ctrl->opts.nr_io_queues, nr);
 
 	ret = rblk_set_queue_count(ctrl, &nr);
 	if (ret) {
@@ -283,35 +349,25 @@ static int rblk_configure_io_queues(struct rblk_ctrl *ctrl, bool new,
 			ctrl->opts.queue_size = mqes;
 		}
 		ctrl->nr_io_queues = nr;
-	} else if (nr < ctrl->nr_io_queues) {
-		/* Held requests are mapped to every hardware queue we had. */
-		rblk_err(ctrl, "target granted %u of %u I/O queues\n", nr,
-			 ctrl->nr_io_queues);
-		*errmsg = "target granted fewer I/O queues than before";
-		return -ENOSPC;
-	}
-
-	for (i = 1; i <= ctrl->nr_io_queues; i++) {
-		ret = rblk_queue_alloc(ctrl, i, ctrl->opts.queue_size);
-		if (ret) {
-			*errmsg = rblk_cm_errmsg(ret);
-			goto out_free_queues;
-		}
-	}
-
-	if (new) {
 		ret = rblk_alloc_io_tagset(ctrl);
 		if (ret) {
 			*errmsg = "out of memory";
-			goto out_free_queues;
+			return ret;
 		}
 	}
 
-	for (i = 1; i <= ctrl->nr_io_queues; i++) {
-		ret = rblk_fabrics_connect(ctrl, i, errmsg);
+	/* The queues the tag set has hardware queues for already. */
+	nr_now = min(nr, ctrl->nr_io_queues);
+	ret = rblk_start_io_queues(ctrl, 1, nr_now, errmsg);
+	if (ret)
+		goto out_teardown;
+	if (nr != ctrl->nr_io_queues) {
+		ret = rblk_change_nr_io_queues(ctrl, nr, errmsg);
 		if (ret)
 			goto out_teardown;
-		set_bit(RBLK_Q_LIVE, &ctrl->queues[i].flags);
+		ret = rblk_start_io_queues(ctrl, nr_now + 1, nr, errmsg);
+		if (ret)
+			goto out_teardown;
 	}
 	return 0;
 
@@ -319,12 +375,6 @@ out_teardown:
 	rblk_teardown_io_queues(ctrl);
 	if (new)
 		rblk_free_io_tagset(ctrl);
-	return ret;
-out_free_queues:
-	while (i-- > 1) {
-		rblk_queue_stop(&ctrl->queues[i]);
-		rblk_queue_free(&ctrl->queues[i]);
-	}
 	return ret;
 }
 
@@ -460,6 +510,11 @@ struct rblk_ctrl *rblk_ctrl_alloc(const struct rblk_ctrl_opts *opts)
 		goto out_free;
 	for (i = 0; i <= opts->nr_io_queues; i++)
 		mutex_init(&ctrl->queues[i].stop_lock);
+	mutex_init(&ctrl->hw_queues_lock);
+	spin_lock_init(&ctrl->resubmit_lock);
+	bio_list_init(&ctrl->resubmit_bios);
+	INIT_LIST_HEAD(&ctrl->resubmit_flushes);
+	INIT_WORK(&ctrl->resubmit_work, rblk_resubmit_work);
 	ctrl->stats = alloc_percpu(struct rblk_stats_cpu);
 	if (!ctrl->stats)
 		goto out_free_queues;
@@ -494,6 +549,7 @@ void rblk_ctrl_free(struct rblk_ctrl *ctrl)
 
 	for (i = 0; i <= ctrl->opts.nr_io_queues; i++)
 		mutex_destroy(&ctrl->queues[i].stop_lock);
+	mutex_destroy(&ctrl->hw_queues_lock);
 	free_percpu(ctrl->stats);
 	kfree(ctrl->queues);
 	kfree(ctrl);
@@ -554,6 +610,8 @@ void rblk_ctrl_stop(struct rblk_ctrl *ctrl)
 	 * this delete leaves the disk queue quiesced.
 	 */
 	rblk_unquiesce_io(ctrl);
+	/* Bios of a queue-count change go back in before the disk drains. */
+	flush_work(&ctrl->resubmit_work);
 
 	rblk_del_disk(ctrl);
 	rblk_teardown_io_queues(ctrl);

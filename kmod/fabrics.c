@@ -18,7 +18,8 @@
 /**
  * rblk_exec_cmd() - run one command synchronously
  * @ctrl: controller
- * @qid: queue to send it on; I/O queues only for Fabrics Connect
+ * @qid: queue to send it on; I/O queues for Fabrics Connect and the
+ *	flushes of a queue-count change
  * @cmd: the command (command id is filled in on submission)
  * @buf: data buffer (kmalloc'ed), or NULL
  * @len: data length
@@ -33,7 +34,8 @@ int rblk_exec_cmd(struct rblk_ctrl *ctrl, u16 qid, struct nvme_command *cmd,
 	blk_opf_t op = nvme_is_write(cmd) ? REQ_OP_DRV_OUT : REQ_OP_DRV_IN;
 	bool connect = nvme_is_fabrics(cmd) &&
 		       cmd->fabrics.fctype == nvme_fabrics_type_connect;
-	blk_mq_req_flags_t flags = connect ? BLK_MQ_REQ_RESERVED : 0;
+	/* Connect, and our commands on I/O queues, never wait for a tag. */
+	blk_mq_req_flags_t flags = connect || qid ? BLK_MQ_REQ_RESERVED : 0;
 	struct request_queue *q = qid ? ctrl->connect_q : ctrl->admin_q;
 	struct rblk_request *req;
 	struct request *rq;

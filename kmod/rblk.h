@@ -6,8 +6,10 @@
 #ifndef _RBLK_H
 #define _RBLK_H
 
+#include <linux/bio.h>
 #include <linux/blk-mq.h>
 #include <linux/kref.h>
+#include <linux/mutex.h>
 #include <linux/nvme.h>
 #include <linux/nvme-rdma.h>
 #include <linux/scatterlist.h>
@@ -109,6 +111,7 @@ enum rblk_queue_flags {
 	RBLK_Q_TR_READY,	/* QP, CQ and rings exist */
 	RBLK_Q_CONNECTED,	/* RDMA CM connection established */
 	RBLK_Q_LIVE,		/* Fabrics Connect done, commands may flow */
+	RBLK_Q_RETIRED,		/* not coming back: resubmit what it holds */
 };
 
 /**
@@ -117,7 +120,6 @@ enum rblk_queue_flags {
  * @qid: NVMe queue id, 0 for the admin queue
  * @flags: &enum rblk_queue_flags
  * @queue_size: submission queue entries
- * @tags: tags of the blk-mq hardware context behind this queue
  * @device: RDMA device and PD
  * @cm_id: RDMA CM identifier
  * @qp: RDMA queue pair
@@ -136,7 +138,6 @@ struct rblk_queue {
 	u16 qid;
 	unsigned long flags;
 	u32 queue_size;
-	struct blk_mq_tags *tags;
 	struct rblk_device *device;
 	struct rdma_cm_id *cm_id;
 	struct ib_qp *qp;
@@ -276,7 +277,9 @@ enum rblk_ctrl_flags {
  * @state: &enum rblk_state
  * @flags: &enum rblk_ctrl_flags
  * @queues: admin queue followed by the I/O queues
- * @nr_io_queues: I/O queues in use
+ * @nr_io_queues: I/O queues in use, the tag set's hardware queues
+ * @hw_queues_lock: serialises changes of @nr_io_queues with sysfs walks of
+ *	the tag set
  * @admin_set: tags of the admin queue
  * @tag_set: tags of the I/O queues
  * @admin_q: request queue for admin commands
@@ -310,6 +313,12 @@ enum rblk_ctrl_flags {
  * @reconnects: successful reconnects
  * @reconnect_attempts: reconnect attempts
  * @stats_base: counter values at the last reset
+ * @resubmit_lock: protects @resubmit_bios and @resubmit_flushes
+ * @resubmit_bios: bios of requests held for a retired queue
+ * @resubmit_flushes: flush requests held for a retired queue
+ * @resubmit_work: submits @resubmit_bios again, forwards @resubmit_flushes
+ * @nr_resubmitted: requests passed on by the current queue-count change
+ * @nr_forwarded: flushes among them
  */
 struct rblk_ctrl {
 	struct list_head entry;
@@ -325,6 +334,7 @@ struct rblk_ctrl {
 
 	struct rblk_queue *queues;
 	u32 nr_io_queues;
+	struct mutex hw_queues_lock;
 	struct blk_mq_tag_set admin_set;
 	struct blk_mq_tag_set tag_set;
 	struct request_queue *admin_q;
@@ -362,6 +372,13 @@ struct rblk_ctrl {
 	atomic64_t reconnects;
 	atomic64_t reconnect_attempts;
 	struct rblk_stats stats_base;
+
+	spinlock_t resubmit_lock;
+	struct bio_list resubmit_bios;
+	struct list_head resubmit_flushes;
+	struct work_struct resubmit_work;
+	u32 nr_resubmitted;
+	u32 nr_forwarded;
 };
 
 static inline struct rblk_ctrl *rblk_ctrl_of_set(struct blk_mq_tag_set *set)
@@ -440,6 +457,7 @@ int rblk_add_disk(struct rblk_ctrl *ctrl);
 void rblk_del_disk(struct rblk_ctrl *ctrl);
 void rblk_update_disk(struct rblk_ctrl *ctrl);
 void rblk_cancel_requests(struct blk_mq_tag_set *set);
+void rblk_resubmit_work(struct work_struct *work);
 int rblk_blk_init(void);
 void rblk_blk_exit(void);
 

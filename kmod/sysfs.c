@@ -118,13 +118,18 @@ static ssize_t outstanding_show(struct device *dev,
 	int len = 0;
 	u32 i;
 
+	/* A reconnect may change the number of queues and their tags. */
+	mutex_lock(&ctrl->hw_queues_lock);
 	bc.count = kcalloc(ctrl->nr_io_queues, sizeof(u32), GFP_KERNEL);
-	if (!bc.count)
+	if (!bc.count) {
+		mutex_unlock(&ctrl->hw_queues_lock);
 		return -ENOMEM;
+	}
 	blk_mq_tagset_busy_iter(&ctrl->tag_set, rblk_count_busy, &bc);
 	for (i = 0; i < ctrl->nr_io_queues; i++)
 		len += sysfs_emit_at(buf, len, "%u%c", bc.count[i],
 				     i == ctrl->nr_io_queues - 1 ? '\n' : ' ');
+	mutex_unlock(&ctrl->hw_queues_lock);
 	kfree(bc.count);
 	return len;
 }

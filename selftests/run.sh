@@ -122,8 +122,9 @@ for t in $tests; do
 	# Whatever the test said, a kernel splat while it ran fails it.
 	dmesg -c > /tmp/rblk-run.dmesg 2>/dev/null
 	cat /tmp/rblk-run.dmesg >> /var/log/dmesg.all
-	splat=$(splat_filter < /tmp/rblk-run.dmesg | grep -E "$RBLK_SPLAT_RE")
-	known=$(splat_filter < /tmp/rblk-run.dmesg | grep 'rblk-known-splat:')
+	filtered=$(splat_filter < /tmp/rblk-run.dmesg)
+	splat=$(printf '%s\n' "$filtered" | grep -E "$RBLK_SPLAT_RE")
+	known=$(printf '%s\n' "$filtered" | grep 'rblk-known-splat:')
 	[ -n "$known" ] && printf '%s\n' "$known" | sed 's/^/known: /' | prefix
 
 	result="ok"

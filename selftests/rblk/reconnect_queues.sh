@@ -1,0 +1,104 @@
+#!/bin/sh
+# The number of I/O queues changes across a reconnect.  nvmet's attr_qid_max
+# caps the queues a subsystem grants; taking the subsystem off the port and
+# back (6.1's nvmet does not drop its controllers when qid_max is written)
+# makes rblk reconnect and be granted fewer (2 -> 1), then more (1 -> 2),
+# while fio writes (with an fsync every 16 writes) and verifies on both
+# CPUs.  Requests held for the queue that goes are resubmitted on the one
+# that stays (flushes forwarded to it).  fio must see no error and no
+# verify failure, the device must follow the count (nr_io_queues,
+# outstanding, the blk-mq hardware queues), and afterwards what fio wrote
+# must be in the target's backing file.
+# rblk-timeout: 600
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+qid_max="$RBLK_NVMET_SUBSYS/attr_qid_max"
+[ -w "$qid_max" ] || skip "this nvmet has no attr_qid_max"
+[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs for 2 I/O queues"
+orig=$(cat "$qid_max")
+trap 'echo "$orig" > "$qid_max"; nvmet_relink' EXIT
+echo 2 > "$qid_max" || fail "cannot set attr_qid_max"
+
+# wait_queues DEV N RECONNECTS: live again after reconnect number
+# RECONNECTS, with N I/O queues.
+wait_queues() {
+	_i=300
+	while [ "$_i" -gt 0 ]; do
+		if [ "$(rblk_attr "$1" reconnects)" -ge "$3" ] &&
+		   [ "$(rblk_attr "$1" state)" = live ]; then
+			break
+		fi
+		usleep 100000
+		_i=$((_i - 1))
+	done
+	[ "$_i" -gt 0 ] || fail "no reconnect $3 within 30 s (state $(rblk_attr "$1" state))"
+	_n=$(rblk_attr "$1" nr_io_queues)
+	[ "$_n" -eq "$2" ] || fail "reconnect $3: $_n I/O queues, expected $2"
+	_o=$(rblk_attr "$1" outstanding) || fail "outstanding unreadable"
+	[ "$(echo "$_o" | wc -w)" -eq "$2" ] ||
+		fail "outstanding lists '$_o' for $2 queues"
+	_h=$(find "/sys/block/${1##*/}/mq" -mindepth 1 -maxdepth 1 | wc -l)
+	[ "$_h" -eq "$2" ] || fail "reconnect $3: $_h blk-mq hardware queues, expected $2"
+	log "reconnect $3: $2 I/O queues"
+}
+
+rblk_load
+dev=$(rblk_connect "$RBLK_NSID_FILE" -i 2 -k 2 -c 1 -l 60) || exit 1
+[ "$(rblk_attr "$dev" nr_io_queues)" -eq 2 ] || fail "connected with $(rblk_attr "$dev" nr_io_queues) I/O queues, not 2"
+
+# One job per CPU, so that both hardware queues hold I/O when they change.
+fio --name=qcount --filename="$dev" --direct=1 --ioengine=libaio \
+	--rw=randwrite --bs=4k --iodepth=16 --fsync=16 --numjobs=2 --cpus_allowed=0-1 \
+	--cpus_allowed_policy=split --size=16M --offset_increment=16M \
+	--loops=4 --verify=crc32c --verify_fatal=1 --do_verify=1 \
+	--group_reporting > /tmp/fio.log 2>&1 &
+pid=$!
+# A sysfs reader walks the tag set while the count changes.
+(while kill -0 "$pid" 2>/dev/null; do
+	rblk_attr "$dev" outstanding > /dev/null
+	usleep 20000
+done) &
+reader=$!
+
+# requeue_with QID_MAX: the target drops the controller and comes back
+# granting QID_MAX I/O queues.
+requeue_with() {
+	echo "$1" > "$qid_max" || fail "cannot set attr_qid_max to $1"
+	nvmet_unlink
+	sleep 1
+	nvmet_relink
+}
+
+sleep 2
+requeue_with 1
+wait_queues "$dev" 1 1
+sleep 2
+requeue_with 2
+wait_queues "$dev" 2 2
+kill -0 "$pid" 2>/dev/null || log "note: fio ended before the second change"
+
+wait "$pid"; rc=$?
+wait "$reader"
+grep -E 'err=|verify' /tmp/fio.log
+[ $rc -eq 0 ] || fail "fio failed ($rc) across the queue count changes"
+grep -q 'err= 0' /tmp/fio.log || fail "fio saw errors"
+dmesg | grep -q "target granted 1 I/O queues, had 2" ||
+	fail "no shrink from 2 to 1 queues in the kernel log"
+dmesg | grep -q "target granted 2 I/O queues, had 1" ||
+	fail "no growth from 1 to 2 queues in the kernel log"
+# fio kept both queues busy: the shrink had requests of queue 2 to move.
+moved=$(dmesg | grep -o "resubmitted .* of retired queues") ||
+	fail "the shrink moved no held request of the retired queue"
+log "$moved"
+
+# Each block's last write holds fio's verify header: same bytes on the target.
+dd if="$dev" of=/tmp/dev.img bs=1M count=32 iflag=direct 2>/dev/null ||
+	fail "read back of the fio regions failed"
+dd if="$RBLK_BACKING" of=/tmp/store.img bs=1M count=32 2>/dev/null
+assert_same /tmp/dev.img /tmp/store.img "device vs backing store after the changes"
+rm -f /tmp/dev.img /tmp/store.img
+
+rblk_disconnect "$dev"
+rblk_unload
+exit 0
