@@ -91,19 +91,27 @@ static blk_status_t rblk_setup_cmd(struct rblk_ctrl *ctrl, struct request *rq)
 /*
  * A flush held for a retired queue carries no bio to resubmit, and a
  * flush is namespace-wide: send it on I/O queue 1, which the new count
- * keeps.
+ * keeps.  If that queue failed meanwhile, the flush waits for the
+ * controller like any held request.
  */
-static blk_status_t rblk_forward_flush(struct rblk_ctrl *ctrl)
+static void rblk_forward_flush(struct rblk_ctrl *ctrl, struct request *rq)
 {
 	struct nvme_command cmd = { };
+	u16 sc;
 	int ret;
 
 	cmd.common.opcode = nvme_cmd_flush;
 	cmd.common.nsid = cpu_to_le32(ctrl->opts.nsid);
 	ret = rblk_exec_cmd(ctrl, 1, &cmd, NULL, 0, NULL);
-	if (ret > 0)
-		return rblk_status_to_blk(ret);
-	return errno_to_blk_status(ret);
+	sc = ret > 0 ? ret & RBLK_SC_MASK : 0;
+	if ((ret < 0 || sc == NVME_SC_HOST_ABORTED_CMD ||
+	     sc == NVME_SC_HOST_PATH_ERROR) && rblk_ctrl_holds_io(ctrl)) {
+		blk_mq_requeue_request(rq, false);
+		blk_mq_delay_kick_requeue_list(rq->q, RBLK_REQUEUE_DELAY_MS);
+		return;
+	}
+	blk_mq_end_request(rq, ret > 0 ? rblk_status_to_blk(ret) :
+					 errno_to_blk_status(ret));
 }
 
 /**
@@ -131,7 +139,7 @@ void rblk_resubmit_work(struct work_struct *work)
 
 	list_for_each_entry_safe(rq, next, &flushes, queuelist) {
 		list_del_init(&rq->queuelist);
-		blk_mq_end_request(rq, rblk_forward_flush(ctrl));
+		rblk_forward_flush(ctrl, rq);
 	}
 	while ((bio = bio_list_pop(&bios)))
 		submit_bio_noacct(bio);

@@ -30,8 +30,10 @@
 #define RBLK_AQ_TAGS		(RBLK_AQ_DEPTH - 1)
 /* Reserved admin tags: Connect and keep-alive must never wait for I/O. */
 #define RBLK_AQ_RESERVED	2
-/* Reserved I/O tag: the Fabrics Connect of each I/O queue. */
+/* Reserved I/O tag: each I/O queue's Connect; on queue 1 a forwarded flush. */
 #define RBLK_IOQ_RESERVED	1
+/* Pace of retrying a forwarded flush whose queue failed. */
+#define RBLK_REQUEUE_DELAY_MS	100
 #define RBLK_MAX_SEGMENTS	256
 #define RBLK_MAX_INLINE_SEGS	4
 #define RBLK_INLINE_SG_CNT	2
