@@ -96,6 +96,7 @@ static blk_status_t rblk_setup_cmd(struct rblk_ctrl *ctrl, struct request *rq)
  */
 static void rblk_forward_flush(struct rblk_ctrl *ctrl, struct request *rq)
 {
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 	struct nvme_command cmd = { };
 	u16 sc;
 	int ret;
@@ -110,13 +111,39 @@ static void rblk_forward_flush(struct rblk_ctrl *ctrl, struct request *rq)
 		blk_mq_delay_kick_requeue_list(rq->q, RBLK_REQUEUE_DELAY_MS);
 		return;
 	}
+	req->status = ret < 0 ? NVME_SC_INTERNAL : ret;
+	rblk_stats_account(ctrl, rq, req->status);
 	blk_mq_end_request(rq, ret > 0 ? rblk_status_to_blk(ret) :
 					 errno_to_blk_status(ret));
 }
 
 /**
- * rblk_resubmit_work() - pass on what requests held for retired queues
- *	carried
+ * rblk_forward_work() - forward the flushes held for retired queues
+ * @work: &rblk_ctrl.forward_work
+ *
+ * Apart from rblk_resubmit_work(), which may wait for the unfreeze: the
+ * freeze ends only once these flushes are done.
+ */
+void rblk_forward_work(struct work_struct *work)
+{
+	struct rblk_ctrl *ctrl = container_of(work, struct rblk_ctrl,
+					      forward_work);
+	struct request *rq, *next;
+	LIST_HEAD(flushes);
+
+	spin_lock_irq(&ctrl->resubmit_lock);
+	list_splice_init(&ctrl->resubmit_flushes, &flushes);
+	spin_unlock_irq(&ctrl->resubmit_lock);
+
+	list_for_each_entry_safe(rq, next, &flushes, queuelist) {
+		list_del_init(&rq->queuelist);
+		rblk_forward_flush(ctrl, rq);
+	}
+}
+
+/**
+ * rblk_resubmit_work() - submit again the bios of requests held for
+ *	retired queues
  * @work: &rblk_ctrl.resubmit_work
  *
  * Until the tag set has its new hardware queues the disk queue is frozen
@@ -126,21 +153,14 @@ void rblk_resubmit_work(struct work_struct *work)
 {
 	struct rblk_ctrl *ctrl = container_of(work, struct rblk_ctrl,
 					      resubmit_work);
-	struct request *rq, *next;
 	struct bio_list bios;
-	LIST_HEAD(flushes);
 	struct bio *bio;
 
 	spin_lock_irq(&ctrl->resubmit_lock);
 	bios = ctrl->resubmit_bios;
 	bio_list_init(&ctrl->resubmit_bios);
-	list_splice_init(&ctrl->resubmit_flushes, &flushes);
 	spin_unlock_irq(&ctrl->resubmit_lock);
 
-	list_for_each_entry_safe(rq, next, &flushes, queuelist) {
-		list_del_init(&rq->queuelist);
-		rblk_forward_flush(ctrl, rq);
-	}
 	while ((bio = bio_list_pop(&bios)))
 		submit_bio_noacct(bio);
 }
@@ -155,6 +175,7 @@ void rblk_resubmit_work(struct work_struct *work)
  */
 static bool rblk_resubmit_rq(struct rblk_ctrl *ctrl, struct request *rq)
 {
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 	unsigned long flags;
 	struct bio *bio;
 
@@ -163,14 +184,15 @@ static bool rblk_resubmit_rq(struct rblk_ctrl *ctrl, struct request *rq)
 			return false;
 		/*
 		 * Not started: no timeout or cancellation touches it while
-		 * resubmit_work owns it.
+		 * forward_work owns it.
 		 */
+		req->start_ns = ktime_get_ns();
 		spin_lock_irqsave(&ctrl->resubmit_lock, flags);
 		list_add_tail(&rq->queuelist, &ctrl->resubmit_flushes);
 		ctrl->nr_resubmitted++;
 		ctrl->nr_forwarded++;
 		spin_unlock_irqrestore(&ctrl->resubmit_lock, flags);
-		queue_work(rblk_wq, &ctrl->resubmit_work);
+		queue_work(rblk_wq, &ctrl->forward_work);
 		return true;
 	}
 

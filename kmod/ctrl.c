@@ -220,6 +220,7 @@ static int rblk_configure_admin_queue(struct rblk_ctrl *ctrl, bool new,
 		}
 	}
 
+	ctrl->queues[0].tags = ctrl->admin_set.tags[0];
 	ret = rblk_fabrics_connect(ctrl, 0, errmsg);
 	if (ret)
 		goto out_teardown;
@@ -263,6 +264,8 @@ static int rblk_start_io_queues(struct rblk_ctrl *ctrl, u32 first, u32 last,
 			*errmsg = rblk_cm_errmsg(ret);
 			return ret;
 		}
+		/* Stable from here: an update reallocates only the array. */
+		ctrl->queues[i].tags = ctrl->tag_set.tags[i - 1];
 		ret = rblk_fabrics_connect(ctrl, i, errmsg);
 		if (ret)
 			return ret;
@@ -300,6 +303,12 @@ static int rblk_change_nr_io_queues(struct rblk_ctrl *ctrl, u32 nr,
 			*errmsg = "held I/O did not drain to change the queue count";
 			ret = -ETIMEDOUT;
 		}
+		/*
+		 * Quiesced again (LIVE or the teardown undoes it): no dispatch
+		 * may still run on a hardware queue the update removes.
+		 */
+		if (!ret)
+			rblk_quiesce_io(ctrl);
 		for (i = nr + 1; i <= old; i++)
 			clear_bit(RBLK_Q_RETIRED, &ctrl->queues[i].flags);
 		if (READ_ONCE(ctrl->nr_resubmitted))
@@ -310,8 +319,13 @@ static int rblk_change_nr_io_queues(struct rblk_ctrl *ctrl, u32 nr,
 	if (!ret) {
 		mutex_lock(&ctrl->hw_queues_lock);
 		blk_mq_update_nr_hw_queues(&ctrl->tag_set, nr);
-		ctrl->nr_io_queues = nr;
+		/* Out of memory, blk-mq keeps the old count. */
+		ctrl->nr_io_queues = ctrl->tag_set.nr_hw_queues;
 		mutex_unlock(&ctrl->hw_queues_lock);
+		if (ctrl->nr_io_queues != nr) {
+			*errmsg = "out of memory changing the queue count";
+			ret = -ENOMEM;
+		}
 	}
 	if (q)
 		blk_mq_unfreeze_queue(q);
@@ -515,6 +529,7 @@ struct rblk_ctrl *rblk_ctrl_alloc(const struct rblk_ctrl_opts *opts)
 	bio_list_init(&ctrl->resubmit_bios);
 	INIT_LIST_HEAD(&ctrl->resubmit_flushes);
 	INIT_WORK(&ctrl->resubmit_work, rblk_resubmit_work);
+	INIT_WORK(&ctrl->forward_work, rblk_forward_work);
 	ctrl->stats = alloc_percpu(struct rblk_stats_cpu);
 	if (!ctrl->stats)
 		goto out_free_queues;
@@ -610,7 +625,8 @@ void rblk_ctrl_stop(struct rblk_ctrl *ctrl)
 	 * this delete leaves the disk queue quiesced.
 	 */
 	rblk_unquiesce_io(ctrl);
-	/* Bios of a queue-count change go back in before the disk drains. */
+	/* What a queue-count change moved goes back in before the disk drains. */
+	flush_work(&ctrl->forward_work);
 	flush_work(&ctrl->resubmit_work);
 
 	rblk_del_disk(ctrl);

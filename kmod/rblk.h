@@ -122,6 +122,8 @@ enum rblk_queue_flags {
  * @qid: NVMe queue id, 0 for the admin queue
  * @flags: &enum rblk_queue_flags
  * @queue_size: submission queue entries
+ * @tags: tags of the blk-mq hardware queue behind this queue, set before
+ *	its Connect
  * @device: RDMA device and PD
  * @cm_id: RDMA CM identifier
  * @qp: RDMA queue pair
@@ -140,6 +142,7 @@ struct rblk_queue {
 	u16 qid;
 	unsigned long flags;
 	u32 queue_size;
+	struct blk_mq_tags *tags;
 	struct rblk_device *device;
 	struct rdma_cm_id *cm_id;
 	struct ib_qp *qp;
@@ -318,7 +321,8 @@ enum rblk_ctrl_flags {
  * @resubmit_lock: protects @resubmit_bios and @resubmit_flushes
  * @resubmit_bios: bios of requests held for a retired queue
  * @resubmit_flushes: flush requests held for a retired queue
- * @resubmit_work: submits @resubmit_bios again, forwards @resubmit_flushes
+ * @resubmit_work: submits @resubmit_bios again
+ * @forward_work: forwards @resubmit_flushes to I/O queue 1
  * @nr_resubmitted: requests passed on by the current queue-count change
  * @nr_forwarded: flushes among them
  */
@@ -379,6 +383,7 @@ struct rblk_ctrl {
 	struct bio_list resubmit_bios;
 	struct list_head resubmit_flushes;
 	struct work_struct resubmit_work;
+	struct work_struct forward_work;
 	u32 nr_resubmitted;
 	u32 nr_forwarded;
 };
@@ -460,6 +465,7 @@ void rblk_del_disk(struct rblk_ctrl *ctrl);
 void rblk_update_disk(struct rblk_ctrl *ctrl);
 void rblk_cancel_requests(struct blk_mq_tag_set *set);
 void rblk_resubmit_work(struct work_struct *work);
+void rblk_forward_work(struct work_struct *work);
 int rblk_blk_init(void);
 void rblk_blk_exit(void);
 

@@ -215,20 +215,6 @@ static int rblk_post_recv(struct rblk_queue *queue, unsigned int i)
 	return ib_post_recv(queue->qp, &wr, NULL);
 }
 
-/*
- * The tags of the hardware queue behind @queue.  Looked up each time: a
- * change of the number of queues reallocates them (and a new hardware
- * queue gets its tags only after ->init_hctx).
- */
-static struct blk_mq_tags *rblk_queue_tags(struct rblk_queue *queue)
-{
-	struct rblk_ctrl *ctrl = queue->ctrl;
-
-	if (!queue->qid)
-		return ctrl->admin_set.tags[0];
-	return ctrl->tag_set.tags[queue->qid - 1];
-}
-
 /* Find the request a completion names; refuse stale or unknown ids. */
 static struct request *rblk_find_rq(struct rblk_queue *queue, u16 cid)
 {
@@ -236,7 +222,7 @@ static struct request *rblk_find_rq(struct rblk_queue *queue, u16 cid)
 	struct rblk_request *req;
 	struct request *rq;
 
-	rq = blk_mq_tag_to_rq(rblk_queue_tags(queue), tag);
+	rq = blk_mq_tag_to_rq(queue->tags, tag);
 	if (unlikely(!rq))
 		return NULL;
 	req = blk_mq_rq_to_pdu(rq);

@@ -118,13 +118,15 @@ static ssize_t outstanding_show(struct device *dev,
 	int len = 0;
 	u32 i;
 
-	/* A reconnect may change the number of queues and their tags. */
-	mutex_lock(&ctrl->hw_queues_lock);
-	bc.count = kcalloc(ctrl->nr_io_queues, sizeof(u32), GFP_KERNEL);
-	if (!bc.count) {
-		mutex_unlock(&ctrl->hw_queues_lock);
+	/*
+	 * A reconnect may change the number of queues and their tags.  No
+	 * allocation under the lock: reclaim could write to this disk
+	 * while a change holds it frozen.
+	 */
+	bc.count = kcalloc(ctrl->opts.nr_io_queues, sizeof(u32), GFP_KERNEL);
+	if (!bc.count)
 		return -ENOMEM;
-	}
+	mutex_lock(&ctrl->hw_queues_lock);
 	blk_mq_tagset_busy_iter(&ctrl->tag_set, rblk_count_busy, &bc);
 	for (i = 0; i < ctrl->nr_io_queues; i++)
 		len += sysfs_emit_at(buf, len, "%u%c", bc.count[i],
