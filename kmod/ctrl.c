@@ -127,6 +127,24 @@ void rblk_error_recovery(struct rblk_ctrl *ctrl)
 	queue_work(rblk_wq, &ctrl->err_work);
 }
 
+/**
+ * rblk_ctrl_reset() - drop the association and reconnect, holding I/O
+ * @ctrl: controller
+ *
+ * The same path as error recovery, asked for by the user (nvme-cli's
+ * reset).
+ *
+ * Return: 0, or -EBUSY if the controller is not live.
+ */
+int rblk_ctrl_reset(struct rblk_ctrl *ctrl)
+{
+	if (!rblk_change_state(ctrl, RBLK_STATE_RESETTING))
+		return -EBUSY;
+	rblk_info(ctrl, "resetting the controller\n");
+	queue_work(rblk_wq, &ctrl->err_work);
+	return 0;
+}
+
 static void rblk_quiesce_io(struct rblk_ctrl *ctrl)
 {
 	if (ctrl->disk && !test_and_set_bit(RBLK_CTRL_IO_QUIESCED, &ctrl->flags))

@@ -424,6 +424,7 @@ void rblk_ctrl_free(struct rblk_ctrl *ctrl);
 int rblk_ctrl_start(struct rblk_ctrl *ctrl, const char **errmsg);
 void rblk_ctrl_stop(struct rblk_ctrl *ctrl);
 void rblk_error_recovery(struct rblk_ctrl *ctrl);
+int rblk_ctrl_reset(struct rblk_ctrl *ctrl);
 bool rblk_ctrl_holds_io(struct rblk_ctrl *ctrl);
 
 /* rdma.c: RDMA transport */

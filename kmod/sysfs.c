@@ -153,6 +153,25 @@ static ssize_t reset_stats_store(struct device *dev,
 }
 static DEVICE_ATTR_WO(reset_stats);
 
+static ssize_t reset_controller_store(struct device *dev,
+				      struct device_attribute *attr,
+				      const char *buf, size_t count)
+{
+	bool reset;
+	int ret;
+
+	ret = kstrtobool(buf, &reset);
+	if (ret)
+		return ret;
+	if (reset) {
+		ret = rblk_ctrl_reset(rblk_dev_to_ctrl(dev));
+		if (ret)
+			return ret;
+	}
+	return count;
+}
+static DEVICE_ATTR_WO(reset_controller);
+
 static struct attribute *rblk_attrs[] = {
 	&dev_attr_state.attr,
 	&dev_attr_transport.attr,
@@ -191,6 +210,7 @@ static struct attribute *rblk_attrs[] = {
 	&dev_attr_latency_hist.attr,
 	&dev_attr_outstanding.attr,
 	&dev_attr_reset_stats.attr,
+	&dev_attr_reset_controller.attr,
 	NULL,
 };
 

@@ -1,9 +1,10 @@
 #!/bin/sh
 # The number of I/O queues changes across a reconnect.  nvmet's attr_qid_max
-# caps the queues a subsystem grants; taking the subsystem off the port and
-# back (6.1's nvmet does not drop its controllers when qid_max is written)
-# makes rblk reconnect and be granted fewer (2 -> 1), then more (1 -> 2),
-# while fio writes (with an fsync every 16 writes) and verifies on both
+# caps the queues a subsystem grants (6.1's nvmet does not drop its
+# controllers when it is written); a reset through the device's
+# reset_controller makes rblk reconnect and be granted fewer (2 -> 1), then
+# more (1 -> 2),
+# while fio writes (with an fsync every 64 writes) and verifies on both
 # CPUs.  Requests held for the queue that goes are resubmitted on the one
 # that stays (flushes forwarded to it).  fio must see no error and no
 # verify failure, the device must follow the count (nr_io_queues,
@@ -17,7 +18,7 @@ qid_max="$RBLK_NVMET_SUBSYS/attr_qid_max"
 [ -w "$qid_max" ] || skip "this nvmet has no attr_qid_max"
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs for 2 I/O queues"
 orig=$(cat "$qid_max")
-trap 'echo "$orig" > "$qid_max"; nvmet_relink' EXIT
+trap 'echo "$orig" > "$qid_max"' EXIT
 echo 2 > "$qid_max" || fail "cannot set attr_qid_max"
 
 # wait_queues DEV N RECONNECTS: live again after reconnect number
@@ -49,7 +50,7 @@ dev=$(rblk_connect "$RBLK_NSID_FILE" -i 2 -k 2 -c 1 -l 60) || exit 1
 
 # One job per CPU, so that both hardware queues hold I/O when they change.
 fio --name=qcount --filename="$dev" --direct=1 --ioengine=libaio \
-	--rw=randwrite --bs=4k --iodepth=16 --fsync=16 --numjobs=2 --cpus_allowed=0-1 \
+	--rw=randwrite --bs=4k --iodepth=16 --fsync=64 --numjobs=2 --cpus_allowed=0-1 \
 	--cpus_allowed_policy=split --size=16M --offset_increment=16M \
 	--loops=4 --verify=crc32c --verify_fatal=1 --do_verify=1 \
 	--group_reporting > /tmp/fio.log 2>&1 &
@@ -61,17 +62,19 @@ pid=$!
 done) &
 reader=$!
 
-# requeue_with QID_MAX: the target drops the controller and comes back
-# granting QID_MAX I/O queues.
+# requeue_with QID_MAX: reset the controller with the target granting
+# QID_MAX I/O queues.
 requeue_with() {
 	echo "$1" > "$qid_max" || fail "cannot set attr_qid_max to $1"
-	nvmet_unlink
-	sleep 1
-	nvmet_relink
+	echo 1 > "/sys/block/${dev##*/}/rblk/reset_controller" ||
+		fail "reset_controller refused"
 }
 
 sleep 2
 requeue_with 1
+# reconnect_delay is 1 s: still resetting or connecting, not live.
+(echo 1 > "/sys/block/${dev##*/}/rblk/reset_controller") 2>/dev/null &&
+	fail "reset_controller accepted a reset while not live"
 wait_queues "$dev" 1 1
 sleep 2
 requeue_with 2

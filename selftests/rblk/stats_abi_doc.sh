@@ -2,7 +2,7 @@
 # Documentation/ABI/testing/sysfs-block-rblk matches the module: every file in
 # /sys/block/rblk0/rblk/ is documented, every documented attribute exists, each
 # entry has Date/Contact/Description, the modes are the documented ones (0444,
-# reset_stats 0200), and the documented formats hold (state names,
+# reset_stats and reset_controller 0200), and the documented formats hold (state names,
 # latency_hist with 24 fields, outstanding with one field per I/O queue).
 # scripts/mkinitramfs.sh installs the document in /usr/share/doc/rblk/.
 # rblk-timeout: 120
@@ -80,11 +80,11 @@ log "$(echo "$present" | wc -l) attributes, all documented, none missing"
 
 for a in $present; do
 	mode=$(stat -c %a "$ST/$a")
-	if [ "$a" = reset_stats ]; then
+	case $a in reset_stats|reset_controller)
 		[ "$mode" = 200 ] || fail "$a has mode $mode, documented 0200"
 		cat "$ST/$a" >/dev/null 2>&1 && fail "$a is readable"
 		continue
-	fi
+	esac
 	[ "$mode" = 444 ] || fail "$a has mode $mode, documented 0444"
 	v=$(cat "$ST/$a") || fail "reading $a failed"
 	[ "$(wc -l < "$ST/$a")" -eq 1 ] || fail "$a is not one line"
