@@ -70,7 +70,17 @@ requeue_with() {
 		fail "reset_controller refused"
 }
 
-sleep 2
+# Both queues busy, so that the reset leaves requests held on queue 2
+# (fio starts slowly in the debug guest).
+i=600
+while [ "$i" -gt 0 ]; do
+	# shellcheck disable=SC2046 # one word per queue
+	set -- $(rblk_attr "$dev" outstanding)
+	[ "${1:-0}" -gt 0 ] && [ "${2:-0}" -gt 0 ] && break
+	usleep 100000
+	i=$((i - 1))
+done
+[ "$i" -gt 0 ] || fail "fio did not keep both queues busy within 60 s"
 requeue_with 1
 # reconnect_delay is 1 s: still resetting or connecting, not live.
 (echo 1 > "/sys/block/${dev##*/}/rblk/reset_controller") 2>/dev/null &&
