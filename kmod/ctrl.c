@@ -112,6 +112,15 @@ bool rblk_ctrl_holds_io(struct rblk_ctrl *ctrl)
 	       state == RBLK_STATE_CONNECTING;
 }
 
+/* LIVE -> RESETTING and hand over to err_work; false if not live. */
+static bool rblk_begin_reset(struct rblk_ctrl *ctrl)
+{
+	if (!rblk_change_state(ctrl, RBLK_STATE_RESETTING))
+		return false;
+	queue_work(rblk_wq, &ctrl->err_work);
+	return true;
+}
+
 /**
  * rblk_error_recovery() - start recovery of a live controller
  * @ctrl: controller
@@ -121,10 +130,8 @@ bool rblk_ctrl_holds_io(struct rblk_ctrl *ctrl)
  */
 void rblk_error_recovery(struct rblk_ctrl *ctrl)
 {
-	if (!rblk_change_state(ctrl, RBLK_STATE_RESETTING))
-		return;
-	rblk_warn(ctrl, "starting error recovery\n");
-	queue_work(rblk_wq, &ctrl->err_work);
+	if (rblk_begin_reset(ctrl))
+		rblk_warn(ctrl, "starting error recovery\n");
 }
 
 /**
@@ -138,10 +145,9 @@ void rblk_error_recovery(struct rblk_ctrl *ctrl)
  */
 int rblk_ctrl_reset(struct rblk_ctrl *ctrl)
 {
-	if (!rblk_change_state(ctrl, RBLK_STATE_RESETTING))
+	if (!rblk_begin_reset(ctrl))
 		return -EBUSY;
 	rblk_info(ctrl, "resetting the controller\n");
-	queue_work(rblk_wq, &ctrl->err_work);
 	return 0;
 }
 

@@ -86,6 +86,17 @@ assert_same() {
 	_d=$(cmp "$1" "$2" 2>&1) || fail "$3: data differs: $_d"
 }
 
+# assert_on_target DEV BACKING MIB WHAT: the first MIB MiB read through DEV
+# (O_DIRECT) are the same bytes as in the target's backing file BACKING.
+assert_on_target() {
+	dd if="$1" of=/tmp/rblk-dev.img bs=1M count="$3" iflag=direct 2>/dev/null ||
+		fail "$4: read back through $1 failed"
+	dd if="$2" of=/tmp/rblk-store.img bs=1M count="$3" 2>/dev/null ||
+		fail "$4: read of $2 failed"
+	assert_same /tmp/rblk-dev.img /tmp/rblk-store.img "$4"
+	rm -f /tmp/rblk-dev.img /tmp/rblk-store.img
+}
+
 # --- rblk module ---
 rblk_loaded() { [ -d /sys/module/rblk ]; }
 

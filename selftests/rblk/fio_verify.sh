@@ -20,11 +20,7 @@ printf '%s\n' "$out" | grep -q 'err= 0' || fail "fio reported errors"
 
 # The last write of each block holds fio's verify header: the same bytes
 # must be in the backing file.
-dd if="$dev" of=/tmp/dev.img bs=1M count=96 iflag=direct 2>/dev/null ||
-	fail "read back of the fio regions failed"
-dd if="$RBLK_BACKING" of=/tmp/store.img bs=1M count=96 2>/dev/null
-assert_same /tmp/dev.img /tmp/store.img "device vs backing store after fio"
-rm -f /tmp/dev.img /tmp/store.img
+assert_on_target "$dev" "$RBLK_BACKING" 96 "device vs backing store after fio"
 
 rblk_disconnect "$dev"
 rblk_unload

@@ -106,11 +106,7 @@ moved=$(dmesg | grep -o "resubmitted .* of retired queues") ||
 log "$moved"
 
 # Each block's last write holds fio's verify header: same bytes on the target.
-dd if="$dev" of=/tmp/dev.img bs=1M count=32 iflag=direct 2>/dev/null ||
-	fail "read back of the fio regions failed"
-dd if="$RBLK_BACKING" of=/tmp/store.img bs=1M count=32 2>/dev/null
-assert_same /tmp/dev.img /tmp/store.img "device vs backing store after the changes"
-rm -f /tmp/dev.img /tmp/store.img
+assert_on_target "$dev" "$RBLK_BACKING" 32 "device vs backing store after the changes"
 
 rblk_disconnect "$dev"
 rblk_unload
