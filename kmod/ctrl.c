@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rblk controller: the state machine, bring-up of the admin and I/O
- * queues, error recovery and reconnect, and teardown.
+ * queues, error recovery and reconnect, keep-alive, the Asynchronous Event
+ * Request, and teardown.
  *
  * Ownership: err_work tears the queues down, reconnect_work builds them
- * again; both are cancelled by rblk_ctrl_stop() before it releases
- * anything, so at most one of the three touches the queues at a time.
+ * again; both are cancelled by rblk_ctrl_stop_recovery() before anything
+ * is released, so at most one of the three touches the queues at a time.
+ * The namespaces on the controller belong to the layer above (ns.c); this
+ * file only quiesces, drains and fails their queues, and asks the layer
+ * above (&rblk_ctrl_ops) to check them after every reconnect.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -13,14 +17,45 @@
 
 #include "rblk.h"
 
-static const char * const rblk_state_names[] = {
-	[RBLK_STATE_NEW]	= "new",
-	[RBLK_STATE_CONNECTING]	= "connecting",
-	[RBLK_STATE_LIVE]	= "live",
-	[RBLK_STATE_RESETTING]	= "resetting",
-	[RBLK_STATE_DELETING]	= "deleting",
-	[RBLK_STATE_DEAD]	= "dead",
-};
+static ATOMIC_NOTIFIER_HEAD(rblk_event_chain);
+
+/**
+ * rblk_event_register() - listen to controller and namespace events
+ * @nb: notifier; called in atomic context with the &enum rblk_event and a
+ *	&struct rblk_event_info
+ *
+ * Return: 0.
+ */
+int rblk_event_register(struct notifier_block *nb)
+{
+	return atomic_notifier_chain_register(&rblk_event_chain, nb);
+}
+
+/**
+ * rblk_event_unregister() - stop listening
+ * @nb: notifier given to rblk_event_register()
+ */
+void rblk_event_unregister(struct notifier_block *nb)
+{
+	atomic_notifier_chain_unregister(&rblk_event_chain, nb);
+}
+
+/**
+ * rblk_notify() - tell the listeners what happened to a controller
+ * @ctrl: the controller
+ * @ns: its namespace, for namespace events; else NULL
+ * @event: what happened
+ *
+ * Callable from any context.  Discovery controllers are not announced.
+ */
+void rblk_notify(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
+		 enum rblk_event event)
+{
+	struct rblk_event_info info = { .ctrl = ctrl, .ns = ns };
+
+	if (ctrl->index >= 0)
+		atomic_notifier_call_chain(&rblk_event_chain, event, &info);
+}
 
 /**
  * rblk_state_name() - name of a controller state, as sysfs shows it
@@ -30,8 +65,10 @@ static const char * const rblk_state_names[] = {
  */
 const char *rblk_state_name(enum rblk_state state)
 {
-	if (state < ARRAY_SIZE(rblk_state_names) && rblk_state_names[state])
-		return rblk_state_names[state];
+	static const char * const names[__RBLK_STATE_MAX] = RBLK_STATE_NAMES;
+
+	if (state < ARRAY_SIZE(names) && names[state])
+		return names[state];
 	return "unknown";
 }
 
@@ -53,7 +90,8 @@ enum rblk_state rblk_ctrl_state(struct rblk_ctrl *ctrl)
  *
  * Every transition goes through here; callers act only if it succeeded,
  * which is how concurrent recovery, reconnect and delete agree on who
- * does what.
+ * does what.  Becoming live also ends a fast_io_fail_tmo expiry, in the
+ * same critical section that rblk_failfast_work() tests the state in.
  *
  * Return: true if the state is now @new.
  */
@@ -71,6 +109,8 @@ bool rblk_change_state(struct rblk_ctrl *ctrl, enum rblk_state new)
 		break;
 	case RBLK_STATE_LIVE:
 		ok = old == RBLK_STATE_CONNECTING;
+		if (ok)
+			clear_bit(RBLK_CTRL_FAILFAST, &ctrl->flags);
 		break;
 	case RBLK_STATE_RESETTING:
 		ok = old == RBLK_STATE_LIVE;
@@ -88,10 +128,10 @@ bool rblk_change_state(struct rblk_ctrl *ctrl, enum rblk_state new)
 		WRITE_ONCE(ctrl->state, new);
 	spin_unlock_irqrestore(&ctrl->lock, flags);
 
-	if (ok && ctrl->index >= 0) {
+	if (ok) {
 		rblk_dbg(ctrl, "state %s -> %s\n", rblk_state_name(old),
 			 rblk_state_name(new));
-		rblk_nl_notify(ctrl, RBLK_EVENT_STATE);
+		rblk_notify(ctrl, NULL, RBLK_EVENT_STATE);
 	}
 	return ok;
 }
@@ -117,6 +157,8 @@ static bool rblk_begin_reset(struct rblk_ctrl *ctrl)
 {
 	if (!rblk_change_state(ctrl, RBLK_STATE_RESETTING))
 		return false;
+	/* Until the namespaces are checked again after the reconnect. */
+	clear_bit(RBLK_CTRL_IO_READY, &ctrl->flags);
 	queue_work(rblk_wq, &ctrl->err_work);
 	return true;
 }
@@ -126,7 +168,8 @@ static bool rblk_begin_reset(struct rblk_ctrl *ctrl)
  * @ctrl: controller
  *
  * Callable from any context; only the first caller after a failure does
- * anything.
+ * anything.  A controller that is still connecting gets no recovery: its
+ * setup fails on the broken queue and is retried.
  */
 void rblk_error_recovery(struct rblk_ctrl *ctrl)
 {
@@ -151,35 +194,441 @@ int rblk_ctrl_reset(struct rblk_ctrl *ctrl)
 	return 0;
 }
 
+static void rblk_queue_error(struct rblk_queue *queue)
+{
+	rblk_error_recovery(queue->ctrl);
+}
+
+static void rblk_queue_async_event(struct rblk_queue *queue, u16 status,
+				   u32 result)
+{
+	struct rblk_ctrl *ctrl = queue->ctrl;
+
+	/*
+	 * An error status: no event, and no new request (the target's abort
+	 * at teardown, or a target that refuses them).
+	 */
+	if (status) {
+		if ((status & RBLK_SC_MASK) == NVME_SC_ABORT_REQ)
+			rblk_dbg(ctrl, "async event request aborted\n");
+		else
+			rblk_warn(ctrl, "async event request failed, status %#x: no namespace change notices\n",
+				  status);
+		return;
+	}
+	WRITE_ONCE(ctrl->aen_result, result);
+	/* Here, not in the work: a reset that cancels it keeps the notice. */
+	if (RBLK_AEN_TYPE(result) == NVME_AER_NOTICE &&
+	    RBLK_AEN_INFO(result) == NVME_AER_NOTICE_NS_CHANGED)
+		set_bit(RBLK_CTRL_NS_CHANGED, &ctrl->flags);
+	queue_work(rblk_wq, &ctrl->event_work);
+}
+
+static const struct rblk_queue_ops rblk_ctrl_queue_ops = {
+	.error		= rblk_queue_error,
+	.async_event	= rblk_queue_async_event,
+};
+
+/* --- namespace queues --- */
+
+/*
+ * The quiesce of a namespace queue by recovery is recorded in its
+ * RBLK_NS_QUIESCED bit, so that each quiesce is undone exactly once: by
+ * the recovery, or by rblk_ctrl_kill_ns() for a namespace that is gone.
+ * ns_lock orders the two.
+ */
+static void rblk_ns_quiesce_nowait(struct rblk_ctrl *ctrl,
+				   struct rblk_ns *ns)
+{
+	spin_lock(&ctrl->ns_lock);
+	if (!test_bit(RBLK_NS_DEAD, &ns->flags) &&
+	    !test_and_set_bit(RBLK_NS_QUIESCED, &ns->flags))
+		blk_mq_quiesce_queue_nowait(ns->queue);
+	spin_unlock(&ctrl->ns_lock);
+}
+
+static void rblk_ns_unquiesce(struct rblk_ctrl *ctrl, struct rblk_ns *ns)
+{
+	spin_lock(&ctrl->ns_lock);
+	if (test_and_clear_bit(RBLK_NS_QUIESCED, &ns->flags))
+		blk_mq_unquiesce_queue(ns->queue);
+	spin_unlock(&ctrl->ns_lock);
+	blk_mq_kick_requeue_list(ns->queue);
+}
+
+/* Caller holds namespaces_rwsem. */
+static void __rblk_quiesce_io(struct rblk_ctrl *ctrl)
+{
+	struct rblk_ns *ns;
+
+	if (test_and_set_bit(RBLK_CTRL_IO_QUIESCED, &ctrl->flags))
+		return;
+	list_for_each_entry(ns, &ctrl->namespaces, entry)
+		rblk_ns_quiesce_nowait(ctrl, ns);
+	/* One grace period covers every queue of the (non-blocking) set. */
+	if (ctrl->connect_q)
+		blk_mq_wait_quiesce_done(ctrl->connect_q);
+}
+
+static void __rblk_unquiesce_io(struct rblk_ctrl *ctrl)
+{
+	struct rblk_ns *ns;
+
+	clear_bit(RBLK_CTRL_IO_QUIESCED, &ctrl->flags);
+	list_for_each_entry(ns, &ctrl->namespaces, entry)
+		rblk_ns_unquiesce(ctrl, ns);
+}
+
 static void rblk_quiesce_io(struct rblk_ctrl *ctrl)
 {
-	if (ctrl->disk && !test_and_set_bit(RBLK_CTRL_IO_QUIESCED, &ctrl->flags))
-		blk_mq_quiesce_queue(ctrl->disk->queue);
+	down_read(&ctrl->namespaces_rwsem);
+	__rblk_quiesce_io(ctrl);
+	up_read(&ctrl->namespaces_rwsem);
 }
 
 static void rblk_unquiesce_io(struct rblk_ctrl *ctrl)
 {
-	if (!ctrl->disk)
-		return;
-	if (test_and_clear_bit(RBLK_CTRL_IO_QUIESCED, &ctrl->flags))
-		blk_mq_unquiesce_queue(ctrl->disk->queue);
-	blk_mq_kick_requeue_list(ctrl->disk->queue);
+	down_read(&ctrl->namespaces_rwsem);
+	__rblk_unquiesce_io(ctrl);
+	up_read(&ctrl->namespaces_rwsem);
 }
+
+/* Let running timeout handlers finish: they could complete what we cancel. */
+static void rblk_sync_io(struct rblk_ctrl *ctrl)
+{
+	struct rblk_ns *ns;
+
+	down_read(&ctrl->namespaces_rwsem);
+	list_for_each_entry(ns, &ctrl->namespaces, entry)
+		blk_sync_queue(ns->queue);
+	up_read(&ctrl->namespaces_rwsem);
+}
+
+/**
+ * rblk_ctrl_add_ns() - put a namespace on the controller's list
+ * @ctrl: controller
+ * @ns: namespace with its request queue, not yet on the list
+ *
+ * A queue that joins while recovery holds I/O is quiesced like the others.
+ */
+void rblk_ctrl_add_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns)
+{
+	struct rblk_ns *pos;
+	bool quiesced;
+
+	down_write(&ctrl->namespaces_rwsem);
+	list_for_each_entry(pos, &ctrl->namespaces, entry) {
+		if (pos->nsid > ns->nsid)
+			break;
+	}
+	list_add_tail(&ns->entry, &pos->entry);
+	quiesced = test_bit(RBLK_CTRL_IO_QUIESCED, &ctrl->flags);
+	if (quiesced)
+		rblk_ns_quiesce_nowait(ctrl, ns);
+	up_write(&ctrl->namespaces_rwsem);
+	if (quiesced)
+		blk_mq_wait_quiesce_done(ns->queue);
+}
+
+/**
+ * rblk_ctrl_kill_ns() - fail all I/O of a namespace from now on
+ * @ctrl: controller
+ * @ns: namespace that is gone or changed identity on the target
+ *
+ * Callable with namespaces_rwsem held.  I/O that recovery holds for it is
+ * released, to fail.
+ */
+void rblk_ctrl_kill_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns)
+{
+	spin_lock(&ctrl->ns_lock);
+	set_bit(RBLK_NS_DEAD, &ns->flags);
+	if (test_and_clear_bit(RBLK_NS_QUIESCED, &ns->flags))
+		blk_mq_unquiesce_queue(ns->queue);
+	spin_unlock(&ctrl->ns_lock);
+	blk_mq_kick_requeue_list(ns->queue);
+}
+
+/**
+ * rblk_ctrl_del_ns() - take a namespace off the controller's list
+ * @ctrl: controller
+ * @ns: namespace whose disk is deleted
+ */
+void rblk_ctrl_del_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns)
+{
+	down_write(&ctrl->namespaces_rwsem);
+	list_del_init(&ns->entry);
+	up_write(&ctrl->namespaces_rwsem);
+}
+
+/* --- cancellation --- */
+
+/**
+ * rblk_abort_rq() - complete an in-flight request as aborted by the host
+ * @rq: request whose queue is stopped
+ * @timed_out: the request itself timed out (counts as a retry)
+ *
+ * Block I/O is then requeued while the controller may come back, commands
+ * of our own (Connect, properties, Identify, ...) fail.
+ */
+void rblk_abort_rq(struct request *rq, bool timed_out)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+
+	req->status = NVME_SC_HOST_ABORTED_CMD;
+	if (blk_rq_is_passthrough(rq))
+		req->status |= NVME_STATUS_DNR;
+	req->flags |= RBLK_REQ_ABORTED;
+	if (timed_out)
+		req->flags |= RBLK_REQ_TIMED_OUT;
+	blk_mq_complete_request(rq);
+}
+
+static bool rblk_cancel_rq(struct request *rq, void *data)
+{
+	if (!blk_mq_request_completed(rq))
+		rblk_abort_rq(rq, false);
+	return true;
+}
+
+/* Complete every in-flight request of a tag set whose queues are stopped. */
+static void rblk_cancel_requests(struct blk_mq_tag_set *set)
+{
+	if (!set->tags)
+		return;
+	blk_mq_tagset_busy_iter(set, rblk_cancel_rq, NULL);
+	blk_mq_tagset_wait_completed_request(set);
+}
+
+/* --- keep-alive --- */
+
+static enum rq_end_io_ret rblk_keep_alive_end_io(struct request *rq,
+						 blk_status_t status)
+{
+	struct rblk_ctrl *ctrl = rq->end_io_data;
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+	u16 nvme_status = req->status;
+	bool aborted = req->flags & RBLK_REQ_ABORTED;
+
+	blk_mq_free_request(rq);
+
+	/* Our own teardown cancelled it: no news about the target. */
+	if (aborted && !(req->flags & RBLK_REQ_TIMED_OUT))
+		return RQ_END_IO_NONE;
+	if (status || nvme_status) {
+		rblk_err(ctrl, "keep-alive failed (block status %d, NVMe status %#x)\n",
+			 status, nvme_status);
+		rblk_error_recovery(ctrl);
+		return RQ_END_IO_NONE;
+	}
+	if (test_bit(RBLK_Q_LIVE, &ctrl->queues[0].flags))
+		queue_delayed_work(rblk_wq, &ctrl->ka_work,
+				   ctrl->opts.kato * HZ / 2);
+	return RQ_END_IO_NONE;
+}
+
+static void rblk_keep_alive_work(struct work_struct *work)
+{
+	struct rblk_ctrl *ctrl = container_of(to_delayed_work(work),
+					      struct rblk_ctrl, ka_work);
+
+	if (!test_bit(RBLK_Q_LIVE, &ctrl->queues[0].flags))
+		return;
+	/* Allocation failure is no sign of a dead target. */
+	if (rblk_send_keep_alive(ctrl, rblk_keep_alive_end_io))
+		queue_delayed_work(rblk_wq, &ctrl->ka_work, HZ);
+}
+
+/*
+ * From the moment the admin queue is enabled: the target's keep-alive
+ * timer runs from its Connect, however long the I/O queues take.
+ */
+static void rblk_start_keep_alive(struct rblk_ctrl *ctrl)
+{
+	if (ctrl->opts.kato)
+		queue_delayed_work(rblk_wq, &ctrl->ka_work,
+				   ctrl->opts.kato * HZ / 2);
+}
+
+static void rblk_stop_keep_alive(struct rblk_ctrl *ctrl)
+{
+	cancel_delayed_work_sync(&ctrl->ka_work);
+}
+
+/* --- asynchronous events --- */
+
+static void rblk_aer_work(struct work_struct *work)
+{
+	struct rblk_ctrl *ctrl = container_of(work, struct rblk_ctrl, aer_work);
+	struct nvme_command cmd = {};
+
+	/* teardown_admin_queue() cancels this work before the queue goes. */
+	if (rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE ||
+	    !test_bit(RBLK_Q_LIVE, &ctrl->queues[0].flags))
+		return;
+	rblk_cmd_async_event(&cmd);
+	/* No data, but RDMA targets want an SGL in every command. */
+	rblk_sgl_null(&cmd);
+	if (rblk_queue_submit_aer(&ctrl->queues[0], &cmd))
+		rblk_error_recovery(ctrl);
+}
+
+static void rblk_event_work(struct work_struct *work)
+{
+	struct rblk_ctrl *ctrl = container_of(work, struct rblk_ctrl,
+					      event_work);
+	u32 result = READ_ONCE(ctrl->aen_result);
+
+	if (RBLK_AEN_TYPE(result) == NVME_AER_NOTICE &&
+	    RBLK_AEN_INFO(result) == NVME_AER_NOTICE_NS_CHANGED) {
+		rblk_info(ctrl, "namespace attributes changed, rescanning\n");
+		if (ctrl->ops->ns_changed)
+			ctrl->ops->ns_changed(ctrl);
+	} else {
+		/* Not enabled by rblk; its log page stays unread. */
+		rblk_warn(ctrl, "asynchronous event %#010x (type %u, info %#x, log page %#x)\n",
+			  result, RBLK_AEN_TYPE(result), RBLK_AEN_INFO(result),
+			  RBLK_AEN_LOG(result));
+	}
+	queue_work(rblk_wq, &ctrl->aer_work);
+}
+
+/* --- tag sets and limits --- */
+
+/**
+ * rblk_set_queue_limits() - the limits every request queue of a
+ *	controller shares: one memory registration must map any request
+ * @ctrl: controller with its memory registration limits known
+ * @q: request queue
+ */
+void rblk_set_queue_limits(struct rblk_ctrl *ctrl, struct request_queue *q)
+{
+	/*
+	 * An unaligned buffer spans one page more than its length: keep
+	 * transfers one page below what an MR maps.
+	 */
+	u32 max_sectors = min_t(u32, ctrl->max_hw_sectors,
+				(ctrl->max_segments - 1) <<
+				(PAGE_SHIFT - SECTOR_SHIFT));
+
+	blk_queue_max_hw_sectors(q, max_sectors);
+	blk_queue_max_segments(q, ctrl->max_segments);
+	blk_queue_virt_boundary(q, SZ_4K - 1);
+	blk_queue_dma_alignment(q, 3);
+}
+
+static unsigned int rblk_cmd_size(void)
+{
+	return sizeof(struct rblk_request) +
+	       sizeof(struct scatterlist) * RBLK_INLINE_SG_CNT;
+}
+
+/*
+ * A tag set and a request queue on it without a disk: the admin queue's,
+ * and the one our own commands on the I/O queues go through.
+ */
+static int rblk_alloc_tagset(struct rblk_ctrl *ctrl,
+			     struct blk_mq_tag_set *set,
+			     const struct blk_mq_ops *ops, unsigned int depth,
+			     unsigned int reserved, unsigned int flags,
+			     unsigned int nr_hw_queues, unsigned int timeout,
+			     struct request_queue **q)
+{
+	int ret;
+
+	memset(set, 0, sizeof(*set));
+	set->ops = ops;
+	set->queue_depth = depth;
+	set->reserved_tags = reserved;
+	set->numa_node = NUMA_NO_NODE;
+	set->cmd_size = rblk_cmd_size();
+	set->flags = flags;
+	set->driver_data = ctrl;
+	set->nr_hw_queues = nr_hw_queues;
+	set->timeout = timeout;
+	ret = blk_mq_alloc_tag_set(set);
+	if (ret)
+		return ret;
+
+	*q = blk_mq_init_queue(set);
+	if (IS_ERR(*q)) {
+		ret = PTR_ERR(*q);
+		*q = NULL;
+		blk_mq_free_tag_set(set);
+		return ret;
+	}
+	rblk_set_queue_limits(ctrl, *q);
+	return 0;
+}
+
+static void rblk_free_tagset(struct blk_mq_tag_set *set,
+			     struct request_queue **q)
+{
+	if (!*q)
+		return;
+	blk_mq_destroy_queue(*q);
+	blk_put_queue(*q);
+	*q = NULL;
+	blk_mq_free_tag_set(set);
+}
+
+static int rblk_alloc_admin_tagset(struct rblk_ctrl *ctrl)
+{
+	return rblk_alloc_tagset(ctrl, &ctrl->admin_set,
+				 ctrl->ops->admin_mq_ops, RBLK_AQ_TAGS,
+				 RBLK_AQ_RESERVED, BLK_MQ_F_NO_SCHED, 1,
+				 rblk_admin_timeout * HZ, &ctrl->admin_q);
+}
+
+/*
+ * One tag fewer than the queue has entries: a full SQ holds size - 1
+ * commands, the reserved tag (Connect, a forwarded flush) included.
+ */
+static int rblk_alloc_io_tagset(struct rblk_ctrl *ctrl)
+{
+	int ret;
+
+	/* sysfs walks the tag set under hw_queues_lock. */
+	mutex_lock(&ctrl->hw_queues_lock);
+	ret = rblk_alloc_tagset(ctrl, &ctrl->tag_set, ctrl->ops->io_mq_ops,
+				ctrl->opts.queue_size - 1, RBLK_IOQ_RESERVED,
+				BLK_MQ_F_SHOULD_MERGE, ctrl->nr_io_queues,
+				rblk_io_timeout * HZ, &ctrl->connect_q);
+	mutex_unlock(&ctrl->hw_queues_lock);
+	return ret;
+}
+
+static void rblk_free_io_tagset(struct rblk_ctrl *ctrl)
+{
+	mutex_lock(&ctrl->hw_queues_lock);
+	rblk_free_tagset(&ctrl->tag_set, &ctrl->connect_q);
+	mutex_unlock(&ctrl->hw_queues_lock);
+}
+
+/* --- queue bring-up and teardown --- */
 
 static void rblk_teardown_admin_queue(struct rblk_ctrl *ctrl, bool remove)
 {
 	if (!ctrl->admin_q)
 		return;
+	rblk_stop_keep_alive(ctrl);
 	blk_mq_quiesce_queue(ctrl->admin_q);
 	/* A timeout handler still running could complete what we cancel. */
 	blk_sync_queue(ctrl->admin_q);
 	rblk_queue_stop(&ctrl->queues[0]);
+	/*
+	 * The queue is drained: no AER completion can queue them again.  The
+	 * AER's SQE slot goes away with the queue below.
+	 */
+	cancel_work_sync(&ctrl->event_work);
+	cancel_work_sync(&ctrl->aer_work);
 	rblk_cancel_requests(&ctrl->admin_set);
+	/* A keep-alive that completed before the stop may have re-armed. */
+	rblk_stop_keep_alive(ctrl);
 	rblk_queue_free(&ctrl->queues[0]);
 	/* New admin commands now fail fast instead of waiting. */
 	blk_mq_unquiesce_queue(ctrl->admin_q);
 	if (remove)
-		rblk_free_admin_tagset(ctrl);
+		rblk_free_tagset(&ctrl->admin_set, &ctrl->admin_q);
 }
 
 static void rblk_teardown_io_queues(struct rblk_ctrl *ctrl)
@@ -190,9 +639,7 @@ static void rblk_teardown_io_queues(struct rblk_ctrl *ctrl)
 		return;
 	rblk_quiesce_io(ctrl);
 	blk_mq_quiesce_queue(ctrl->connect_q);
-	/* A timeout handler still running could complete what we cancel. */
-	if (ctrl->disk)
-		blk_sync_queue(ctrl->disk->queue);
+	rblk_sync_io(ctrl);
 	blk_sync_queue(ctrl->connect_q);
 	for (i = 1; i <= ctrl->nr_io_queues; i++)
 		rblk_queue_stop(&ctrl->queues[i]);
@@ -215,6 +662,10 @@ static const char *rblk_cm_errmsg(int err)
 		return "timed out connecting to the target";
 	case -EINTR:
 		return "interrupted";
+	case -ENODEV:
+		return "the RDMA device is going away";
+	case -EOPNOTSUPP:
+		return "the RDMA device does not support fast memory registration";
 	case -EINVAL:
 		return "invalid transport address or service id";
 	default:
@@ -222,16 +673,41 @@ static const char *rblk_cm_errmsg(int err)
 	}
 }
 
+static int rblk_connect_queue(struct rblk_ctrl *ctrl, u16 qid, u32 size,
+			      u32 depth, struct blk_mq_tags *tags,
+			      const char **errmsg)
+{
+	struct rblk_queue *queue = &ctrl->queues[qid];
+	int ret;
+
+	queue->ctrl = ctrl;
+	queue->qid = qid;
+	queue->ops = &rblk_ctrl_queue_ops;
+	ret = rblk_queue_alloc(queue, size, depth);
+	if (ret) {
+		*errmsg = rblk_cm_errmsg(ret);
+		return ret;
+	}
+	if (!tags)
+		return 0;
+	/* Stable from here: an update reallocates only the array. */
+	queue->tags = tags;
+	ret = rblk_fabrics_connect(ctrl, qid, errmsg);
+	if (ret)
+		return ret;
+	set_bit(RBLK_Q_LIVE, &queue->flags);
+	return 0;
+}
+
 static int rblk_configure_admin_queue(struct rblk_ctrl *ctrl, bool new,
 				      const char **errmsg)
 {
 	int ret;
 
-	ret = rblk_queue_alloc(ctrl, 0, RBLK_AQ_DEPTH);
-	if (ret) {
-		*errmsg = rblk_cm_errmsg(ret);
+	ret = rblk_connect_queue(ctrl, 0, RBLK_AQ_DEPTH,
+				 RBLK_AQ_TAGS + RBLK_NR_AEN, NULL, errmsg);
+	if (ret)
 		return ret;
-	}
 
 	if (new) {
 		ctrl->max_segments =
@@ -240,7 +716,8 @@ static int rblk_configure_admin_queue(struct rblk_ctrl *ctrl, bool new,
 		ret = rblk_alloc_admin_tagset(ctrl);
 		if (ret) {
 			*errmsg = "out of memory";
-			goto out_free_queue;
+			rblk_queue_free(&ctrl->queues[0]);
+			return ret;
 		}
 	}
 
@@ -255,23 +732,25 @@ static int rblk_configure_admin_queue(struct rblk_ctrl *ctrl, bool new,
 		*errmsg = "controller did not become ready";
 		goto out_teardown;
 	}
+	rblk_start_keep_alive(ctrl);
 	ret = rblk_identify_ctrl(ctrl);
 	if (ret) {
 		*errmsg = "Identify Controller failed";
 		goto out_teardown;
 	}
+	if (!ctrl->opts.discovery) {
+		ret = rblk_configure_aen(ctrl) ?: rblk_configure_acre(ctrl);
+		if (ret) {
+			*errmsg = "Set Features failed";
+			goto out_teardown;
+		}
+	}
 	if (new)
-		blk_queue_max_hw_sectors(ctrl->admin_q,
-			min_t(u32, ctrl->max_hw_sectors,
-			      (ctrl->max_segments - 1) <<
-			      (PAGE_SHIFT - SECTOR_SHIFT)));
+		rblk_set_queue_limits(ctrl, ctrl->admin_q);
 	return 0;
 
 out_teardown:
 	rblk_teardown_admin_queue(ctrl, new);
-	return ret;
-out_free_queue:
-	rblk_queue_free(&ctrl->queues[0]);
 	return ret;
 }
 
@@ -283,17 +762,11 @@ static int rblk_start_io_queues(struct rblk_ctrl *ctrl, u32 first, u32 last,
 	int ret;
 
 	for (i = first; i <= last; i++) {
-		ret = rblk_queue_alloc(ctrl, i, ctrl->opts.queue_size);
-		if (ret) {
-			*errmsg = rblk_cm_errmsg(ret);
-			return ret;
-		}
-		/* Stable from here: an update reallocates only the array. */
-		ctrl->queues[i].tags = ctrl->tag_set.tags[i - 1];
-		ret = rblk_fabrics_connect(ctrl, i, errmsg);
+		ret = rblk_connect_queue(ctrl, i, ctrl->opts.queue_size,
+					 ctrl->opts.queue_size - 1,
+					 ctrl->tag_set.tags[i - 1], errmsg);
 		if (ret)
 			return ret;
-		set_bit(RBLK_Q_LIVE, &ctrl->queues[i].flags);
 	}
 	return 0;
 }
@@ -301,45 +774,51 @@ static int rblk_start_io_queues(struct rblk_ctrl *ctrl, u32 first, u32 last,
 /*
  * The target granted another number of I/O queues on reconnect.  blk-mq
  * changes the number of hardware queues only with every request gone, so
- * with the disk queue frozen (new I/O waits) let the held requests drain
- * through the queues connected so far; requests held for queues beyond
- * @nr are resubmitted as bios (rblk_resubmit_rq()) and wait for the new
+ * with the namespace queues frozen (new I/O waits) let the held requests
+ * drain through the queues connected so far; requests held for queues
+ * beyond @nr are resubmitted as bios (blk.c) and wait for the new
  * mapping.
  */
 static int rblk_change_nr_io_queues(struct rblk_ctrl *ctrl, u32 nr,
 				    const char **errmsg)
 {
-	struct request_queue *q = ctrl->disk ? ctrl->disk->queue : NULL;
+	unsigned long deadline = jiffies + rblk_io_timeout * HZ;
 	u32 old = ctrl->nr_io_queues;
+	struct rblk_ns *ns;
 	int ret = 0;
 	u32 i;
 
 	rblk_info(ctrl, "target granted %u I/O queues, had %u\n", nr, old);
-	if (q) {
-		/* Counted under resubmit_lock once a queue is retired. */
-		ctrl->nr_resubmitted = 0;
-		ctrl->nr_forwarded = 0;
-		for (i = nr + 1; i <= old; i++)
-			set_bit(RBLK_Q_RETIRED, &ctrl->queues[i].flags);
-		blk_freeze_queue_start(q);
-		rblk_unquiesce_io(ctrl);
-		if (!blk_mq_freeze_queue_wait_timeout(q, rblk_io_timeout * HZ)) {
+	down_read(&ctrl->namespaces_rwsem);
+	/* Counted under resubmit_lock once a queue is retired. */
+	ctrl->nr_resubmitted = 0;
+	ctrl->nr_forwarded = 0;
+	for (i = nr + 1; i <= old; i++)
+		set_bit(RBLK_Q_RETIRED, &ctrl->queues[i].flags);
+	list_for_each_entry(ns, &ctrl->namespaces, entry)
+		blk_freeze_queue_start(ns->queue);
+	__rblk_unquiesce_io(ctrl);
+	list_for_each_entry(ns, &ctrl->namespaces, entry) {
+		long left = max_t(long, deadline - jiffies, 1);
+
+		if (!blk_mq_freeze_queue_wait_timeout(ns->queue, left)) {
 			*errmsg = "held I/O did not drain to change the queue count";
 			ret = -ETIMEDOUT;
+			break;
 		}
-		/*
-		 * Quiesced again (LIVE or the teardown undoes it): no dispatch
-		 * may still run on a hardware queue the update removes.
-		 */
-		if (!ret)
-			rblk_quiesce_io(ctrl);
-		for (i = nr + 1; i <= old; i++)
-			clear_bit(RBLK_Q_RETIRED, &ctrl->queues[i].flags);
-		if (READ_ONCE(ctrl->nr_resubmitted))
-			rblk_info(ctrl, "resubmitted %u held requests (%u flushes) of retired queues\n",
-				  READ_ONCE(ctrl->nr_resubmitted),
-				  READ_ONCE(ctrl->nr_forwarded));
 	}
+	/*
+	 * Quiesced again (LIVE or the teardown undoes it): no dispatch may
+	 * still run on a hardware queue the update removes.
+	 */
+	if (!ret)
+		__rblk_quiesce_io(ctrl);
+	for (i = nr + 1; i <= old; i++)
+		clear_bit(RBLK_Q_RETIRED, &ctrl->queues[i].flags);
+	if (READ_ONCE(ctrl->nr_resubmitted))
+		rblk_info(ctrl, "resubmitted %u held requests (%u flushes) of retired queues\n",
+			  READ_ONCE(ctrl->nr_resubmitted),
+			  READ_ONCE(ctrl->nr_forwarded));
 	if (!ret) {
 		mutex_lock(&ctrl->hw_queues_lock);
 		blk_mq_update_nr_hw_queues(&ctrl->tag_set, nr);
@@ -351,8 +830,9 @@ static int rblk_change_nr_io_queues(struct rblk_ctrl *ctrl, u32 nr,
 			ret = -ENOMEM;
 		}
 	}
-	if (q)
-		blk_mq_unfreeze_queue(q);
+	list_for_each_entry(ns, &ctrl->namespaces, entry)
+		blk_mq_unfreeze_queue(ns->queue);
+	up_read(&ctrl->namespaces_rwsem);
 	return ret;
 }
 
@@ -399,6 +879,8 @@ static int rblk_configure_io_queues(struct rblk_ctrl *ctrl, bool new,
 	ret = rblk_start_io_queues(ctrl, 1, nr_now, errmsg);
 	if (ret)
 		goto out_teardown;
+	/* Block I/O may flow on live queues from here (see blk.c). */
+	set_bit(RBLK_CTRL_IO_READY, &ctrl->flags);
 	if (nr != ctrl->nr_io_queues) {
 		ret = rblk_change_nr_io_queues(ctrl, nr, errmsg);
 		if (ret)
@@ -410,6 +892,7 @@ static int rblk_configure_io_queues(struct rblk_ctrl *ctrl, bool new,
 	return 0;
 
 out_teardown:
+	clear_bit(RBLK_CTRL_IO_READY, &ctrl->flags);
 	rblk_teardown_io_queues(ctrl);
 	if (new)
 		rblk_free_io_tagset(ctrl);
@@ -427,17 +910,20 @@ static int rblk_setup_ctrl(struct rblk_ctrl *ctrl, bool new,
 	if (ctrl->opts.discovery)
 		return 0;
 
-	ret = rblk_identify_ns(ctrl);
-	if (ret) {
-		*errmsg = ret == -ENODEV ? "namespace not found on the target" :
-					   "Identify Namespace failed";
-		goto out_teardown_admin;
+	/*
+	 * Before any held I/O flows again: it must not be sent with the
+	 * format of a namespace that changed while we were away.
+	 */
+	if (!new && ctrl->ops->revalidate) {
+		ret = ctrl->ops->revalidate(ctrl);
+		if (ret) {
+			*errmsg = "Identify Namespace failed";
+			goto out_teardown_admin;
+		}
 	}
 	ret = rblk_configure_io_queues(ctrl, new, errmsg);
 	if (ret)
 		goto out_teardown_admin;
-	if (!new)
-		rblk_update_disk(ctrl);
 	return 0;
 
 out_teardown_admin:
@@ -445,15 +931,33 @@ out_teardown_admin:
 	return ret;
 }
 
+/* Live: I/O flows, namespaces get checked, events are asked for. */
+static void rblk_ctrl_went_live(struct rblk_ctrl *ctrl)
+{
+	rblk_unquiesce_io(ctrl);
+	if (ctrl->ops->live)
+		ctrl->ops->live(ctrl);
+	queue_work(rblk_wq, &ctrl->aer_work);
+}
+
+/* --- recovery --- */
+
 static void rblk_failfast_work(struct work_struct *work)
 {
 	struct rblk_ctrl *ctrl = container_of(to_delayed_work(work),
 					      struct rblk_ctrl, failfast_work);
+	unsigned long flags;
+	bool expired;
 
-	if (rblk_ctrl_state(ctrl) != RBLK_STATE_CONNECTING)
+	/* Under the lock that going live clears the flag under. */
+	spin_lock_irqsave(&ctrl->lock, flags);
+	expired = ctrl->state == RBLK_STATE_CONNECTING;
+	if (expired)
+		set_bit(RBLK_CTRL_FAILFAST, &ctrl->flags);
+	spin_unlock_irqrestore(&ctrl->lock, flags);
+	if (!expired)
 		return;
 	rblk_info(ctrl, "fast_io_fail_tmo expired, failing I/O\n");
-	set_bit(RBLK_CTRL_FAILFAST, &ctrl->flags);
 	rblk_unquiesce_io(ctrl);
 }
 
@@ -477,7 +981,7 @@ static void rblk_reconnect_work(struct work_struct *work)
 		return;
 
 	atomic64_inc(&ctrl->reconnect_attempts);
-	rblk_nl_notify(ctrl, RBLK_EVENT_RECONNECTING);
+	rblk_notify(ctrl, NULL, RBLK_EVENT_RECONNECTING);
 
 	ret = rblk_setup_ctrl(ctrl, false, &errmsg);
 	if (!ret) {
@@ -485,12 +989,10 @@ static void rblk_reconnect_work(struct work_struct *work)
 		if (!rblk_change_state(ctrl, RBLK_STATE_LIVE))
 			return;
 		cancel_delayed_work(&ctrl->failfast_work);
-		clear_bit(RBLK_CTRL_FAILFAST, &ctrl->flags);
 		atomic64_inc(&ctrl->reconnects);
 		rblk_info(ctrl, "reconnected, %u I/O queues\n",
 			  ctrl->nr_io_queues);
-		rblk_unquiesce_io(ctrl);
-		rblk_start_keep_alive(ctrl);
+		rblk_ctrl_went_live(ctrl);
 		return;
 	}
 
@@ -510,7 +1012,6 @@ static void rblk_err_work(struct work_struct *work)
 {
 	struct rblk_ctrl *ctrl = container_of(work, struct rblk_ctrl, err_work);
 
-	rblk_stop_keep_alive(ctrl);
 	rblk_teardown_io_queues(ctrl);
 	rblk_teardown_admin_queue(ctrl, false);
 
@@ -527,13 +1028,33 @@ static void rblk_err_work(struct work_struct *work)
 			   ctrl->opts.reconnect_delay * HZ);
 }
 
+/* --- lifetime --- */
+
+static void rblk_ctrl_release(struct device *dev)
+{
+	struct rblk_ctrl *ctrl = rblk_dev_to_ctrl(dev);
+	u32 i;
+
+	for (i = 0; i <= ctrl->opts.nr_io_queues; i++)
+		mutex_destroy(&ctrl->queues[i].stop_lock);
+	mutex_destroy(&ctrl->hw_queues_lock);
+	mutex_destroy(&ctrl->scan_lock);
+	kfree(ctrl->queues);
+	kfree(ctrl);
+}
+
 /**
  * rblk_ctrl_alloc() - allocate a controller in the NEW state
  * @opts: options, copied
+ * @ops: the layer above
+ *
+ * The controller's &struct device is initialized, not added: the caller
+ * names and adds it if it is to be seen in sysfs.
  *
  * Return: the controller with one reference, or NULL.
  */
-struct rblk_ctrl *rblk_ctrl_alloc(const struct rblk_ctrl_opts *opts)
+struct rblk_ctrl *rblk_ctrl_alloc(const struct rblk_ctrl_opts *opts,
+				  const struct rblk_ctrl_ops *ops)
 {
 	struct rblk_ctrl *ctrl;
 	u32 i;
@@ -542,65 +1063,68 @@ struct rblk_ctrl *rblk_ctrl_alloc(const struct rblk_ctrl_opts *opts)
 	if (!ctrl)
 		return NULL;
 	ctrl->opts = *opts;
+	ctrl->ops = ops;
 	ctrl->queues = kcalloc(opts->nr_io_queues + 1, sizeof(*ctrl->queues),
 			       GFP_KERNEL);
-	if (!ctrl->queues)
-		goto out_free;
+	if (!ctrl->queues) {
+		kfree(ctrl);
+		return NULL;
+	}
 	for (i = 0; i <= opts->nr_io_queues; i++)
 		mutex_init(&ctrl->queues[i].stop_lock);
-	mutex_init(&ctrl->hw_queues_lock);
-	spin_lock_init(&ctrl->resubmit_lock);
-	bio_list_init(&ctrl->resubmit_bios);
-	INIT_LIST_HEAD(&ctrl->resubmit_flushes);
-	INIT_WORK(&ctrl->resubmit_work, rblk_resubmit_work);
-	INIT_WORK(&ctrl->forward_work, rblk_forward_work);
-	ctrl->stats = alloc_percpu(struct rblk_stats_cpu);
-	if (!ctrl->stats)
-		goto out_free_queues;
 
-	kref_init(&ctrl->ref);
+	device_initialize(&ctrl->dev);
+	ctrl->dev.release = rblk_ctrl_release;
 	INIT_LIST_HEAD(&ctrl->entry);
 	spin_lock_init(&ctrl->lock);
+	spin_lock_init(&ctrl->ns_lock);
 	ctrl->state = RBLK_STATE_NEW;
 	ctrl->index = -1;
 	strscpy(ctrl->name, opts->discovery ? "rblk-discovery" : "rblk",
 		sizeof(ctrl->name));
+	mutex_init(&ctrl->hw_queues_lock);
+	INIT_LIST_HEAD(&ctrl->namespaces);
+	init_rwsem(&ctrl->namespaces_rwsem);
+	mutex_init(&ctrl->scan_lock);
+	init_completion(&ctrl->first_scan);
+	spin_lock_init(&ctrl->resubmit_lock);
+	bio_list_init(&ctrl->resubmit_bios);
+	INIT_LIST_HEAD(&ctrl->resubmit_flushes);
 	INIT_WORK(&ctrl->err_work, rblk_err_work);
 	INIT_DELAYED_WORK(&ctrl->reconnect_work, rblk_reconnect_work);
 	INIT_DELAYED_WORK(&ctrl->failfast_work, rblk_failfast_work);
-	rblk_keep_alive_init(ctrl);
+	INIT_DELAYED_WORK(&ctrl->ka_work, rblk_keep_alive_work);
+	INIT_WORK(&ctrl->aer_work, rblk_aer_work);
+	INIT_WORK(&ctrl->event_work, rblk_event_work);
 	return ctrl;
-
-out_free_queues:
-	kfree(ctrl->queues);
-out_free:
-	kfree(ctrl);
-	return NULL;
 }
 
 /**
- * rblk_ctrl_free() - free a controller that rblk_ctrl_stop() tore down
+ * rblk_ctrl_get() - take a controller reference
  * @ctrl: controller
  */
-void rblk_ctrl_free(struct rblk_ctrl *ctrl)
+void rblk_ctrl_get(struct rblk_ctrl *ctrl)
 {
-	u32 i;
+	get_device(&ctrl->dev);
+}
 
-	for (i = 0; i <= ctrl->opts.nr_io_queues; i++)
-		mutex_destroy(&ctrl->queues[i].stop_lock);
-	mutex_destroy(&ctrl->hw_queues_lock);
-	free_percpu(ctrl->stats);
-	kfree(ctrl->queues);
-	kfree(ctrl);
+/**
+ * rblk_ctrl_put() - drop a controller reference
+ * @ctrl: controller
+ */
+void rblk_ctrl_put(struct rblk_ctrl *ctrl)
+{
+	put_device(&ctrl->dev);
 }
 
 /**
  * rblk_ctrl_start() - first connect of a new controller
- * @ctrl: controller in the NEW state
+ * @ctrl: controller in the NEW state, its address in @ctrl->addr
  * @errmsg: set to a static reason on failure
  *
  * Return: 0 with the controller LIVE, or a negative errno with nothing
- * left allocated but the tag sets rblk_ctrl_stop() releases.
+ * left allocated but what rblk_ctrl_teardown() releases; -EINTR if a
+ * delete came first.
  */
 int rblk_ctrl_start(struct rblk_ctrl *ctrl, const char **errmsg)
 {
@@ -613,50 +1137,100 @@ int rblk_ctrl_start(struct rblk_ctrl *ctrl, const char **errmsg)
 	if (ret)
 		return ret;
 
-	if (!rblk_change_state(ctrl, RBLK_STATE_LIVE))
+	if (!rblk_change_state(ctrl, RBLK_STATE_LIVE)) {
+		*errmsg = "disconnected while connecting";
 		return -EINTR;
-	rblk_start_keep_alive(ctrl);
+	}
 	rblk_info(ctrl, "connected to %s at %s:%s, cntlid %u, %u I/O queues of %u\n",
 		  ctrl->opts.subsysnqn, ctrl->opts.traddr, ctrl->opts.trsvcid,
 		  ctrl->cntlid, ctrl->nr_io_queues, ctrl->opts.queue_size);
+	if (!ctrl->opts.discovery)
+		rblk_ctrl_went_live(ctrl);
 	return 0;
 }
 
 /**
- * rblk_ctrl_stop() - tear down a controller in the DELETING state
- * @ctrl: controller
+ * rblk_ctrl_stop_recovery() - end recovery of a controller being deleted
+ * @ctrl: controller in the DELETING state
  *
- * In-flight I/O completes if the queues are live and fails otherwise; the
- * disk is removed and the controller shut down if it still answers.
+ * After this no recovery, reconnect or event work runs; I/O it held fails
+ * unless every queue is live, and the namespaces' queues are running, so
+ * that removing the disks drains them.
  */
-void rblk_ctrl_stop(struct rblk_ctrl *ctrl)
+void rblk_ctrl_stop_recovery(struct rblk_ctrl *ctrl)
 {
+	bool live = ctrl->nr_io_queues;
 	u32 i;
-	bool live = ctrl->nr_io_queues || ctrl->opts.discovery;
 
 	cancel_work_sync(&ctrl->err_work);
 	cancel_delayed_work_sync(&ctrl->reconnect_work);
 	cancel_delayed_work_sync(&ctrl->failfast_work);
-	rblk_stop_keep_alive(ctrl);
+	cancel_work_sync(&ctrl->event_work);
 
 	for (i = 1; i <= ctrl->nr_io_queues; i++)
 		live &= test_bit(RBLK_Q_LIVE, &ctrl->queues[i].flags);
 	/* Nothing will serve held I/O: let it fail. */
-	if (!live)
+	if (!live) {
+		clear_bit(RBLK_CTRL_IO_READY, &ctrl->flags);
 		set_bit(RBLK_CTRL_FAILFAST, &ctrl->flags);
+	}
 	/*
 	 * Also when live: a reconnect that lost the race to LIVE against
-	 * this delete leaves the disk queue quiesced.
+	 * this delete leaves the queues quiesced.
 	 */
 	rblk_unquiesce_io(ctrl);
-	/* What a queue-count change moved goes back in before the disk drains. */
+	/* What a queue-count change moved goes back in before the disks drain. */
 	flush_work(&ctrl->forward_work);
 	flush_work(&ctrl->resubmit_work);
+}
 
-	rblk_del_disk(ctrl);
+/**
+ * rblk_ctrl_teardown() - release the queues of a controller whose
+ *	namespaces are gone
+ * @ctrl: controller in the DELETING state, after rblk_ctrl_stop_recovery()
+ *
+ * The controller is shut down if it still answers.
+ */
+void rblk_ctrl_teardown(struct rblk_ctrl *ctrl)
+{
+	rblk_stop_keep_alive(ctrl);
 	rblk_teardown_io_queues(ctrl);
 	if (test_bit(RBLK_Q_LIVE, &ctrl->queues[0].flags))
 		rblk_shutdown_ctrl(ctrl);
 	rblk_free_io_tagset(ctrl);
 	rblk_teardown_admin_queue(ctrl, true);
+	/* Queued by an event that arrived while the disks were removed. */
+	cancel_work_sync(&ctrl->scan_work);
+}
+
+/* --- statistics --- */
+
+/**
+ * rblk_ctrl_stats() - the controller's own counters into a snapshot
+ * @ctrl: controller
+ * @s: %RBLK_STAT_TIMEOUTS (of all commands), %RBLK_STAT_RECONNECTS and
+ *	%RBLK_STAT_RECONNECT_ATTEMPTS are set, since the last reset
+ */
+void rblk_ctrl_stats(struct rblk_ctrl *ctrl, struct rblk_stats *s)
+{
+	s->v[RBLK_STAT_TIMEOUTS] = atomic64_read(&ctrl->timeouts) -
+				   READ_ONCE(ctrl->stats_base.timeouts);
+	s->v[RBLK_STAT_RECONNECTS] = atomic64_read(&ctrl->reconnects) -
+				     READ_ONCE(ctrl->stats_base.reconnects);
+	s->v[RBLK_STAT_RECONNECT_ATTEMPTS] =
+		atomic64_read(&ctrl->reconnect_attempts) -
+		READ_ONCE(ctrl->stats_base.reconnect_attempts);
+}
+
+/**
+ * rblk_ctrl_stats_reset() - count the controller's counters from zero
+ * @ctrl: controller
+ */
+void rblk_ctrl_stats_reset(struct rblk_ctrl *ctrl)
+{
+	WRITE_ONCE(ctrl->stats_base.timeouts, atomic64_read(&ctrl->timeouts));
+	WRITE_ONCE(ctrl->stats_base.reconnects,
+		   atomic64_read(&ctrl->reconnects));
+	WRITE_ONCE(ctrl->stats_base.reconnect_attempts,
+		   atomic64_read(&ctrl->reconnect_attempts));
 }

@@ -2,7 +2,8 @@
 /*
  * rblk NVMe over Fabrics protocol: command capsules for Connect, Property
  * Get/Set, Identify, Set Features, Get Log Page and Keep Alive, and the
- * controller enable/shutdown sequences built on them.
+ * controller enable/shutdown sequences built on them.  Everything here is
+ * one exchange with the target; the controller (ctrl.c) decides when.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -292,7 +293,12 @@ int rblk_identify_ctrl(struct rblk_ctrl *ctrl)
 	ctrl->ioccsz = le32_to_cpu(id->ioccsz);
 	ctrl->icdoff = le16_to_cpu(id->icdoff);
 	ctrl->oncs = le16_to_cpu(id->oncs);
+	ctrl->oaes = le32_to_cpu(id->oaes);
 	ctrl->vwc = id->vwc;
+	ctrl->vid = le16_to_cpu(id->vid);
+	ctrl->crdt[0] = le16_to_cpu(id->crdt1);
+	ctrl->crdt[1] = le16_to_cpu(id->crdt2);
+	ctrl->crdt[2] = le16_to_cpu(id->crdt3);
 	ctrl->kas = le16_to_cpu(id->kas);
 	ctrl->rtd3e = le32_to_cpu(id->rtd3e);
 	ctrl->max_hw_sectors = rblk_mdts_sectors(ctrl->cap, id->mdts);
@@ -314,52 +320,173 @@ out:
 	return ret;
 }
 
-/**
- * rblk_identify_ns() - read Identify Namespace for the configured nsid
- * @ctrl: enabled controller
- *
- * Return: 0, -ENODEV if the namespace does not exist or is unusable, or
- * another negative errno.
+/*
+ * Only the target saying Invalid Namespace means the namespace is gone; a
+ * status the host made up (aborted, no path) says nothing about it.
  */
-int rblk_identify_ns(struct rblk_ctrl *ctrl)
+static int rblk_identify_ns_errno(int status)
+{
+	int err = rblk_status_to_errno(status);
+
+	return err == -ENODEV || err == -EIO ? err : -EREMOTEIO;
+}
+
+/**
+ * rblk_identify_ns() - identify one namespace
+ * @ctrl: enabled controller
+ * @nsid: namespace id
+ * @info: filled in: format, size and identifiers (Identify Namespace, and
+ *	the Namespace Identification Descriptor list where the controller
+ *	has one: NVMe 1.3 and later)
+ *
+ * Return: 0; -ENODEV if the namespace is not active (also when the target
+ * answers Invalid Namespace); -EOPNOTSUPP for an LBA format rblk cannot
+ * use; -EIO if the host failed the commands (no path, aborted);
+ * -EREMOTEIO for another error status; another negative errno if the
+ * commands could not be executed.
+ */
+int rblk_identify_ns(struct rblk_ctrl *ctrl, u32 nsid,
+		     struct rblk_ns_info *info)
 {
 	struct nvme_lbaf *lbaf;
 	struct nvme_id_ns *id;
-	int ret, shift;
+	int ret;
 
-	id = kmalloc(sizeof(*id), GFP_KERNEL);
+	/* One buffer for both structures: each is 4 KiB. */
+	id = kmalloc(NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
 	if (!id)
 		return -ENOMEM;
-	ret = rblk_identify(ctrl, NVME_ID_CNS_NS, ctrl->opts.nsid, id);
+	ret = rblk_identify(ctrl, NVME_ID_CNS_NS, nsid, id);
 	if (ret) {
-		rblk_err(ctrl, "Identify Namespace %u failed: %d\n",
-			 ctrl->opts.nsid, ret);
-		ret = ret > 0 ? -ENODEV : ret;
+		if (ret > 0 && (ret & RBLK_SC_MASK) != NVME_SC_INVALID_NS)
+			rblk_err(ctrl, "Identify Namespace %u failed, status %#x\n",
+				 nsid, ret);
+		ret = rblk_identify_ns_errno(ret);
 		goto out;
 	}
-	if (!id->nsze) {
-		rblk_err(ctrl, "namespace %u is not active\n", ctrl->opts.nsid);
-		ret = -ENODEV;
-		goto out;
-	}
-
-	shift = rblk_ns_lba_shift(id, PAGE_SHIFT);
-	if (shift < 0) {
+	ret = rblk_ns_info_from_id(id, PAGE_SHIFT, info);
+	if (ret == -EOPNOTSUPP) {
 		lbaf = &id->lbaf[nvme_lbaf_index(id->flbas)];
 		rblk_err(ctrl, "namespace %u: unsupported LBA format (2^%u bytes, %u metadata)\n",
-			 ctrl->opts.nsid, lbaf->ds, le16_to_cpu(lbaf->ms));
-		ret = -ENODEV;
-		goto out;
+			 nsid, lbaf->ds, le16_to_cpu(lbaf->ms));
 	}
-	ctrl->lba_shift = shift;
-	ctrl->nsze = le64_to_cpu(id->nsze);
-	ctrl->pb_size = 1U << shift;
-	if (id->nsfeat & NVME_NS_FEAT_IO_OPT && id->npwg)
-		ctrl->pb_size = min_t(u32, PAGE_SIZE,
-				      (1U + le16_to_cpu(id->npwg)) << shift);
-	ret = 0;
+	if (ret || ctrl->vs < NVME_VS(1, 3, 0))
+		goto out;
+
+	memset(id, 0, NVME_IDENTIFY_DATA_SIZE);
+	ret = rblk_identify(ctrl, NVME_ID_CNS_NS_DESC_LIST, nsid, id);
+	if (ret > 0 && rblk_status_to_errno(ret) == -EIO) {
+		/* Failed by the host: no answer, not an absent list. */
+		ret = -EIO;
+	} else if (ret > 0) {
+		/* Optional before NVMe 1.4: keep the Identify fields. */
+		rblk_dbg(ctrl, "namespace %u: no descriptor list, status %#x\n",
+			 nsid, ret);
+		ret = 0;
+	} else if (!ret && rblk_ns_ids_from_descs(id, NVME_IDENTIFY_DATA_SIZE,
+						  &info->ids)) {
+		rblk_warn(ctrl, "namespace %u: malformed identification descriptors\n",
+			  nsid);
+	}
 out:
 	kfree(id);
+	return ret;
+}
+
+/**
+ * rblk_identify_ns_list() - one page of the Active Namespace ID list
+ * @ctrl: enabled controller
+ * @prev: list the namespaces above this nsid (0 for the first page)
+ * @list: %NVME_IDENTIFY_DATA_SIZE bytes (1024 ids), kmalloc'ed; ends at
+ *	the first 0 if the page is not full
+ *
+ * Return: 0, -EOPNOTSUPP if the controller has no such list (before
+ * NVMe 1.1), or another negative errno.
+ */
+int rblk_identify_ns_list(struct rblk_ctrl *ctrl, u32 prev, __le32 *list)
+{
+	int ret;
+
+	if (ctrl->vs < NVME_VS(1, 1, 0))
+		return -EOPNOTSUPP;
+	ret = rblk_identify(ctrl, NVME_ID_CNS_NS_ACTIVE_LIST, prev, list);
+	if (ret > 0) {
+		rblk_warn(ctrl, "Identify Active Namespace List failed, status %#x\n",
+			  ret);
+		return -EOPNOTSUPP;
+	}
+	return ret;
+}
+
+/* Set Features with a value in dword 11 and no data; 0, status or errno. */
+static int rblk_set_features(struct rblk_ctrl *ctrl, u8 fid, u32 dword11,
+			     void *buf, unsigned int len, u32 *result)
+{
+	struct nvme_command cmd = {};
+	union nvme_result res;
+	int ret;
+
+	rblk_cmd_set_features(&cmd, fid, dword11);
+	ret = rblk_exec_cmd(ctrl, 0, &cmd, buf, len, &res);
+	if (!ret && result)
+		*result = le32_to_cpu(res.u32);
+	return ret;
+}
+
+/**
+ * rblk_configure_aen() - ask for the asynchronous events rblk handles
+ * @ctrl: enabled controller, Identify Controller read
+ *
+ * Namespace Attribute Notices only: the rest would need handlers rblk
+ * does not have.  A controller without them gets nothing enabled.
+ *
+ * Return: 0, or a negative errno if the command could not be executed (a
+ * refusal is only logged: the controller works without events).
+ */
+int rblk_configure_aen(struct rblk_ctrl *ctrl)
+{
+	u32 aens = ctrl->oaes & NVME_AEN_CFG_NS_ATTR;
+	int ret;
+
+	if (!aens)
+		return 0;
+	ret = rblk_set_features(ctrl, NVME_FEAT_ASYNC_EVENT, aens, NULL, 0,
+				NULL);
+	if (ret > 0) {
+		rblk_warn(ctrl, "Set Features Asynchronous Event Configuration failed, status %#x\n",
+			  ret);
+		return 0;
+	}
+	return ret;
+}
+
+/**
+ * rblk_configure_acre() - enable the Command Retry Delay if the controller
+ *	offers retry delay times
+ * @ctrl: enabled controller, Identify Controller read
+ *
+ * Return: 0 or a negative errno if the command could not be executed;
+ * %RBLK_CTRL_ACRE tells whether delays are in force.
+ */
+int rblk_configure_acre(struct rblk_ctrl *ctrl)
+{
+	struct nvme_feat_host_behavior *host;
+	int ret;
+
+	clear_bit(RBLK_CTRL_ACRE, &ctrl->flags);
+	if (!ctrl->crdt[0])
+		return 0;
+	host = kzalloc(sizeof(*host), GFP_KERNEL);
+	if (!host)
+		return -ENOMEM;
+	host->acre = NVME_ENABLE_ACRE;
+	ret = rblk_set_features(ctrl, NVME_FEAT_HOST_BEHAVIOR, 0, host,
+				sizeof(*host), NULL);
+	kfree(host);
+	if (!ret)
+		set_bit(RBLK_CTRL_ACRE, &ctrl->flags);
+	else if (ret > 0)
+		ret = 0;	/* retries then go without delay */
 	return ret;
 }
 
@@ -377,7 +504,6 @@ int rblk_set_queue_count(struct rblk_ctrl *ctrl, u32 *count)
 	int ret;
 
 	rblk_cmd_set_queue_count(&cmd, *count);
-
 	ret = rblk_exec_cmd(ctrl, 0, &cmd, NULL, 0, &res);
 	if (ret < 0)
 		return ret;
@@ -406,6 +532,30 @@ static int rblk_read_log(struct rblk_ctrl *ctrl, u8 lid, u64 offset,
 		rblk_err(ctrl, "Get Log Page %#x at %llu failed, status %#x\n",
 			 lid, offset, ret);
 	return rblk_status_to_errno(ret);
+}
+
+/**
+ * rblk_clear_changed_ns_log() - read the Changed Namespace List log page
+ * @ctrl: live controller
+ *
+ * Reading the log re-arms the Namespace Attribute Notice.  Its content is
+ * not used: the rescan compares every namespace anyway, and a list that
+ * overflowed (more than 1024 changes) names none.
+ *
+ * Return: 0 or a negative errno.
+ */
+int rblk_clear_changed_ns_log(struct rblk_ctrl *ctrl)
+{
+	size_t len = NVME_MAX_CHANGED_NAMESPACES * sizeof(__le32);
+	void *log;
+	int ret;
+
+	log = kmalloc(len, GFP_KERNEL);
+	if (!log)
+		return -ENOMEM;
+	ret = rblk_read_log(ctrl, NVME_LOG_CHANGED_NS, 0, log, len);
+	kfree(log);
+	return ret;
 }
 
 /**
@@ -486,83 +636,34 @@ out:
 	return ret;
 }
 
-static enum rq_end_io_ret rblk_keep_alive_end_io(struct request *rq,
-						 blk_status_t status)
+/**
+ * rblk_send_keep_alive() - send a Keep Alive command without waiting
+ * @ctrl: controller with a live admin queue
+ * @done: called with the request when it completes (its &rblk_request
+ *	status holds the NVMe status); must free it; rq->end_io_data is @ctrl
+ *
+ * On a reserved tag, so that I/O never delays it; it times out after the
+ * keep-alive timeout, as the target's timer would.
+ *
+ * Return: 0 if sent, -ENOMEM or -EWOULDBLOCK if no request was available.
+ */
+int rblk_send_keep_alive(struct rblk_ctrl *ctrl, rq_end_io_fn *done)
 {
-	struct rblk_ctrl *ctrl = rq->end_io_data;
-	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
-	u16 nvme_status = req->status;
-
-	blk_mq_free_request(rq);
-
-	if (status || nvme_status) {
-		rblk_err(ctrl, "keep-alive failed (block status %d, NVMe status %#x)\n",
-			 status, nvme_status);
-		rblk_error_recovery(ctrl);
-		return RQ_END_IO_NONE;
-	}
-	if (rblk_ctrl_state(ctrl) == RBLK_STATE_LIVE)
-		queue_delayed_work(rblk_wq, &ctrl->ka_work,
-				   ctrl->opts.kato * HZ / 2);
-	return RQ_END_IO_NONE;
-}
-
-static void rblk_keep_alive_work(struct work_struct *work)
-{
-	struct rblk_ctrl *ctrl = container_of(to_delayed_work(work),
-					      struct rblk_ctrl, ka_work);
 	struct rblk_request *req;
 	struct request *rq;
 
-	if (rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE)
-		return;
-
 	rq = blk_mq_alloc_request(ctrl->admin_q, REQ_OP_DRV_OUT,
 				  BLK_MQ_REQ_RESERVED | BLK_MQ_REQ_NOWAIT);
-	if (IS_ERR(rq)) {
-		/* Allocation failure is no sign of a dead target. */
-		queue_delayed_work(rblk_wq, &ctrl->ka_work, HZ);
-		return;
-	}
+	if (IS_ERR(rq))
+		return PTR_ERR(rq);
 	req = blk_mq_rq_to_pdu(rq);
 	memset(&req->cmd, 0, sizeof(req->cmd));
 	req->cmd.common.opcode = nvme_admin_keep_alive;
 	req->flags = 0;
 	req->status = 0;
 	rq->timeout = ctrl->opts.kato * HZ;
-	rq->end_io = rblk_keep_alive_end_io;
+	rq->end_io = done;
 	rq->end_io_data = ctrl;
 	blk_execute_rq_nowait(rq, false);
-}
-
-/**
- * rblk_start_keep_alive() - arm the keep-alive timer of a live controller
- * @ctrl: controller
- */
-void rblk_start_keep_alive(struct rblk_ctrl *ctrl)
-{
-	if (!ctrl->opts.kato)
-		return;
-	queue_delayed_work(rblk_wq, &ctrl->ka_work, ctrl->opts.kato * HZ / 2);
-}
-
-/**
- * rblk_stop_keep_alive() - disarm the keep-alive timer
- * @ctrl: controller
- *
- * A keep-alive already sent completes (or is cancelled) with the admin
- * queue.
- */
-void rblk_stop_keep_alive(struct rblk_ctrl *ctrl)
-{
-	cancel_delayed_work_sync(&ctrl->ka_work);
-}
-
-/**
- * rblk_keep_alive_init() - prepare the keep-alive timer of a new controller
- * @ctrl: controller
- */
-void rblk_keep_alive_init(struct rblk_ctrl *ctrl)
-{
-	INIT_DELAYED_WORK(&ctrl->ka_work, rblk_keep_alive_work);
+	return 0;
 }

@@ -6,31 +6,37 @@
  * sees attributes its command accepts, in range. What a policy cannot
  * express (address syntax, NQN form) is checked by validation callbacks
  * that point extack at the offending attribute.
+ *
+ * A request names a controller (CTRL_INDEX, CTRL_NAME) or a namespace
+ * (INDEX, DISK_NAME); commands that act on controllers take a namespace
+ * for its controller. A controller is described in one message, or, when
+ * its namespaces do not fit, in several: each names the controller, the
+ * first also carries its parameters, the others only more namespaces.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/inet.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
-#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/uuid.h>
 #include <net/genetlink.h>
 
 #include "rblk.h"
 
 #define RBLK_TRTYPE_MAX_LEN	15
 
+/*
+ * Payload of the largest message a controller's answer is built in (a
+ * 32 KiB buffer, what netlink_dump() uses at most): about a hundred
+ * namespaces; a controller with more continues in further messages.
+ */
+#define RBLK_NL_MSG_MAX	(SKB_WITH_OVERHEAD(32768) - NLMSG_HDRLEN - GENL_HDRLEN)
+
 enum rblk_nl_mcgrp {
 	RBLK_MCGRP_EVENTS,
 };
-
-/*
- * rblk_nl_notify() runs in any context, also while the family is being
- * unregistered: it multicasts only under RCU after seeing this set, and
- * rblk_nl_exit() clears it and waits for a grace period first.
- */
-static bool rblk_nl_registered;
 
 static struct genl_family rblk_genl_family;
 
@@ -145,6 +151,10 @@ static struct netlink_range_validation_signed rblk_tmo_range = {
 #define RBLK_POLICY_HOSTNQN						\
 	NLA_POLICY_VALIDATE_FN(NLA_NUL_STRING, rblk_nl_validate_hostnqn, \
 			       RBLK_NQN_MAX_LEN)
+#define RBLK_POLICY_INDEX						\
+	NLA_POLICY_FULL_RANGE(NLA_U32, &rblk_index_range)
+#define RBLK_POLICY_NAME						\
+	{ .type = NLA_NUL_STRING, .len = RBLK_DISK_NAME_LEN - 1 }
 
 /*
  * Every policy spans all attributes so that info->attrs can be indexed by
@@ -175,14 +185,15 @@ static const struct nla_policy rblk_connect_policy[RBLK_ATTR_MAX + 1] = {
 							&rblk_tmo_range),
 	[RBLK_ATTR_FAST_IO_FAIL_TMO]	= NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32,
 							&rblk_tmo_range),
+	[RBLK_ATTR_DUPLICATE_CONNECT]	= { .type = NLA_FLAG },
 };
 
-/* Commands that name one existing device. */
+/* Commands that name one existing controller or namespace. */
 static const struct nla_policy rblk_dev_policy[RBLK_ATTR_MAX + 1] = {
-	[RBLK_ATTR_INDEX]	= NLA_POLICY_FULL_RANGE(NLA_U32,
-							&rblk_index_range),
-	[RBLK_ATTR_DISK_NAME]	= { .type = NLA_NUL_STRING,
-				    .len = RBLK_DISK_NAME_LEN - 1 },
+	[RBLK_ATTR_INDEX]	= RBLK_POLICY_INDEX,
+	[RBLK_ATTR_DISK_NAME]	= RBLK_POLICY_NAME,
+	[RBLK_ATTR_CTRL_INDEX]	= RBLK_POLICY_INDEX,
+	[RBLK_ATTR_CTRL_NAME]	= RBLK_POLICY_NAME,
 };
 
 static const struct nla_policy rblk_discover_policy[RBLK_ATTR_MAX + 1] = {
@@ -319,6 +330,7 @@ static int rblk_nl_parse_connect(struct genl_info *info,
 	}
 	rblk_nl_parse_host(info, o);
 
+	/* Without it, every namespace of the subsystem. */
 	if (attrs[RBLK_ATTR_NSID])
 		o->nsid = nla_get_u32(attrs[RBLK_ATTR_NSID]);
 	if (attrs[RBLK_ATTR_NR_IO_QUEUES])
@@ -335,87 +347,32 @@ static int rblk_nl_parse_connect(struct genl_info *info,
 	if (attrs[RBLK_ATTR_FAST_IO_FAIL_TMO])
 		o->fast_io_fail_tmo =
 			nla_get_s32(attrs[RBLK_ATTR_FAST_IO_FAIL_TMO]);
+	o->duplicate_connect =
+		nla_get_flag(attrs[RBLK_ATTR_DUPLICATE_CONNECT]);
 	return 0;
 }
 
-static int rblk_nl_connect(struct sk_buff *skb, struct genl_info *info)
+/* --- naming a controller or a namespace --- */
+
+/* A namespace users can name: its disk is there and not going away. */
+static bool rblk_nl_ns_visible(struct rblk_ns *ns)
 {
-	const char *errmsg = NULL;
-	struct rblk_ctrl_opts *opts;
-	struct rblk_ctrl *ctrl;
-	struct sk_buff *reply;
-	void *hdr;
-	int ret;
-
-	/* Too big for the stack: three NQN-sized strings. */
-	opts = kzalloc(sizeof(*opts), GFP_KERNEL);
-	if (!opts)
-		return -ENOMEM;
-	ret = rblk_nl_parse_connect(info, opts);
-	if (ret)
-		goto out_free_opts;
-
-	/*
-	 * Allocate the answer before connecting: once the device exists,
-	 * failing the request would tell the user it does not.
-	 */
-	reply = genlmsg_new(nla_total_size(sizeof(u32)) +
-			    nla_total_size(RBLK_DISK_NAME_LEN), GFP_KERNEL);
-	if (!reply) {
-		ret = -ENOMEM;
-		goto out_free_opts;
-	}
-	hdr = genlmsg_put_reply(reply, info, &rblk_genl_family, 0,
-				RBLK_CMD_CONNECT);
-	if (!hdr) {
-		ret = -EMSGSIZE;
-		goto out_free_reply;
-	}
-
-	ctrl = rblk_ctrl_create(opts, &errmsg);
-	if (IS_ERR(ctrl)) {
-		ret = PTR_ERR(ctrl);
-		rblk_nl_set_err_msg(info->extack, errmsg);
-		goto out_free_reply;
-	}
-
-	/* Sized for this: cannot fail, and the device is there anyway. */
-	ret = nla_put_u32(reply, RBLK_ATTR_INDEX, ctrl->index) ?:
-	      nla_put_string(reply, RBLK_ATTR_DISK_NAME, ctrl->name);
-	rblk_ctrl_put(ctrl);
-	kfree(opts);
-	if (WARN_ON_ONCE(ret)) {
-		nlmsg_free(reply);
-		return 0;
-	}
-	genlmsg_end(reply, hdr);
-	return genlmsg_reply(reply, info);
-
-out_free_reply:
-	nlmsg_free(reply);
-out_free_opts:
-	kfree(opts);
-	return ret;
+	return test_bit(RBLK_NS_ADDED, &ns->flags) &&
+	       !test_bit(RBLK_NS_REMOVING, &ns->flags);
 }
 
-/* The device a request names by index or by name (both must agree). */
-static struct rblk_ctrl *rblk_nl_find_ctrl(struct genl_info *info)
+/* The namespace named by INDEX or DISK_NAME (both must agree). */
+static struct rblk_ns *rblk_nl_lookup_ns(struct genl_info *info)
 {
 	struct nlattr *index_attr = info->attrs[RBLK_ATTR_INDEX];
 	struct nlattr *name_attr = info->attrs[RBLK_ATTR_DISK_NAME];
-	struct rblk_ctrl *ctrl;
-
-	if (!index_attr && !name_attr) {
-		NL_SET_ERR_ATTR_MISS(info->extack, NULL, RBLK_ATTR_INDEX);
-		NL_SET_ERR_MSG(info->extack, "device index or name is required");
-		return ERR_PTR(-EINVAL);
-	}
+	struct rblk_ns *ns;
 
 	if (index_attr)
-		ctrl = rblk_ctrl_find(nla_get_u32(index_attr), NULL);
+		ns = rblk_ns_find(nla_get_u32(index_attr), NULL);
 	else
-		ctrl = rblk_ctrl_find(-1, nla_data(name_attr));
-	if (!ctrl) {
+		ns = rblk_ns_find(-1, nla_data(name_attr));
+	if (!ns) {
 		if (index_attr)
 			NL_SET_ERR_MSG_ATTR(info->extack, index_attr,
 					    "no device has this index");
@@ -424,57 +381,156 @@ static struct rblk_ctrl *rblk_nl_find_ctrl(struct genl_info *info)
 					    "no device has this name");
 		return ERR_PTR(-ENODEV);
 	}
+	if (index_attr && name_attr && strcmp(ns->name, nla_data(name_attr))) {
+		rblk_ns_put(ns);
+		NL_SET_ERR_MSG_ATTR(info->extack, name_attr,
+				    "device index and name do not match");
+		return ERR_PTR(-EINVAL);
+	}
+	return ns;
+}
+
+/* The controller named by CTRL_INDEX or CTRL_NAME (both must agree). */
+static struct rblk_ctrl *rblk_nl_lookup_ctrl(struct genl_info *info)
+{
+	struct nlattr *index_attr = info->attrs[RBLK_ATTR_CTRL_INDEX];
+	struct nlattr *name_attr = info->attrs[RBLK_ATTR_CTRL_NAME];
+	struct rblk_ctrl *ctrl;
+
+	if (index_attr)
+		ctrl = rblk_ctrl_find(nla_get_u32(index_attr), NULL);
+	else
+		ctrl = rblk_ctrl_find(-1, nla_data(name_attr));
+	if (!ctrl) {
+		if (index_attr)
+			NL_SET_ERR_MSG_ATTR(info->extack, index_attr,
+					    "no controller has this index");
+		else
+			NL_SET_ERR_MSG_ATTR(info->extack, name_attr,
+					    "no controller has this name");
+		return ERR_PTR(-ENODEV);
+	}
 	if (index_attr && name_attr && strcmp(ctrl->name, nla_data(name_attr))) {
 		rblk_ctrl_put(ctrl);
 		NL_SET_ERR_MSG_ATTR(info->extack, name_attr,
-				    "device index and name do not match");
+				    "controller index and name do not match");
 		return ERR_PTR(-EINVAL);
 	}
 	return ctrl;
 }
 
-static int rblk_nl_disconnect(struct sk_buff *skb, struct genl_info *info)
+/*
+ * What a request names: a controller, or a namespace and its controller.
+ * *@ctrlp is set with a reference; so is *@nsp, to the namespace or NULL,
+ * unless @nsp is NULL: the command acts on controllers, and a namespace
+ * only stands for its own. A request naming both must name a namespace of
+ * that controller.
+ */
+static int rblk_nl_find(struct genl_info *info, struct rblk_ctrl **ctrlp,
+			struct rblk_ns **nsp)
 {
-	struct rblk_ctrl *ctrl;
-	int ret;
+	struct nlattr **attrs = info->attrs;
+	bool by_ns = attrs[RBLK_ATTR_INDEX] || attrs[RBLK_ATTR_DISK_NAME];
+	bool by_ctrl = attrs[RBLK_ATTR_CTRL_INDEX] ||
+		       attrs[RBLK_ATTR_CTRL_NAME];
+	struct rblk_ctrl *ctrl = NULL;
+	struct rblk_ns *ns = NULL;
 
-	ctrl = rblk_nl_find_ctrl(info);
-	if (IS_ERR(ctrl))
-		return PTR_ERR(ctrl);
+	if (!by_ns && !by_ctrl) {
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, RBLK_ATTR_INDEX);
+		NL_SET_ERR_MSG(info->extack, "device index or name is required");
+		return -EINVAL;
+	}
 
-	ret = rblk_ctrl_delete(ctrl);
-	if (ret == -EBUSY)
-		NL_SET_ERR_MSG(info->extack, "device is still connecting");
-	else if (ret == -EALREADY)
-		NL_SET_ERR_MSG(info->extack, "device is already being deleted");
-	rblk_ctrl_put(ctrl);
-	return ret;
+	if (by_ctrl) {
+		ctrl = rblk_nl_lookup_ctrl(info);
+		if (IS_ERR(ctrl))
+			return PTR_ERR(ctrl);
+	}
+	if (by_ns) {
+		ns = rblk_nl_lookup_ns(info);
+		if (IS_ERR(ns)) {
+			if (ctrl)
+				rblk_ctrl_put(ctrl);
+			return PTR_ERR(ns);
+		}
+		if (ctrl && ns->ctrl != ctrl) {
+			rblk_ns_put(ns);
+			rblk_ctrl_put(ctrl);
+			NL_SET_ERR_MSG(info->extack,
+				       "the device is not on this controller");
+			return -EINVAL;
+		}
+		if (!ctrl) {
+			/* The namespace holds it: safe to take another. */
+			ctrl = ns->ctrl;
+			rblk_ctrl_get(ctrl);
+		}
+	}
+
+	*ctrlp = ctrl;
+	if (nsp)
+		*nsp = ns;
+	else if (ns)
+		rblk_ns_put(ns);
+	return 0;
 }
 
-static int rblk_nl_fill_ctrl(struct sk_buff *skb, struct rblk_ctrl *ctrl,
-			     u32 portid, u32 seq, int flags)
+/* --- describing controllers and namespaces --- */
+
+/* The largest RBLK_ATTR_NS nest rblk_nl_put_ns() makes. */
+static size_t rblk_nl_ns_size(void)
+{
+	return nla_total_size(0) +			/* the nest */
+	       3 * nla_total_size(sizeof(u32)) +	/* index, nsid, lbs */
+	       nla_total_size(RBLK_DISK_NAME_LEN) +
+	       nla_total_size_64bit(sizeof(u64)) +	/* size */
+	       nla_total_size(RBLK_WWID_MAX_LEN) +
+	       nla_total_size(RBLK_NGUID_LEN) +
+	       nla_total_size(RBLK_EUI64_LEN) +
+	       nla_total_size(RBLK_UUID_LEN);
+}
+
+/* CTRL_INDEX and CTRL_NAME, in every message about a controller. */
+static size_t rblk_nl_ctrl_id_size(void)
+{
+	return nla_total_size(sizeof(u32)) +
+	       nla_total_size(RBLK_DISK_NAME_LEN);
+}
+
+/* What rblk_nl_put_ctrl_attrs() adds at most. */
+static size_t rblk_nl_ctrl_attrs_size(void)
+{
+	return nla_total_size(sizeof("rdma")) +
+	       2 * nla_total_size(sizeof(u8)) +		/* adrfam, state */
+	       nla_total_size(RBLK_TRADDR_MAX_LEN + 1) +
+	       nla_total_size(RBLK_TRSVCID_MAX_LEN + 1) +
+	       2 * nla_total_size(NVMF_NQN_SIZE + 1) +	/* subsys, host */
+	       nla_total_size(sizeof(uuid_t)) +		/* hostid */
+	       7 * nla_total_size(sizeof(u32)) +	/* nsid .. tmos */
+	       nla_total_size(sizeof(u16)) +		/* cntlid */
+	       nla_total_size(sizeof_field(struct rblk_ctrl, model)) +
+	       nla_total_size(sizeof_field(struct rblk_ctrl, serial)) +
+	       nla_total_size(sizeof_field(struct rblk_ctrl, firmware));
+}
+
+static int rblk_nl_put_ctrl_attrs(struct sk_buff *skb,
+				  struct rblk_ctrl *ctrl)
 {
 	const struct rblk_ctrl_opts *o = &ctrl->opts;
 	u8 adrfam = o->adrfam;
-	void *hdr;
-
-	hdr = genlmsg_put(skb, portid, seq, &rblk_genl_family, flags,
-			  RBLK_CMD_GET);
-	if (!hdr)
-		return -EMSGSIZE;
 
 	if (!adrfam)
 		adrfam = ctrl->addr.ss_family == AF_INET6 ? RBLK_ADRFAM_IPV6 :
 							    RBLK_ADRFAM_IPV4;
 
-	if (nla_put_u32(skb, RBLK_ATTR_INDEX, ctrl->index) ||
-	    nla_put_string(skb, RBLK_ATTR_DISK_NAME, ctrl->name) ||
-	    nla_put_string(skb, RBLK_ATTR_TRTYPE, "rdma") ||
+	if (nla_put_string(skb, RBLK_ATTR_TRTYPE, "rdma") ||
 	    nla_put_u8(skb, RBLK_ATTR_ADRFAM, adrfam) ||
 	    nla_put_string(skb, RBLK_ATTR_TRADDR, o->traddr) ||
 	    nla_put_string(skb, RBLK_ATTR_TRSVCID, o->trsvcid) ||
 	    nla_put_string(skb, RBLK_ATTR_SUBSYSNQN, o->subsysnqn) ||
-	    nla_put_u32(skb, RBLK_ATTR_NSID, o->nsid) ||
+	    /* Only a filter: without it, every namespace is there. */
+	    (o->nsid && nla_put_u32(skb, RBLK_ATTR_NSID, o->nsid)) ||
 	    nla_put_string(skb, RBLK_ATTR_HOSTNQN, o->hostnqn) ||
 	    nla_put(skb, RBLK_ATTR_HOSTID, sizeof(o->hostid), &o->hostid) ||
 	    nla_put_u32(skb, RBLK_ATTR_NR_IO_QUEUES,
@@ -487,117 +543,315 @@ static int rblk_nl_fill_ctrl(struct sk_buff *skb, struct rblk_ctrl *ctrl,
 			o->fast_io_fail_tmo) ||
 	    nla_put_u8(skb, RBLK_ATTR_STATE, rblk_ctrl_state(ctrl)) ||
 	    nla_put_u16(skb, RBLK_ATTR_CNTLID, READ_ONCE(ctrl->cntlid)) ||
-	    nla_put_u64_64bit(skb, RBLK_ATTR_SIZE,
-			      ctrl->nsze << ctrl->lba_shift, RBLK_ATTR_PAD) ||
-	    nla_put_u32(skb, RBLK_ATTR_BLOCK_SIZE, 1U << ctrl->lba_shift) ||
 	    rblk_nl_put_str(skb, RBLK_ATTR_MODEL, ctrl->model,
 			    sizeof(ctrl->model)) ||
 	    rblk_nl_put_str(skb, RBLK_ATTR_SERIAL, ctrl->serial,
 			    sizeof(ctrl->serial)) ||
 	    rblk_nl_put_str(skb, RBLK_ATTR_FIRMWARE, ctrl->firmware,
-			    sizeof(ctrl->firmware))) {
-		genlmsg_cancel(skb, hdr);
+			    sizeof(ctrl->firmware)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* What names a namespace, and its format as @nsze and @lba_shift say. */
+static int rblk_nl_put_ns_id(struct sk_buff *skb, const struct rblk_ns *ns,
+			     u64 nsze, u8 lba_shift)
+{
+	if (nla_put_u32(skb, RBLK_NS_ATTR_INDEX, ns->index) ||
+	    nla_put_string(skb, RBLK_NS_ATTR_DISK_NAME, ns->name) ||
+	    nla_put_u32(skb, RBLK_NS_ATTR_NSID, ns->nsid) ||
+	    nla_put_u64_64bit(skb, RBLK_NS_ATTR_SIZE, nsze << lba_shift,
+			      RBLK_NS_ATTR_PAD) ||
+	    nla_put_u32(skb, RBLK_NS_ATTR_BLOCK_SIZE, 1U << lba_shift))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* One RBLK_ATTR_NS nest with everything known of @ns; may sleep. */
+static int rblk_nl_put_ns(struct sk_buff *skb, struct rblk_ns *ns)
+{
+	char wwid[RBLK_WWID_MAX_LEN];
+	struct rblk_ns_info info;
+	const struct rblk_ns_ids *ids = &info.ids;
+	struct nlattr *nest;
+
+	/* A copy: a rescan or reconnect may change the format meanwhile. */
+	mutex_lock(&ns->lock);
+	info = ns->info;
+	mutex_unlock(&ns->lock);
+	/* Takes ns->lock itself. */
+	rblk_ns_wwid(ns, wwid, sizeof(wwid));
+
+	nest = nla_nest_start(skb, RBLK_ATTR_NS);
+	if (!nest)
+		return -EMSGSIZE;
+	if (rblk_nl_put_ns_id(skb, ns, info.nsze, info.lba_shift) ||
+	    nla_put_string(skb, RBLK_NS_ATTR_WWID, wwid) ||
+	    /* The identifiers only if the namespace reports them. */
+	    (memchr_inv(ids->nguid, 0, sizeof(ids->nguid)) &&
+	     nla_put(skb, RBLK_NS_ATTR_NGUID, sizeof(ids->nguid),
+		     ids->nguid)) ||
+	    (memchr_inv(ids->eui64, 0, sizeof(ids->eui64)) &&
+	     nla_put(skb, RBLK_NS_ATTR_EUI64, sizeof(ids->eui64),
+		     ids->eui64)) ||
+	    (!uuid_is_null(&ids->uuid) &&
+	     nla_put(skb, RBLK_NS_ATTR_UUID, sizeof(ids->uuid), &ids->uuid))) {
+		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
-	genlmsg_end(skb, hdr);
+	nla_nest_end(skb, nest);
 	return 0;
+}
+
+/* Namespaces of @ctrl that users see, from nsid @pos on. */
+static unsigned int rblk_nl_count_ns(struct rblk_ctrl *ctrl, u32 pos)
+{
+	unsigned int nr = 0;
+	struct rblk_ns *ns;
+
+	down_read(&ctrl->namespaces_rwsem);
+	list_for_each_entry(ns, &ctrl->namespaces, entry)
+		nr += ns->nsid >= pos && rblk_nl_ns_visible(ns);
+	up_read(&ctrl->namespaces_rwsem);
+	return nr;
+}
+
+/*
+ * Room for the message rblk_nl_fill_ctrl() makes next, within one
+ * message's limit; at least one namespace fits, should one appear.
+ */
+static size_t rblk_nl_ctrl_msg_size(struct rblk_ctrl *ctrl, u8 cmd, u32 pos)
+{
+	size_t size = rblk_nl_ctrl_id_size();
+	unsigned int nr = rblk_nl_count_ns(ctrl, pos);
+
+	if (cmd == RBLK_CMD_GET && !pos)
+		size += rblk_nl_ctrl_attrs_size();
+	size += max(nr, 1U) * rblk_nl_ns_size();
+	return min_t(size_t, size, RBLK_NL_MSG_MAX);
+}
+
+/*
+ * One @cmd message about @ctrl in @skb: its name, for the first message
+ * (*@pos 0) of RBLK_CMD_GET its parameters, then as many of its
+ * namespaces with nsid *@pos or above as fit (the list is sorted by nsid).
+ *
+ * Return: 0 when the controller is complete; 1 when the message is full
+ * and the controller continues at namespace *@pos in another one; or
+ * -EMSGSIZE when nothing of it fit (@skb is left as it was).
+ */
+static int rblk_nl_fill_ctrl(struct sk_buff *skb, struct rblk_ctrl *ctrl,
+			     u8 cmd, u32 portid, u32 seq, int flags, u32 *pos)
+{
+	bool attrs = cmd == RBLK_CMD_GET && !*pos;
+	bool progress = attrs;
+	struct rblk_ns *ns;
+	u32 next = 0;
+	int ret = 0;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &rblk_genl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, RBLK_ATTR_CTRL_INDEX, ctrl->index) ||
+	    nla_put_string(skb, RBLK_ATTR_CTRL_NAME, ctrl->name) ||
+	    (attrs && rblk_nl_put_ctrl_attrs(skb, ctrl)))
+		goto cancel;
+
+	down_read(&ctrl->namespaces_rwsem);
+	list_for_each_entry(ns, &ctrl->namespaces, entry) {
+		if (ns->nsid < *pos || !rblk_nl_ns_visible(ns))
+			continue;
+		if (rblk_nl_put_ns(skb, ns)) {
+			next = ns->nsid;
+			ret = 1;
+			break;
+		}
+		progress = true;
+	}
+	up_read(&ctrl->namespaces_rwsem);
+
+	/* A message with nothing new would repeat forever. */
+	if (ret && !progress)
+		goto cancel;
+	genlmsg_end(skb, hdr);
+	if (ret)
+		*pos = next;
+	return ret;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/*
+ * Answer @info with @ctrl, in as many @cmd messages as its namespaces
+ * need. @skb: the first message's buffer, allocated in advance by a caller
+ * that must not fail later, or NULL.
+ */
+static int rblk_nl_reply_ctrl(struct genl_info *info, struct rblk_ctrl *ctrl,
+			      u8 cmd, struct sk_buff *skb)
+{
+	u32 pos = 0;
+	int ret;
+
+	for (;;) {
+		if (!skb) {
+			skb = genlmsg_new(rblk_nl_ctrl_msg_size(ctrl, cmd, pos),
+					  GFP_KERNEL);
+			if (!skb)
+				return -ENOMEM;
+		}
+		ret = rblk_nl_fill_ctrl(skb, ctrl, cmd, info->snd_portid,
+					info->snd_seq, 0, &pos);
+		if (ret < 0) {
+			nlmsg_free(skb);
+			return ret;
+		}
+		if (!ret)
+			return genlmsg_reply(skb, info);
+		ret = genlmsg_reply(skb, info);
+		if (ret)
+			return ret;
+		skb = NULL;
+	}
+}
+
+/* --- the commands --- */
+
+static int rblk_nl_connect(struct sk_buff *skb, struct genl_info *info)
+{
+	const char *errmsg = NULL;
+	struct rblk_ctrl_opts *opts;
+	struct rblk_ctrl *ctrl;
+	struct sk_buff *reply;
+	int ret;
+
+	/* Too big for the stack: three NQN-sized strings. */
+	opts = kzalloc(sizeof(*opts), GFP_KERNEL);
+	if (!opts)
+		return -ENOMEM;
+	ret = rblk_nl_parse_connect(info, opts);
+	if (ret)
+		goto out_free_opts;
+
+	/*
+	 * Allocate the answer before connecting: once the controller exists,
+	 * failing the request would tell the user it does not. A page holds
+	 * its name and a dozen namespaces; more go in further messages.
+	 */
+	reply = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!reply) {
+		ret = -ENOMEM;
+		goto out_free_opts;
+	}
+
+	ctrl = rblk_host_connect(opts, &errmsg);
+	kfree(opts);
+	if (IS_ERR(ctrl)) {
+		rblk_nl_set_err_msg(info->extack, errmsg);
+		nlmsg_free(reply);
+		return PTR_ERR(ctrl);
+	}
+
+	ret = rblk_nl_reply_ctrl(info, ctrl, RBLK_CMD_CONNECT, reply);
+	if (ret == -ENOMEM || ret == -EMSGSIZE) {
+		/* Only a further message failed: the controller is there. */
+		rblk_warn(ctrl, "connect answer lists only some namespaces: %d\n",
+			  ret);
+		ret = 0;
+	}
+	rblk_ctrl_put(ctrl);
+	return ret;
+
+out_free_opts:
+	kfree(opts);
+	return ret;
+}
+
+static int rblk_nl_disconnect(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rblk_ctrl *ctrl;
+	int ret;
+
+	ret = rblk_nl_find(info, &ctrl, NULL);
+	if (ret)
+		return ret;
+
+	ret = rblk_host_delete(ctrl);
+	if (ret == -EALREADY)
+		NL_SET_ERR_MSG(info->extack,
+			       "controller is already being deleted");
+	rblk_ctrl_put(ctrl);
+	return ret;
 }
 
 static int rblk_nl_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rblk_ctrl *ctrl;
-	struct sk_buff *reply;
 	int ret;
 
-	ctrl = rblk_nl_find_ctrl(info);
-	if (IS_ERR(ctrl))
-		return PTR_ERR(ctrl);
-
-	reply = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!reply) {
-		ret = -ENOMEM;
-		goto out_put;
-	}
-	ret = rblk_nl_fill_ctrl(reply, ctrl, info->snd_portid, info->snd_seq,
-				0);
-	if (ret) {
-		nlmsg_free(reply);
-		goto out_put;
-	}
-	ret = genlmsg_reply(reply, info);
-out_put:
+	ret = rblk_nl_find(info, &ctrl, NULL);
+	if (ret)
+		return ret;
+	ret = rblk_nl_reply_ctrl(info, ctrl, RBLK_CMD_GET, NULL);
 	rblk_ctrl_put(ctrl);
 	return ret;
 }
 
 static int rblk_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	/* cb->args[0]: the lowest index not dumped yet. */
+	/*
+	 * cb->args[0]: the lowest controller index not dumped completely;
+	 * cb->args[1]: the nsid its next message continues at, 0 if none
+	 * was sent yet.
+	 */
 	int index = cb->args[0];
+	u32 pos = cb->args[1];
 	struct rblk_ctrl *ctrl;
 	int ret = 0;
 
-	while ((ctrl = rblk_ctrl_next(&index))) {
-		ret = rblk_nl_fill_ctrl(skb, ctrl,
+	ctrl = rblk_ctrl_next(&index);
+	/* The controller to continue is gone: start the next afresh. */
+	if (ctrl && index != cb->args[0])
+		pos = 0;
+	while (ctrl) {
+		ret = rblk_nl_fill_ctrl(skb, ctrl, RBLK_CMD_GET,
 					NETLINK_CB(cb->skb).portid,
-					cb->nlh->nlmsg_seq, NLM_F_MULTI);
+					cb->nlh->nlmsg_seq, NLM_F_MULTI, &pos);
 		rblk_ctrl_put(ctrl);
 		if (ret)
 			break;
 		index++;
+		pos = 0;
+		ctrl = rblk_ctrl_next(&index);
 	}
 	cb->args[0] = index;
+	cb->args[1] = pos;
 
-	/* A device that alone does not fit would otherwise end the dump. */
-	if (ret && !skb->len)
+	/* A message that alone does not fit would otherwise end the dump. */
+	if (ret < 0 && !skb->len)
 		return ret;
 	return skb->len;
 }
 
 static int rblk_nl_put_stats(struct sk_buff *skb, const struct rblk_stats *s)
 {
-	static const struct {
-		u16 type;
-		u16 off;
-	} map[] = {
-#define RBLK_STAT(attr, field) \
-		{ RBLK_STAT_##attr, offsetof(struct rblk_stats, field) }
-		RBLK_STAT(READS, ios[RBLK_OP_READ]),
-		RBLK_STAT(WRITES, ios[RBLK_OP_WRITE]),
-		RBLK_STAT(FLUSHES, ios[RBLK_OP_FLUSH]),
-		RBLK_STAT(DISCARDS, ios[RBLK_OP_DISCARD]),
-		RBLK_STAT(READ_BYTES, bytes[RBLK_OP_READ]),
-		RBLK_STAT(WRITE_BYTES, bytes[RBLK_OP_WRITE]),
-		RBLK_STAT(DISCARD_BYTES, bytes[RBLK_OP_DISCARD]),
-		RBLK_STAT(TIMEOUTS, timeouts),
-		RBLK_STAT(RECONNECTS, reconnects),
-		RBLK_STAT(RECONNECT_ATTEMPTS, reconnect_attempts),
-		RBLK_STAT(INLINE_WRITES, inline_writes),
-		RBLK_STAT(STATUS_GENERIC, errors[RBLK_ERR_GENERIC]),
-		RBLK_STAT(STATUS_CMD, errors[RBLK_ERR_CMD]),
-		RBLK_STAT(STATUS_MEDIA, errors[RBLK_ERR_MEDIA]),
-		RBLK_STAT(STATUS_PATH, errors[RBLK_ERR_PATH]),
-		RBLK_STAT(STATUS_VENDOR, errors[RBLK_ERR_VENDOR]),
-#undef RBLK_STAT
-	};
+	/* The counters are the attributes with a name. */
+	static const char * const names[__RBLK_STAT_MAX] = RBLK_STAT_NAMES;
 	struct nlattr *nest;
-	u64 errors = 0;
 	int i;
 
 	nest = nla_nest_start(skb, RBLK_ATTR_STATS);
 	if (!nest)
 		return -EMSGSIZE;
 
-	for (i = 0; i < ARRAY_SIZE(map); i++) {
-		const u64 *v = (const void *)s + map[i].off;
-
-		if (nla_put_u64_64bit(skb, map[i].type, *v, RBLK_STAT_PAD))
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (names[i] &&
+		    nla_put_u64_64bit(skb, i, s->v[i], RBLK_STAT_PAD))
 			goto cancel;
 	}
-	for (i = 0; i < RBLK_ERR_CLASSES; i++)
-		errors += s->errors[i];
-	if (nla_put_u64_64bit(skb, RBLK_STAT_ERRORS, errors, RBLK_STAT_PAD) ||
-	    nla_put_64bit(skb, RBLK_STAT_LAT_HIST, sizeof(s->lat_hist),
+	if (nla_put_64bit(skb, RBLK_STAT_LAT_HIST, sizeof(s->lat_hist),
 			  s->lat_hist, RBLK_STAT_PAD))
 		goto cancel;
 
@@ -609,20 +863,56 @@ cancel:
 	return -EMSGSIZE;
 }
 
+/*
+ * @ns's counters into @s, or with @ns NULL the sum over @ctrl's
+ * namespaces; the reconnect counters are always the controller's. @tmp is
+ * scratch space.
+ */
+static void rblk_nl_read_stats(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
+			       struct rblk_stats *s, struct rblk_stats *tmp)
+{
+	struct rblk_ns *pos;
+
+	if (ns) {
+		rblk_iostats_read(&ns->stats, s);
+	} else {
+		memset(s, 0, sizeof(*s));
+		down_read(&ctrl->namespaces_rwsem);
+		list_for_each_entry(pos, &ctrl->namespaces, entry) {
+			if (!rblk_nl_ns_visible(pos))
+				continue;
+			rblk_iostats_read(&pos->stats, tmp);
+			rblk_stats_add(s, tmp);
+		}
+		up_read(&ctrl->namespaces_rwsem);
+	}
+
+	rblk_ctrl_stats(ctrl, tmp);
+	s->v[RBLK_STAT_RECONNECTS] = tmp->v[RBLK_STAT_RECONNECTS];
+	s->v[RBLK_STAT_RECONNECT_ATTEMPTS] =
+		tmp->v[RBLK_STAT_RECONNECT_ATTEMPTS];
+	/* The controller's count also has its admin commands' timeouts. */
+	if (!ns)
+		s->v[RBLK_STAT_TIMEOUTS] = tmp->v[RBLK_STAT_TIMEOUTS];
+	s->v[RBLK_STAT_ERRORS] = rblk_stats_errors(s);
+}
+
 static int rblk_nl_get_stats(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rblk_ctrl *ctrl;
 	struct rblk_stats *s;
 	struct sk_buff *reply;
+	struct rblk_ns *ns;
 	void *hdr;
 	int ret;
 
-	ctrl = rblk_nl_find_ctrl(info);
-	if (IS_ERR(ctrl))
-		return PTR_ERR(ctrl);
+	ret = rblk_nl_find(info, &ctrl, &ns);
+	if (ret)
+		return ret;
 
 	ret = -ENOMEM;
-	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	/* Too big for the stack: the snapshot and scratch space. */
+	s = kmalloc_array(2, sizeof(*s), GFP_KERNEL);
 	if (!s)
 		goto out_put;
 	reply = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
@@ -635,10 +925,12 @@ static int rblk_nl_get_stats(struct sk_buff *skb, struct genl_info *info)
 	if (!hdr)
 		goto out_free_reply;
 
-	rblk_stats_read(ctrl, s);
-	if (nla_put_u32(reply, RBLK_ATTR_INDEX, ctrl->index) ||
-	    nla_put_string(reply, RBLK_ATTR_DISK_NAME, ctrl->name) ||
-	    rblk_nl_put_stats(reply, s))
+	rblk_nl_read_stats(ctrl, ns, &s[0], &s[1]);
+	if (nla_put_u32(reply, RBLK_ATTR_CTRL_INDEX, ctrl->index) ||
+	    nla_put_string(reply, RBLK_ATTR_CTRL_NAME, ctrl->name) ||
+	    (ns && (nla_put_u32(reply, RBLK_ATTR_INDEX, ns->index) ||
+		    nla_put_string(reply, RBLK_ATTR_DISK_NAME, ns->name))) ||
+	    rblk_nl_put_stats(reply, &s[0]))
 		goto out_free_reply;
 	genlmsg_end(reply, hdr);
 
@@ -649,6 +941,8 @@ out_free_reply:
 out_free:
 	kfree(s);
 out_put:
+	if (ns)
+		rblk_ns_put(ns);
 	rblk_ctrl_put(ctrl);
 	return ret;
 }
@@ -656,11 +950,26 @@ out_put:
 static int rblk_nl_reset_stats(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rblk_ctrl *ctrl;
+	struct rblk_ns *ns;
+	int ret;
 
-	ctrl = rblk_nl_find_ctrl(info);
-	if (IS_ERR(ctrl))
-		return PTR_ERR(ctrl);
-	rblk_stats_reset(ctrl);
+	ret = rblk_nl_find(info, &ctrl, &ns);
+	if (ret)
+		return ret;
+
+	if (ns) {
+		rblk_iostats_reset(&ns->stats);
+		rblk_ns_put(ns);
+	} else {
+		/* Everything GET_STATS of the controller adds up. */
+		down_read(&ctrl->namespaces_rwsem);
+		list_for_each_entry(ns, &ctrl->namespaces, entry) {
+			if (rblk_nl_ns_visible(ns))
+				rblk_iostats_reset(&ns->stats);
+		}
+		up_read(&ctrl->namespaces_rwsem);
+		rblk_ctrl_stats_reset(ctrl);
+	}
 	rblk_ctrl_put(ctrl);
 	return 0;
 }
@@ -848,55 +1157,84 @@ static struct genl_family rblk_genl_family __ro_after_init = {
 	.netnsok	= false,
 };
 
-/**
- * rblk_nl_notify() - multicast a device event on the "events" group
- * @ctrl: the device
- * @event: what happened
- *
- * Callable in atomic context; does nothing if nobody listens. Events are
- * advisory: one lost to memory pressure is not reported.
- */
-void rblk_nl_notify(struct rblk_ctrl *ctrl, enum rblk_event event)
+/* --- events --- */
+
+static size_t rblk_nl_event_size(void)
 {
+	return 2 * nla_total_size(sizeof(u8)) +		/* event, state */
+	       rblk_nl_ctrl_id_size() +
+	       rblk_nl_ns_size();
+}
+
+/*
+ * The RBLK_ATTR_NS nest of a namespace event. Atomic context: neither
+ * ns->lock nor namespaces_rwsem can be taken, so only what names the
+ * namespace and its format, read racily (events are advisory).
+ */
+static int rblk_nl_put_ns_event(struct sk_buff *skb, struct rblk_ns *ns)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, RBLK_ATTR_NS);
+	if (!nest)
+		return -EMSGSIZE;
+	if (rblk_nl_put_ns_id(skb, ns, READ_ONCE(ns->info.nsze),
+			      READ_ONCE(ns->info.lba_shift))) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/*
+ * Multicast a controller or namespace event on the "events" group. Called
+ * by rblk_notify() in atomic context; does nothing if nobody listens. One
+ * lost to memory pressure is not reported.
+ */
+static int rblk_nl_event(struct notifier_block *nb, unsigned long event,
+			 void *data)
+{
+	const struct rblk_event_info *ev = data;
+	struct rblk_ctrl *ctrl = ev->ctrl;
 	struct sk_buff *skb;
 	void *hdr;
 
-	/* Discovery controllers are not devices. */
-	if (ctrl->index < 0)
-		return;
-
-	rcu_read_lock();
-	if (!READ_ONCE(rblk_nl_registered) ||
-	    !genl_has_listeners(&rblk_genl_family, &init_net,
+	if (!genl_has_listeners(&rblk_genl_family, &init_net,
 				RBLK_MCGRP_EVENTS))
-		goto out_unlock;
+		return NOTIFY_DONE;
 
-	skb = genlmsg_new(2 * nla_total_size(sizeof(u8)) +
-			  nla_total_size(sizeof(u32)) +
-			  nla_total_size(RBLK_DISK_NAME_LEN), GFP_ATOMIC);
+	skb = genlmsg_new(rblk_nl_event_size(), GFP_ATOMIC);
 	if (!skb)
-		goto out_unlock;
+		return NOTIFY_DONE;
 	hdr = genlmsg_put(skb, 0, 0, &rblk_genl_family, 0, RBLK_CMD_EVENT);
 	if (!hdr)
 		goto out_free;
 	if (nla_put_u8(skb, RBLK_ATTR_EVENT, event) ||
-	    nla_put_u32(skb, RBLK_ATTR_INDEX, ctrl->index) ||
-	    nla_put_string(skb, RBLK_ATTR_DISK_NAME, ctrl->name) ||
-	    nla_put_u8(skb, RBLK_ATTR_STATE, rblk_ctrl_state(ctrl)))
+	    nla_put_u32(skb, RBLK_ATTR_CTRL_INDEX, ctrl->index) ||
+	    nla_put_string(skb, RBLK_ATTR_CTRL_NAME, ctrl->name) ||
+	    nla_put_u8(skb, RBLK_ATTR_STATE, rblk_ctrl_state(ctrl)) ||
+	    (ev->ns && rblk_nl_put_ns_event(skb, ev->ns)))
 		goto out_free;
 	genlmsg_end(skb, hdr);
+	/* -ESRCH: the last listener left meanwhile. */
 	genlmsg_multicast(&rblk_genl_family, skb, 0, RBLK_MCGRP_EVENTS,
 			  GFP_ATOMIC);
-	goto out_unlock;
+	return NOTIFY_DONE;
 
 out_free:
 	nlmsg_free(skb);
-out_unlock:
-	rcu_read_unlock();
+	return NOTIFY_DONE;
 }
+
+static struct notifier_block rblk_nl_event_nb = {
+	.notifier_call	= rblk_nl_event,
+};
 
 /**
  * rblk_nl_init() - register the generic netlink family
+ *
+ * Also starts multicasting controller and namespace events.
  *
  * Return: 0 or a negative errno.
  */
@@ -909,7 +1247,13 @@ int rblk_nl_init(void)
 		pr_err("cannot register generic netlink family: %d\n", ret);
 		return ret;
 	}
-	WRITE_ONCE(rblk_nl_registered, true);
+	/* After the family: the events need its multicast group. */
+	ret = rblk_event_register(&rblk_nl_event_nb);
+	if (ret) {
+		pr_err("cannot listen to events: %d\n", ret);
+		genl_unregister_family(&rblk_genl_family);
+		return ret;
+	}
 	return 0;
 }
 
@@ -920,7 +1264,7 @@ int rblk_nl_init(void)
  */
 void rblk_nl_exit(void)
 {
-	WRITE_ONCE(rblk_nl_registered, false);
-	synchronize_rcu();
+	/* Waits for a running notifier: none uses the family after this. */
+	rblk_event_unregister(&rblk_nl_event_nb);
 	genl_unregister_family(&rblk_genl_family);
 }

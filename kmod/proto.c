@@ -133,6 +133,20 @@ void rblk_cmd_identify(struct nvme_command *cmd, u8 cns, u32 nsid)
 EXPORT_SYMBOL_IF_KUNIT(rblk_cmd_identify);
 
 /**
+ * rblk_cmd_set_features() - build a Set Features command
+ * @cmd: command to fill; zeroed by the caller
+ * @fid: feature identifier (NVME_FEAT_*)
+ * @dword11: the feature's value in command dword 11
+ */
+void rblk_cmd_set_features(struct nvme_command *cmd, u8 fid, u32 dword11)
+{
+	cmd->features.opcode = nvme_admin_set_features;
+	cmd->features.fid = cpu_to_le32(fid);
+	cmd->features.dword11 = cpu_to_le32(dword11);
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_cmd_set_features);
+
+/**
  * rblk_cmd_set_queue_count() - build Set Features Number of Queues
  * @cmd: command to fill; zeroed by the caller
  * @count: I/O queues wanted (1 or more), as many submission as completion
@@ -141,11 +155,20 @@ void rblk_cmd_set_queue_count(struct nvme_command *cmd, u32 count)
 {
 	u32 q = count - 1;	/* 0's based */
 
-	cmd->features.opcode = nvme_admin_set_features;
-	cmd->features.fid = cpu_to_le32(NVME_FEAT_NUM_QUEUES);
-	cmd->features.dword11 = cpu_to_le32((q & 0xffff) | (q << 16));
+	rblk_cmd_set_features(cmd, NVME_FEAT_NUM_QUEUES,
+			      (q & 0xffff) | (q << 16));
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_cmd_set_queue_count);
+
+/**
+ * rblk_cmd_async_event() - build an Asynchronous Event Request
+ * @cmd: command to fill; zeroed by the caller
+ */
+void rblk_cmd_async_event(struct nvme_command *cmd)
+{
+	cmd->common.opcode = nvme_admin_async_event;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_cmd_async_event);
 
 /**
  * rblk_queue_count_granted() - decode Number of Queues from its completion
@@ -382,6 +405,120 @@ int rblk_ns_lba_shift(const struct nvme_id_ns *id, unsigned int page_shift)
 EXPORT_SYMBOL_IF_KUNIT(rblk_ns_lba_shift);
 
 /**
+ * rblk_ns_info_from_id() - what rblk uses of Identify Namespace
+ * @id: Identify Namespace data
+ * @page_shift: largest block size the host can use, log2
+ * @info: filled in: size, block sizes, and the EUI-64 and NGUID fields
+ *	(the UUID only comes with the descriptor list)
+ *
+ * Return: 0, -ENODEV for an inactive namespace (NSZE 0), or -EOPNOTSUPP
+ * for an LBA format rblk cannot use.
+ */
+int rblk_ns_info_from_id(const struct nvme_id_ns *id, unsigned int page_shift,
+			 struct rblk_ns_info *info)
+{
+	int shift;
+
+	memset(info, 0, sizeof(*info));
+	if (!id->nsze)
+		return -ENODEV;
+	shift = rblk_ns_lba_shift(id, page_shift);
+	if (shift < 0)
+		return shift;
+	info->lba_shift = shift;
+	info->nsze = le64_to_cpu(id->nsze);
+	info->pb_size = 1U << shift;
+	/* NPWG is 0's based, in logical blocks; the block layer caps it. */
+	if ((id->nsfeat & NVME_NS_FEAT_IO_OPT) && id->npwg)
+		info->pb_size = min_t(u32, 1U << page_shift,
+				      (1U + le16_to_cpu(id->npwg)) << shift);
+	memcpy(info->ids.eui64, id->eui64, sizeof(info->ids.eui64));
+	memcpy(info->ids.nguid, id->nguid, sizeof(info->ids.nguid));
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_ns_info_from_id);
+
+/**
+ * rblk_ns_ids_from_descs() - parse a Namespace Identification Descriptor
+ *	list (Identify CNS 03h)
+ * @buf: the list
+ * @len: its size, normally %NVME_IDENTIFY_DATA_SIZE
+ * @ids: identifiers found are stored; the others are left alone
+ *
+ * Return: 0, or -EINVAL for a descriptor with a wrong length or one that
+ * runs past the end of @buf.
+ */
+int rblk_ns_ids_from_descs(const void *buf, size_t len,
+			   struct rblk_ns_ids *ids)
+{
+	const struct nvme_ns_id_desc *d;
+	size_t pos = 0, dlen;
+
+	while (pos + sizeof(*d) <= len) {
+		d = buf + pos;
+		if (!d->nidl)
+			break;	/* end of the list */
+		dlen = d->nidl;
+		if (pos + sizeof(*d) + dlen > len)
+			return -EINVAL;
+		switch (d->nidt) {
+		case NVME_NIDT_EUI64:
+			if (dlen != NVME_NIDT_EUI64_LEN)
+				return -EINVAL;
+			memcpy(ids->eui64, d + 1, dlen);
+			break;
+		case NVME_NIDT_NGUID:
+			if (dlen != NVME_NIDT_NGUID_LEN)
+				return -EINVAL;
+			memcpy(ids->nguid, d + 1, dlen);
+			break;
+		case NVME_NIDT_UUID:
+			if (dlen != NVME_NIDT_UUID_LEN)
+				return -EINVAL;
+			uuid_copy(&ids->uuid, (const uuid_t *)(d + 1));
+			break;
+		default:
+			/* CSI and later types: not an identity rblk uses. */
+			break;
+		}
+		pos += sizeof(*d) + dlen;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_ns_ids_from_descs);
+
+/**
+ * rblk_ns_ids_empty() - whether a namespace reports no identifier at all
+ * @ids: identifiers
+ *
+ * Return: true if EUI-64, NGUID and UUID are all zero.
+ */
+bool rblk_ns_ids_empty(const struct rblk_ns_ids *ids)
+{
+	return !memchr_inv(ids->eui64, 0, sizeof(ids->eui64)) &&
+	       !memchr_inv(ids->nguid, 0, sizeof(ids->nguid)) &&
+	       uuid_is_null(&ids->uuid);
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_ns_ids_empty);
+
+/**
+ * rblk_ns_ids_equal() - whether two sets of identifiers name the same
+ *	namespace
+ * @a: identifiers
+ * @b: identifiers
+ *
+ * Return: true if every identifier matches, absent ones included.
+ */
+bool rblk_ns_ids_equal(const struct rblk_ns_ids *a,
+		       const struct rblk_ns_ids *b)
+{
+	return !memcmp(a->eui64, b->eui64, sizeof(a->eui64)) &&
+	       !memcmp(a->nguid, b->nguid, sizeof(a->nguid)) &&
+	       uuid_equal(&a->uuid, &b->uuid);
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_ns_ids_equal);
+
+/**
  * rblk_id_string() - copy a space-padded Identify string and terminate it
  * @dst: buffer of at least @len + 1 bytes
  * @src: the Identify field
@@ -442,8 +579,10 @@ blk_status_t rblk_status_to_blk(u16 status)
 	case NVME_SC_ONCS_NOT_SUPPORTED:
 	case NVME_SC_INVALID_OPCODE:
 	case NVME_SC_INVALID_FIELD:
-	case NVME_SC_INVALID_NS:
 		return BLK_STS_NOTSUPP;
+	case NVME_SC_INVALID_NS:
+		/* Gone from the target: an I/O error, not "unsupported". */
+		return BLK_STS_IOERR;
 	case NVME_SC_WRITE_FAULT:
 	case NVME_SC_READ_ERROR:
 	case NVME_SC_UNWRITTEN_BLOCK:

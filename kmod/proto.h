@@ -13,11 +13,47 @@
 #include <linux/socket.h>
 #include <linux/uuid.h>
 
+#include <linux/rblk.h>
+
 /* Status code type and status code: a status without DNR and More. */
 #define RBLK_SC_MASK		0x7ff
 
 /* Keyed SGL data blocks, the only way rblk describes remote memory. */
 #define RBLK_SGLS_KEYED		(1U << 2)
+
+/* Command Retry Delay: status bits 12:11, index + 1 into CRDT1..3. */
+#define RBLK_STATUS_CRD(status)	(((status) & NVME_STATUS_CRD) >> 11)
+
+/* Asynchronous event completion dword 0: type and information. */
+#define RBLK_AEN_TYPE(result)	((result) & 0x7)
+#define RBLK_AEN_INFO(result)	(((result) >> 8) & 0xff)
+#define RBLK_AEN_LOG(result)	(((result) >> 16) & 0xff)
+
+/**
+ * struct rblk_ns_ids - what identifies a namespace across reconnects
+ * @eui64: IEEE EUI-64, zero if not reported
+ * @nguid: namespace globally unique identifier, zero if not reported
+ * @uuid: namespace UUID, null if not reported
+ */
+struct rblk_ns_ids {
+	u8 eui64[RBLK_EUI64_LEN];
+	u8 nguid[RBLK_NGUID_LEN];
+	uuid_t uuid;
+};
+
+/**
+ * struct rblk_ns_info - a namespace as Identify describes it
+ * @nsze: size in logical blocks
+ * @lba_shift: log2 of the logical block size
+ * @pb_size: physical (preferred write) block size in bytes
+ * @ids: identifiers
+ */
+struct rblk_ns_info {
+	u64 nsze;
+	u8 lba_shift;
+	u32 pb_size;
+	struct rblk_ns_ids ids;
+};
 
 void rblk_cmd_connect(struct nvme_command *cmd, u16 qid, u16 sqsize,
 		      u32 kato_ms);
@@ -27,7 +63,9 @@ const char *rblk_connect_error(u16 status, int *err);
 void rblk_cmd_prop_get(struct nvme_command *cmd, u32 off, bool is64);
 void rblk_cmd_prop_set(struct nvme_command *cmd, u32 off, u64 val);
 void rblk_cmd_identify(struct nvme_command *cmd, u8 cns, u32 nsid);
+void rblk_cmd_set_features(struct nvme_command *cmd, u8 fid, u32 dword11);
 void rblk_cmd_set_queue_count(struct nvme_command *cmd, u32 count);
+void rblk_cmd_async_event(struct nvme_command *cmd);
 u32 rblk_queue_count_granted(u32 result);
 int rblk_cmd_get_log(struct nvme_command *cmd, u8 lid, u64 offset,
 		     size_t len);
@@ -47,6 +85,13 @@ u32 rblk_cc_enable(unsigned int page_shift);
 unsigned int rblk_cap_ready_timeout_ms(u64 cap);
 u32 rblk_mdts_sectors(u64 cap, u8 mdts);
 int rblk_ns_lba_shift(const struct nvme_id_ns *id, unsigned int page_shift);
+int rblk_ns_info_from_id(const struct nvme_id_ns *id, unsigned int page_shift,
+			 struct rblk_ns_info *info);
+int rblk_ns_ids_from_descs(const void *buf, size_t len,
+			   struct rblk_ns_ids *ids);
+bool rblk_ns_ids_empty(const struct rblk_ns_ids *ids);
+bool rblk_ns_ids_equal(const struct rblk_ns_ids *a,
+		       const struct rblk_ns_ids *b);
 void rblk_id_string(char *dst, const char *src, size_t len);
 
 int rblk_status_to_errno(int status);

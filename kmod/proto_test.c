@@ -356,8 +356,8 @@ static const struct rblk_status_case rblk_status_cases[] = {
 	{ 0x000, BLK_STS_OK, 0 },
 	{ 0x001, BLK_STS_NOTSUPP, -EOPNOTSUPP },	/* invalid opcode */
 	{ 0x002, BLK_STS_NOTSUPP, -EOPNOTSUPP },	/* invalid field */
-	{ 0x00b, BLK_STS_NOTSUPP, -ENODEV },		/* invalid namespace */
-	{ 0x00b | NVME_STATUS_DNR, BLK_STS_NOTSUPP, -ENODEV },
+	{ 0x00b, BLK_STS_IOERR, -ENODEV },		/* invalid namespace */
+	{ 0x00b | NVME_STATUS_DNR, BLK_STS_IOERR, -ENODEV },
 	{ 0x006, BLK_STS_IOERR, -EREMOTEIO },		/* internal error */
 	{ 0x021, BLK_STS_TARGET, -EREMOTEIO },		/* command interrupted */
 	{ 0x080, BLK_STS_TARGET, -EREMOTEIO },		/* LBA out of range */

@@ -2,16 +2,32 @@
 /*
  * rblk - NVMe over Fabrics RDMA host: private definitions shared by all
  * files of the module.
+ *
+ * Layers, each calling only the ones below it (upward news travels through
+ * &struct rblk_ctrl_ops, &struct rblk_queue_ops and the event notifier):
+ *
+ *   main.c       module init/exit
+ *   netlink.c    generic netlink control plane
+ *   host.c       the controller registry: connect, delete, lookup
+ *   sysfs.c      controller and namespace attributes
+ *   ns.c         namespaces: scan, identity, asynchronous events, gendisk
+ *   blk.c        blk-mq operations: NVM command setup, completion, timeout
+ *   ctrl.c       controller state machine, queues, recovery, keep-alive
+ *   fabrics.c    NVMe-oF commands: Connect, properties, Identify, logs
+ *   rdma.c       RDMA transport (transport.h)
+ *   stats.c, proto.c   per-CPU counters; the wire format
  */
 #ifndef _RBLK_H
 #define _RBLK_H
 
 #include <linux/bio.h>
 #include <linux/blk-mq.h>
-#include <linux/kref.h>
+#include <linux/device.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/nvme.h>
 #include <linux/nvme-rdma.h>
+#include <linux/rwsem.h>
 #include <linux/scatterlist.h>
 #include <linux/socket.h>
 #include <linux/uuid.h>
@@ -23,11 +39,18 @@
 #include <linux/rblk.h>
 
 #include "proto.h"
+#include "transport.h"
 
 #define RBLK_MINORS		16
 #define RBLK_AQ_DEPTH		NVME_AQ_DEPTH
-/* Admin tags: one below the SQ size (a full SQ holds size - 1 entries). */
-#define RBLK_AQ_TAGS		(RBLK_AQ_DEPTH - 1)
+/* One Asynchronous Event Request, outside the blk-mq tags. */
+#define RBLK_NR_AEN		1
+/*
+ * Admin tags: a full SQ holds size - 1 entries, one of which the AER
+ * takes.  The AER uses the SQE slot and command id right after them.
+ */
+#define RBLK_AQ_TAGS		(RBLK_AQ_DEPTH - 1 - RBLK_NR_AEN)
+#define RBLK_AER_TAG		RBLK_AQ_TAGS
 /* Reserved admin tags: Connect and keep-alive must never wait for I/O. */
 #define RBLK_AQ_RESERVED	2
 /* Reserved I/O tag: each I/O queue's Connect; on queue 1 a forwarded flush. */
@@ -65,13 +88,14 @@
  * @subsysnqn: subsystem NQN
  * @hostnqn: host NQN
  * @hostid: host identifier
- * @nsid: namespace exposed as the block device
+ * @nsid: the only namespace to expose, 0 for all
  * @nr_io_queues: I/O queues wanted
  * @queue_size: entries per I/O queue
  * @kato: keep-alive timeout in seconds, 0 for none
  * @reconnect_delay: seconds between reconnect attempts
  * @ctrl_loss_tmo: seconds of reconnecting before giving up, -1 forever
  * @fast_io_fail_tmo: seconds of reconnecting before failing I/O, -1 never
+ * @duplicate_connect: allow a second controller to the same target
  * @discovery: the controller is a discovery controller (no I/O queues)
  */
 struct rblk_ctrl_opts {
@@ -88,79 +112,15 @@ struct rblk_ctrl_opts {
 	u32 reconnect_delay;
 	int ctrl_loss_tmo;
 	int fast_io_fail_tmo;
+	bool duplicate_connect;
 	bool discovery;
-};
-
-/* A DMA-mapped array of fixed-size entries: submission or receive ring. */
-struct rblk_ring {
-	void *buf;
-	u64 dma;
-	size_t entry_size;
-	unsigned int nr;
-	enum dma_data_direction dir;
-};
-
-/* An RDMA device and the protection domain all our queues on it share. */
-struct rblk_device {
-	struct ib_device *dev;
-	struct ib_pd *pd;
-	struct kref ref;
-	struct list_head entry;
-};
-
-enum rblk_queue_flags {
-	RBLK_Q_ALLOCATED,	/* cm_id exists */
-	RBLK_Q_TR_READY,	/* QP, CQ and rings exist */
-	RBLK_Q_CONNECTED,	/* RDMA CM connection established */
-	RBLK_Q_LIVE,		/* Fabrics Connect done, commands may flow */
-	RBLK_Q_RETIRED,		/* not coming back: resubmit what it holds */
-};
-
-/**
- * struct rblk_queue - one NVMe queue pair over one RDMA queue pair
- * @ctrl: owning controller
- * @qid: NVMe queue id, 0 for the admin queue
- * @flags: &enum rblk_queue_flags
- * @queue_size: submission queue entries
- * @tags: tags of the blk-mq hardware queue behind this queue, set before
- *	its Connect
- * @device: RDMA device and PD
- * @cm_id: RDMA CM identifier
- * @qp: RDMA queue pair
- * @cq: completion queue for sends and receives
- * @sqes: one NVMe command buffer per tag
- * @rsps: receive buffers for completions
- * @rsp_cqes: one &struct ib_cqe per receive buffer
- * @cm_done: signalled when a CM step finished
- * @cm_error: result of the last CM step
- * @stop_lock: serialises stopping the queue (timeout vs error recovery)
- * @inline_data_size: bytes of in-capsule data the target accepts
- * @max_inline_segs: send SGEs available for in-capsule data
- */
-struct rblk_queue {
-	struct rblk_ctrl *ctrl;
-	u16 qid;
-	unsigned long flags;
-	u32 queue_size;
-	struct blk_mq_tags *tags;
-	struct rblk_device *device;
-	struct rdma_cm_id *cm_id;
-	struct ib_qp *qp;
-	struct ib_cq *cq;
-	struct rblk_ring sqes;
-	struct rblk_ring rsps;
-	struct ib_cqe *rsp_cqes;
-	struct completion cm_done;
-	int cm_error;
-	struct mutex stop_lock;
-	u32 inline_data_size;
-	u32 max_inline_segs;
 };
 
 enum rblk_req_flags {
 	RBLK_REQ_CONNECT	= 1 << 0,	/* Fabrics Connect */
 	RBLK_REQ_ABORTED	= 1 << 1,	/* cancelled by the host */
 	RBLK_REQ_INLINE		= 1 << 2,	/* data sent in-capsule */
+	RBLK_REQ_TIMED_OUT	= 1 << 3,	/* cancelled after a timeout */
 };
 
 /**
@@ -179,9 +139,10 @@ enum rblk_req_flags {
  * @nents: mapped scatterlist entries
  * @status: NVMe status (without phase bit), or a host status
  * @result: NVMe completion result
+ * @cid: command id of the last submission
  * @flags: &enum rblk_req_flags
  * @genctr: generation of the command id, to reject stale completions
- * @retries: retries after retryable errors
+ * @retries: retries after retryable errors and timeouts
  * @start_ns: submission time, for the latency histogram
  * @range: DSM range buffer for discard
  * @first_sgl: inline scatterlist storage, must be last
@@ -201,6 +162,7 @@ struct rblk_request {
 	int nents;
 	u16 status;
 	union nvme_result result;
+	u16 cid;
 	u8 flags;
 	u8 genctr;
 	u8 retries;
@@ -210,75 +172,111 @@ struct rblk_request {
 };
 
 /**
- * struct rblk_stats_cpu - per-CPU counters, written without locks
- * @ios: completed requests by &enum rblk_op
- * @bytes: bytes by &enum rblk_op
- * @inline_writes: writes sent as in-capsule data
- * @errors: errors by NVMe status code type (see rblk_stats_status_class())
+ * struct rblk_stats - counters, by &enum rblk_stat_attr
+ * @v: u64 counters; only the ones %RBLK_STAT_NAMES names are used
  * @lat_hist: completions by power-of-two latency bucket in microseconds
  */
-struct rblk_stats_cpu {
-	u64 ios[4];
-	u64 bytes[4];
-	u64 inline_writes;
-	u64 errors[5];
+struct rblk_stats {
+	u64 v[__RBLK_STAT_MAX];
 	u64 lat_hist[RBLK_LAT_BUCKETS];
-};
-
-enum rblk_op {
-	RBLK_OP_READ,
-	RBLK_OP_WRITE,
-	RBLK_OP_FLUSH,
-	RBLK_OP_DISCARD,
-};
-
-enum rblk_err_class {
-	RBLK_ERR_GENERIC,
-	RBLK_ERR_CMD,
-	RBLK_ERR_MEDIA,
-	RBLK_ERR_PATH,
-	RBLK_ERR_VENDOR,
-	RBLK_ERR_CLASSES,
 };
 
 /**
- * struct rblk_stats - a snapshot of a device's statistics
- * @ios: completed requests by &enum rblk_op
- * @bytes: bytes by &enum rblk_op
- * @inline_writes: writes sent as in-capsule data
- * @errors: errors by &enum rblk_err_class
- * @lat_hist: latency histogram
- * @timeouts: request timeouts
- * @reconnects: successful reconnects
- * @reconnect_attempts: reconnect attempts
+ * struct rblk_iostats - per-CPU counters, written without locks
+ * @cpu: the counters
+ * @base: their sum at the last reset, subtracted on read
  */
-struct rblk_stats {
-	u64 ios[4];
-	u64 bytes[4];
-	u64 inline_writes;
-	u64 errors[RBLK_ERR_CLASSES];
-	u64 lat_hist[RBLK_LAT_BUCKETS];
-	u64 timeouts;
-	u64 reconnects;
-	u64 reconnect_attempts;
+struct rblk_iostats {
+	struct rblk_stats __percpu *cpu;
+	struct rblk_stats base;
+};
+
+enum rblk_ns_flags {
+	RBLK_NS_ADDED,		/* gendisk registered */
+	RBLK_NS_QUIESCED,	/* queue quiesced by controller recovery */
+	RBLK_NS_DEAD,		/* gone from the target: fail all I/O */
+	RBLK_NS_REMOVING,	/* rblk_ns_remove() owns it */
+};
+
+/**
+ * struct rblk_ns - one namespace of a controller, exposed as /dev/rblkN
+ * @entry: link in the controller's namespace list, ordered by nsid
+ * @ref: the list's reference, the gendisk's and those of lookups
+ * @ctrl: controller whose queues carry the I/O (referenced)
+ * @disk: the block device
+ * @queue: its request queue
+ * @nsid: namespace id
+ * @index: N of rblkN
+ * @name: "rblkN"
+ * @flags: &enum rblk_ns_flags
+ * @lock: serialises format updates (scan against reconnect)
+ * @info: format and identifiers in use; the format is changed only with
+ *	the queue quiesced
+ * @limits: the controller's values the queue limits were last set from
+ * @stats: I/O statistics
+ */
+struct rblk_ns {
+	struct list_head entry;
+	struct kref ref;
+	struct rblk_ctrl *ctrl;
+	struct gendisk *disk;
+	struct request_queue *queue;
+	u32 nsid;
+	int index;
+	char name[RBLK_DISK_NAME_LEN];
+	unsigned long flags;
+	struct mutex lock;
+	struct rblk_ns_info info;
+	struct {
+		u32 max_hw_sectors;
+		u32 max_segments;
+		u16 oncs;
+		u8 vwc;
+	} limits;
+	struct rblk_iostats stats;
+};
+
+/**
+ * struct rblk_ctrl_ops - what the controller needs from the layer above
+ * @admin_mq_ops: blk-mq operations of the admin tag set
+ * @io_mq_ops: blk-mq operations of the I/O tag set
+ * @revalidate: the queues are connected again, I/O is still quiesced:
+ *	make the namespaces agree with the target before it flows; a
+ *	negative errno fails the reconnect attempt
+ * @live: the controller became live (first connect and every reconnect)
+ * @ns_changed: the target reported a namespace attribute change
+ */
+struct rblk_ctrl_ops {
+	const struct blk_mq_ops *admin_mq_ops;
+	const struct blk_mq_ops *io_mq_ops;
+	int (*revalidate)(struct rblk_ctrl *ctrl);
+	void (*live)(struct rblk_ctrl *ctrl);
+	void (*ns_changed)(struct rblk_ctrl *ctrl);
 };
 
 enum rblk_ctrl_flags {
+	RBLK_CTRL_STARTING,	/* first connect runs; its caller cleans up */
 	RBLK_CTRL_FAILFAST,	/* fail I/O instead of holding it */
-	RBLK_CTRL_REGISTERED,	/* in the device list */
-	RBLK_CTRL_DISK_ADDED,	/* gendisk registered */
-	RBLK_CTRL_IO_QUIESCED,	/* disk queue quiesced by recovery */
+	RBLK_CTRL_REGISTERED,	/* in the controller list */
+	RBLK_CTRL_IO_QUIESCED,	/* namespace queues quiesced by recovery */
+	RBLK_CTRL_NS_CHANGED,	/* a namespace change notice is pending */
+	RBLK_CTRL_ACRE,		/* Command Retry Delay enabled */
+	RBLK_CTRL_IO_READY,	/* namespaces checked: block I/O may flow */
 };
 
 /**
- * struct rblk_ctrl - one NVMe controller and the block device on it
- * @entry: link in the device list
- * @ref: lifetime of this structure
- * @index: N of rblkN, -1 for a discovery controller
- * @name: "rblkN"
+ * struct rblk_ctrl - one NVMe controller and the namespaces on it
+ * @dev: sysfs device "rblk-ctrlM"; its reference count is the
+ *	controller's
+ * @entry: link in the controller list
+ * @ops: the layer above
+ * @index: M of rblk-ctrlM, -1 for a discovery controller
+ * @name: "rblk-ctrlM"
  * @opts: connect options
  * @addr: resolved transport address
- * @lock: protects @state
+ * @lock: protects @state and the %RBLK_CTRL_FAILFAST transitions
+ * @ns_lock: orders recovery's quiesce of a namespace queue against
+ *	rblk_ctrl_kill_ns()
  * @state: &enum rblk_state
  * @flags: &enum rblk_ctrl_flags
  * @queues: admin queue followed by the I/O queues
@@ -286,10 +284,16 @@ enum rblk_ctrl_flags {
  * @hw_queues_lock: serialises changes of @nr_io_queues with sysfs walks of
  *	the tag set
  * @admin_set: tags of the admin queue
- * @tag_set: tags of the I/O queues
+ * @tag_set: tags of the I/O queues, shared by every namespace
  * @admin_q: request queue for admin commands
- * @connect_q: request queue for Fabrics Connect on I/O queues
- * @disk: the block device
+ * @connect_q: request queue for our own commands on I/O queues
+ * @namespaces: &struct rblk_ns, by nsid
+ * @namespaces_rwsem: protects @namespaces
+ * @scan_lock: one namespace scan at a time
+ * @scan_work: namespace scan (ns.c)
+ * @first_scan: completed when the first scan finished
+ * @reval_gen: bumped by every revalidation, so that a scan whose Identify
+ *	data predates a reconnect does not apply it
  * @cap: CAP property
  * @vs: VS property
  * @ctrl_config: CC property as last written
@@ -299,42 +303,47 @@ enum rblk_ctrl_flags {
  * @max_hw_sectors: largest transfer in 512-byte sectors
  * @max_segments: most data segments one memory registration maps
  * @oncs: optional NVM commands supported
+ * @oaes: optional asynchronous events supported
  * @vwc: volatile write cache present
  * @kas: keep-alive granularity
  * @rtd3e: resume latency, bounds the shutdown wait
+ * @crdt: command retry delay times, in 100 ms units
+ * @vid: PCI vendor id, for the wwid of a namespace without identifiers
  * @serial: serial number
  * @model: model number
  * @firmware: firmware revision
- * @nsze: namespace size in logical blocks
- * @lba_shift: log2 of the logical block size
- * @pb_size: physical (preferred write) block size
  * @err_work: error recovery
  * @reconnect_work: reconnect attempts
  * @ka_work: keep-alive timer
  * @failfast_work: fast_io_fail_tmo expiry
+ * @aer_work: (re)submits the Asynchronous Event Request
+ * @event_work: handles a completed Asynchronous Event Request
+ * @aen_result: dword 0 of the last Asynchronous Event Request completion
  * @loss_deadline: jiffies after which reconnecting stops
- * @stats: per-CPU counters
- * @timeouts: request timeouts
+ * @timeouts: command timeouts
  * @reconnects: successful reconnects
  * @reconnect_attempts: reconnect attempts
- * @stats_base: counter values at the last reset
+ * @stats_base: @timeouts, @reconnects, @reconnect_attempts at the last
+ *	reset
  * @resubmit_lock: protects @resubmit_bios and @resubmit_flushes
  * @resubmit_bios: bios of requests held for a retired queue
  * @resubmit_flushes: flush requests held for a retired queue
- * @resubmit_work: submits @resubmit_bios again
- * @forward_work: forwards @resubmit_flushes to I/O queue 1
+ * @resubmit_work: submits @resubmit_bios again (blk.c)
+ * @forward_work: forwards @resubmit_flushes to I/O queue 1 (blk.c)
  * @nr_resubmitted: requests passed on by the current queue-count change
  * @nr_forwarded: flushes among them
  */
 struct rblk_ctrl {
+	struct device dev;
 	struct list_head entry;
-	struct kref ref;
+	const struct rblk_ctrl_ops *ops;
 	int index;
 	char name[RBLK_DISK_NAME_LEN];
 	struct rblk_ctrl_opts opts;
 	struct sockaddr_storage addr;
 
 	spinlock_t lock;
+	spinlock_t ns_lock;
 	enum rblk_state state;
 	unsigned long flags;
 
@@ -345,7 +354,13 @@ struct rblk_ctrl {
 	struct blk_mq_tag_set tag_set;
 	struct request_queue *admin_q;
 	struct request_queue *connect_q;
-	struct gendisk *disk;
+
+	struct list_head namespaces;
+	struct rw_semaphore namespaces_rwsem;
+	struct mutex scan_lock;
+	struct work_struct scan_work;
+	struct completion first_scan;
+	atomic_t reval_gen;
 
 	u64 cap;
 	u32 vs;
@@ -356,28 +371,33 @@ struct rblk_ctrl {
 	u32 max_hw_sectors;
 	u32 max_segments;
 	u16 oncs;
+	u32 oaes;
 	u8 vwc;
 	u16 kas;
 	u32 rtd3e;
+	u16 crdt[3];
+	u16 vid;
 	char serial[21];
 	char model[41];
 	char firmware[9];
-
-	u64 nsze;
-	u8 lba_shift;
-	u32 pb_size;
 
 	struct work_struct err_work;
 	struct delayed_work reconnect_work;
 	struct delayed_work ka_work;
 	struct delayed_work failfast_work;
+	struct work_struct aer_work;
+	struct work_struct event_work;
+	u32 aen_result;
 	unsigned long loss_deadline;
 
-	struct rblk_stats_cpu __percpu *stats;
 	atomic64_t timeouts;
 	atomic64_t reconnects;
 	atomic64_t reconnect_attempts;
-	struct rblk_stats stats_base;
+	struct {
+		u64 timeouts;
+		u64 reconnects;
+		u64 reconnect_attempts;
+	} stats_base;
 
 	spinlock_t resubmit_lock;
 	struct bio_list resubmit_bios;
@@ -393,49 +413,91 @@ static inline struct rblk_ctrl *rblk_ctrl_of_set(struct blk_mq_tag_set *set)
 	return set->driver_data;
 }
 
-static inline bool rblk_queue_is_admin(struct rblk_queue *queue)
+static inline struct rblk_ctrl *rblk_dev_to_ctrl(struct device *dev)
 {
-	return queue->qid == 0;
+	return container_of(dev, struct rblk_ctrl, dev);
 }
+
+/* The namespace a block request is for; NULL for our own commands. */
+static inline struct rblk_ns *rblk_rq_ns(struct request *rq)
+{
+	return rq->q->queuedata;
+}
+
+/**
+ * struct rblk_event_info - what the event notifier chain carries
+ * @ctrl: the controller
+ * @ns: the namespace of a namespace event, else NULL
+ */
+struct rblk_event_info {
+	struct rblk_ctrl *ctrl;
+	struct rblk_ns *ns;
+};
 
 extern struct workqueue_struct *rblk_wq;
 extern unsigned int rblk_io_timeout;
 extern unsigned int rblk_admin_timeout;
 
-/* main.c: device registry and the interface the control plane uses */
+/* host.c: the controller registry, as the control plane sees it */
 void rblk_opts_init(struct rblk_ctrl_opts *opts);
-struct rblk_ctrl *rblk_ctrl_create(const struct rblk_ctrl_opts *opts,
-				   const char **errmsg);
-int rblk_ctrl_delete(struct rblk_ctrl *ctrl);
+struct rblk_ctrl *rblk_host_connect(const struct rblk_ctrl_opts *opts,
+				    const char **errmsg);
+int rblk_host_delete(struct rblk_ctrl *ctrl);
 struct rblk_ctrl *rblk_ctrl_find(int index, const char *name);
 struct rblk_ctrl *rblk_ctrl_next(int *index);
-void rblk_ctrl_put(struct rblk_ctrl *ctrl);
-void rblk_ctrls_on_device_removal(struct ib_device *ibdev);
+struct rblk_ns *rblk_ns_find(int index, const char *name);
 int rblk_discover(const struct rblk_ctrl_opts *opts,
 		  struct nvmf_disc_rsp_page_entry **entries, u32 *nr,
 		  u64 *numrec, const char **errmsg);
+int rblk_host_init(void);
+void rblk_host_exit(void);
 
-/* ctrl.c: state machine, setup, error recovery, teardown */
+/* ns.c: namespaces */
+extern const struct rblk_ctrl_ops rblk_ns_ctrl_ops;
+void rblk_ns_init_ctrl(struct rblk_ctrl *ctrl);
+void rblk_ns_remove_all(struct rblk_ctrl *ctrl);
+void rblk_ns_put(struct rblk_ns *ns);
+void rblk_ns_wwid(struct rblk_ns *ns, char *buf, size_t len);
+int rblk_ns_init(void);
+void rblk_ns_exit(void);
+
+/* sysfs.c: attributes of controllers and namespaces */
+extern const struct attribute_group *rblk_ctrl_groups[];
+extern const struct attribute_group *rblk_ns_groups[];
+int rblk_sysfs_init(void);
+void rblk_sysfs_exit(void);
+extern struct class *rblk_class;
+
+/* blk.c: blk-mq operations */
+extern const struct blk_mq_ops rblk_admin_mq_ops;
+extern const struct blk_mq_ops rblk_io_mq_ops;
+void rblk_blk_init_ctrl(struct rblk_ctrl *ctrl);
+
+/* ctrl.c: state machine, setup, error recovery, teardown, events */
 const char *rblk_state_name(enum rblk_state state);
 enum rblk_state rblk_ctrl_state(struct rblk_ctrl *ctrl);
 bool rblk_change_state(struct rblk_ctrl *ctrl, enum rblk_state new);
-struct rblk_ctrl *rblk_ctrl_alloc(const struct rblk_ctrl_opts *opts);
-void rblk_ctrl_free(struct rblk_ctrl *ctrl);
+struct rblk_ctrl *rblk_ctrl_alloc(const struct rblk_ctrl_opts *opts,
+				  const struct rblk_ctrl_ops *ops);
+void rblk_ctrl_get(struct rblk_ctrl *ctrl);
+void rblk_ctrl_put(struct rblk_ctrl *ctrl);
 int rblk_ctrl_start(struct rblk_ctrl *ctrl, const char **errmsg);
-void rblk_ctrl_stop(struct rblk_ctrl *ctrl);
+void rblk_ctrl_stop_recovery(struct rblk_ctrl *ctrl);
+void rblk_ctrl_teardown(struct rblk_ctrl *ctrl);
 void rblk_error_recovery(struct rblk_ctrl *ctrl);
 int rblk_ctrl_reset(struct rblk_ctrl *ctrl);
 bool rblk_ctrl_holds_io(struct rblk_ctrl *ctrl);
-
-/* rdma.c: RDMA transport */
-int rblk_rdma_init(void);
-void rblk_rdma_exit(void);
-int rblk_queue_alloc(struct rblk_ctrl *ctrl, u16 qid, u32 queue_size);
-void rblk_queue_stop(struct rblk_queue *queue);
-void rblk_queue_free(struct rblk_queue *queue);
-int rblk_queue_submit(struct rblk_queue *queue, struct request *rq);
-void rblk_unmap_data(struct request *rq);
-int rblk_device_max_segments(struct rblk_device *device);
+void rblk_abort_rq(struct request *rq, bool timed_out);
+void rblk_ctrl_add_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns);
+void rblk_ctrl_kill_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns);
+void rblk_ctrl_del_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns);
+void rblk_set_queue_limits(struct rblk_ctrl *ctrl, struct request_queue *q);
+void rblk_ctrl_stats(struct rblk_ctrl *ctrl, struct rblk_stats *s);
+void rblk_ctrl_stats_reset(struct rblk_ctrl *ctrl);
+void rblk_notify(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
+		 enum rblk_event event);
+int rblk_event_register(struct notifier_block *nb);
+void rblk_event_unregister(struct notifier_block *nb);
 
 /* fabrics.c: NVMe-oF capsules and controller bring-up */
 int rblk_exec_cmd(struct rblk_ctrl *ctrl, u16 qid, struct nvme_command *cmd,
@@ -447,41 +509,31 @@ int rblk_prop_set(struct rblk_ctrl *ctrl, u32 off, u32 val);
 int rblk_enable_ctrl(struct rblk_ctrl *ctrl);
 int rblk_shutdown_ctrl(struct rblk_ctrl *ctrl);
 int rblk_identify_ctrl(struct rblk_ctrl *ctrl);
-int rblk_identify_ns(struct rblk_ctrl *ctrl);
+int rblk_identify_ns(struct rblk_ctrl *ctrl, u32 nsid,
+		     struct rblk_ns_info *info);
+int rblk_identify_ns_list(struct rblk_ctrl *ctrl, u32 prev, __le32 *list);
 int rblk_set_queue_count(struct rblk_ctrl *ctrl, u32 *count);
+int rblk_configure_aen(struct rblk_ctrl *ctrl);
+int rblk_configure_acre(struct rblk_ctrl *ctrl);
+int rblk_clear_changed_ns_log(struct rblk_ctrl *ctrl);
 int rblk_get_disc_log(struct rblk_ctrl *ctrl,
 		      struct nvmf_disc_rsp_page_entry **entries, u32 *nr,
 		      u64 *numrec);
-void rblk_keep_alive_init(struct rblk_ctrl *ctrl);
-void rblk_start_keep_alive(struct rblk_ctrl *ctrl);
-void rblk_stop_keep_alive(struct rblk_ctrl *ctrl);
-
-/* blk.c: blk-mq and the gendisk */
-int rblk_alloc_admin_tagset(struct rblk_ctrl *ctrl);
-void rblk_free_admin_tagset(struct rblk_ctrl *ctrl);
-int rblk_alloc_io_tagset(struct rblk_ctrl *ctrl);
-void rblk_free_io_tagset(struct rblk_ctrl *ctrl);
-int rblk_add_disk(struct rblk_ctrl *ctrl);
-void rblk_del_disk(struct rblk_ctrl *ctrl);
-void rblk_update_disk(struct rblk_ctrl *ctrl);
-void rblk_cancel_requests(struct blk_mq_tag_set *set);
-void rblk_resubmit_work(struct work_struct *work);
-void rblk_forward_work(struct work_struct *work);
-int rblk_blk_init(void);
-void rblk_blk_exit(void);
+int rblk_send_keep_alive(struct rblk_ctrl *ctrl, rq_end_io_fn *done);
 
 /* stats.c: per-CPU statistics */
-void rblk_stats_account(struct rblk_ctrl *ctrl, struct request *rq,
-			u16 status);
-void rblk_stats_read(struct rblk_ctrl *ctrl, struct rblk_stats *s);
-void rblk_stats_reset(struct rblk_ctrl *ctrl);
-
-/* sysfs.c: /sys/block/rblkN/rblk/ */
-extern const struct attribute_group *rblk_disk_groups[];
+int rblk_iostats_init(struct rblk_iostats *st);
+void rblk_iostats_exit(struct rblk_iostats *st);
+void rblk_iostats_account(struct rblk_iostats *st, struct request *rq,
+			  u16 status);
+void rblk_iostats_timeout(struct rblk_iostats *st);
+void rblk_iostats_read(struct rblk_iostats *st, struct rblk_stats *s);
+void rblk_iostats_reset(struct rblk_iostats *st);
+void rblk_stats_add(struct rblk_stats *sum, const struct rblk_stats *s);
+u64 rblk_stats_errors(const struct rblk_stats *s);
 
 /* netlink.c: generic netlink control plane */
 int rblk_nl_init(void);
 void rblk_nl_exit(void);
-void rblk_nl_notify(struct rblk_ctrl *ctrl, enum rblk_event event);
 
 #endif /* _RBLK_H */

@@ -15,6 +15,17 @@
 static LIST_HEAD(rblk_device_list);
 static DEFINE_MUTEX(rblk_device_mutex);
 static DECLARE_WAIT_QUEUE_HEAD(rblk_device_wq);
+/*
+ * RDMA devices our ib_client remove callback is releasing, protected by
+ * rblk_device_mutex: until the RDMA CM's own callback runs, it may still
+ * bind a new connection to such a device, which must not get queues.
+ */
+struct rblk_dying_device {
+	struct list_head entry;
+	struct ib_device *dev;
+};
+
+static LIST_HEAD(rblk_dying_list);
 
 static void rblk_device_free(struct kref *ref)
 {
@@ -34,41 +45,75 @@ static void rblk_device_put(struct rblk_device *device)
 	kref_put(&device->ref, rblk_device_free);
 }
 
-/* One PD per RDMA device, shared by every queue that lands on it. */
-static struct rblk_device *rblk_device_get(struct rdma_cm_id *cm_id)
+static bool rblk_device_dying(struct ib_device *ibdev)
 {
+	struct rblk_dying_device *d;
+
+	lockdep_assert_held(&rblk_device_mutex);
+	list_for_each_entry(d, &rblk_dying_list, entry) {
+		if (d->dev == ibdev)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * One PD per RDMA device, shared by every queue that lands on it; the
+ * queue joins the device's list, which device removal walks.
+ */
+static struct rblk_device *rblk_device_get(struct rblk_queue *queue)
+{
+	struct ib_device *ibdev = queue->cm_id->device;
 	struct rblk_device *device;
 
 	mutex_lock(&rblk_device_mutex);
+	if (rblk_device_dying(ibdev)) {
+		device = ERR_PTR(-ENODEV);
+		goto out;
+	}
 	list_for_each_entry(device, &rblk_device_list, entry) {
-		if (device->dev == cm_id->device &&
-		    kref_get_unless_zero(&device->ref))
-			goto out;
+		if (device->dev == ibdev && kref_get_unless_zero(&device->ref))
+			goto found;
 	}
 
-	device = NULL;
-	if (!(cm_id->device->attrs.device_cap_flags &
-	      IB_DEVICE_MEM_MGT_EXTENSIONS)) {
+	if (!(ibdev->attrs.device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS)) {
 		pr_err("%s does not support fast registration\n",
-		       dev_name(&cm_id->device->dev));
+		       dev_name(&ibdev->dev));
+		device = ERR_PTR(-EOPNOTSUPP);
 		goto out;
 	}
 
 	device = kzalloc(sizeof(*device), GFP_KERNEL);
-	if (!device)
+	if (!device) {
+		device = ERR_PTR(-ENOMEM);
 		goto out;
-	device->dev = cm_id->device;
-	device->pd = ib_alloc_pd(device->dev, 0);
+	}
+	device->dev = ibdev;
+	device->pd = ib_alloc_pd(ibdev, 0);
 	if (IS_ERR(device->pd)) {
+		struct ib_pd *pd = device->pd;
+
 		kfree(device);
-		device = NULL;
+		device = ERR_CAST(pd);
 		goto out;
 	}
 	kref_init(&device->ref);
+	INIT_LIST_HEAD(&device->queues);
 	list_add(&device->entry, &rblk_device_list);
+found:
+	list_add_tail(&queue->dev_entry, &device->queues);
 out:
 	mutex_unlock(&rblk_device_mutex);
 	return device;
+}
+
+static void rblk_device_put_queue(struct rblk_queue *queue)
+{
+	mutex_lock(&rblk_device_mutex);
+	list_del_init(&queue->dev_entry);
+	mutex_unlock(&rblk_device_mutex);
+	rblk_device_put(queue->device);
+	queue->device = NULL;
 }
 
 static bool rblk_device_in_use(struct ib_device *ibdev)
@@ -138,13 +183,12 @@ static inline u64 rblk_ring_dma(struct rblk_ring *ring, unsigned int i)
 static void rblk_wr_error(struct rblk_queue *queue, struct ib_wc *wc,
 			  const char *op)
 {
-	struct rblk_ctrl *ctrl = queue->ctrl;
-
 	/* Flushes are the expected echo of a queue being torn down. */
 	if (wc->status != IB_WC_WR_FLUSH_ERR)
-		rblk_warn(ctrl, "queue %u: %s failed: %s (%d)\n", queue->qid,
-			  op, ib_wc_status_msg(wc->status), wc->status);
-	rblk_error_recovery(ctrl);
+		rblk_warn(queue->ctrl, "queue %u: %s failed: %s (%d)\n",
+			  queue->qid, op, ib_wc_status_msg(wc->status),
+			  wc->status);
+	queue->ops->error(queue);
 }
 
 static void rblk_end_request(struct request *rq)
@@ -233,6 +277,42 @@ static struct request *rblk_find_rq(struct rblk_queue *queue, u16 cid)
 	return rq;
 }
 
+static void rblk_aer_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	if (unlikely(wc->status != IB_WC_SUCCESS))
+		rblk_wr_error(cq->cq_context, wc, "async event send");
+}
+
+/*
+ * The response to a request with a memory region: if the target did not
+ * invalidate the rkey for us, invalidate it ourselves before the request
+ * ends.  Returns false if rblk_inv_done() ends it, or recovery does (a
+ * request whose rkey may still be valid must not end before the QP is
+ * flushed: the target could still write to the pages).
+ */
+static bool rblk_rsp_invalidate(struct rblk_queue *queue,
+				struct rblk_request *req, struct ib_wc *wc)
+{
+	if (wc->wc_flags & IB_WC_WITH_INVALIDATE) {
+		if (unlikely(!req->mr ||
+			     wc->ex.invalidate_rkey != req->mr->rkey)) {
+			rblk_err(queue->ctrl, "queue %u: target invalidated rkey %#x, expected %#x\n",
+				 queue->qid, wc->ex.invalidate_rkey,
+				 req->mr ? req->mr->rkey : 0);
+			queue->ops->error(queue);
+		}
+		return true;
+	}
+	if (!req->mr)
+		return true;
+	if (unlikely(rblk_post_inv(queue, req))) {
+		rblk_err(queue->ctrl, "queue %u: failed to post local invalidate of rkey %#x\n",
+			 queue->qid, req->mr->rkey);
+		queue->ops->error(queue);
+	}
+	return false;
+}
+
 static void rblk_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rblk_queue *queue = cq->cq_context;
@@ -242,6 +322,8 @@ static void rblk_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct nvme_completion *cqe_data;
 	struct rblk_request *req;
 	struct request *rq;
+	u16 cid, status;
+	u32 result;
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		rblk_wr_error(queue, wc, "receive");
@@ -250,51 +332,48 @@ static void rblk_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (unlikely(wc->byte_len < sizeof(*cqe_data))) {
 		rblk_err(queue->ctrl, "queue %u: short completion (%u bytes)\n",
 			 queue->qid, wc->byte_len);
-		rblk_error_recovery(queue->ctrl);
+		queue->ops->error(queue);
 		return;
 	}
 
 	ib_dma_sync_single_for_cpu(ibdev, rblk_ring_dma(&queue->rsps, i),
 				   sizeof(*cqe_data), DMA_FROM_DEVICE);
 	cqe_data = rblk_ring_entry(&queue->rsps, i);
+	cid = cqe_data->command_id;
+	status = le16_to_cpu(cqe_data->status) >> 1;
+	result = le32_to_cpu(cqe_data->result.u32);
 
-	rq = rblk_find_rq(queue, cqe_data->command_id);
-	if (unlikely(!rq)) {
-		rblk_err(queue->ctrl, "queue %u: completion for unknown or stale command id %#x\n",
-			 queue->qid, cqe_data->command_id);
-		rblk_error_recovery(queue->ctrl);
-		return;
+	/* The AER is no blk-mq request: its slot follows the admin tags. */
+	if (rblk_queue_is_admin(queue) &&
+	    cid == RBLK_CID(0, RBLK_AER_TAG)) {
+		rq = NULL;
+	} else {
+		rq = rblk_find_rq(queue, cid);
+		if (unlikely(!rq)) {
+			rblk_err(queue->ctrl, "queue %u: completion for unknown or stale command id %#x\n",
+				 queue->qid, cid);
+			queue->ops->error(queue);
+			return;
+		}
+		req = blk_mq_rq_to_pdu(rq);
+		req->status = status;
+		req->result = cqe_data->result;
 	}
-	req = blk_mq_rq_to_pdu(rq);
-	req->status = le16_to_cpu(cqe_data->status) >> 1;
-	req->result = cqe_data->result;
 
 	ib_dma_sync_single_for_device(ibdev, rblk_ring_dma(&queue->rsps, i),
 				      sizeof(*cqe_data), DMA_FROM_DEVICE);
 	if (unlikely(rblk_post_recv(queue, i))) {
 		rblk_err(queue->ctrl, "queue %u: failed to repost receive\n",
 			 queue->qid);
-		rblk_error_recovery(queue->ctrl);
+		queue->ops->error(queue);
 	}
 
-	if (req->mr) {
-		if (wc->wc_flags & IB_WC_WITH_INVALIDATE) {
-			if (unlikely(wc->ex.invalidate_rkey != req->mr->rkey)) {
-				rblk_err(queue->ctrl, "queue %u: target invalidated rkey %#x, expected %#x\n",
-					 queue->qid, wc->ex.invalidate_rkey,
-					 req->mr->rkey);
-				rblk_error_recovery(queue->ctrl);
-			}
-		} else if (unlikely(rblk_post_inv(queue, req))) {
-			rblk_err(queue->ctrl, "queue %u: failed to post local invalidate\n",
-				 queue->qid);
-			rblk_error_recovery(queue->ctrl);
-		} else {
-			/* rblk_inv_done() drops the response's reference. */
-			return;
-		}
+	if (!rq) {
+		queue->ops->async_event(queue, status, result);
+		return;
 	}
-	rblk_end_request(rq);
+	if (rblk_rsp_invalidate(queue, req, wc))
+		rblk_end_request(rq);
 }
 
 /**
@@ -449,7 +528,8 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq)
 	ib_dma_sync_single_for_cpu(ibdev, sqe_dma, sizeof(*sqe), DMA_TO_DEVICE);
 	*sqe = req->cmd;
 	req->genctr++;
-	sqe->common.command_id = RBLK_CID(req->genctr, rq->tag);
+	req->cid = RBLK_CID(req->genctr, rq->tag);
+	sqe->common.command_id = req->cid;
 	/* Fabrics data is always described by SGLs (PSDT 01b). */
 	sqe->common.flags |= NVME_CMD_SGL_METABUF;
 
@@ -490,6 +570,55 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq)
 	return 0;
 }
 
+/**
+ * rblk_queue_submit_aer() - post the Asynchronous Event Request
+ * @queue: live admin queue
+ * @cmd: the command; its command id is set here
+ *
+ * The AER has its own SQE slot and command id beyond the admin tags and
+ * stays outstanding until the target has an event: it is no blk-mq
+ * request and never times out.  Its completion goes to
+ * &rblk_queue_ops.async_event.  The caller submits one at a time.
+ *
+ * Return: 0 or a negative errno.
+ */
+int rblk_queue_submit_aer(struct rblk_queue *queue,
+			  const struct nvme_command *cmd)
+{
+	struct ib_device *ibdev = queue->device->dev;
+	u64 sqe_dma = rblk_ring_dma(&queue->sqes, RBLK_AER_TAG);
+	struct nvme_command *sqe = rblk_ring_entry(&queue->sqes, RBLK_AER_TAG);
+	struct ib_sge sge = {
+		.addr = sqe_dma,
+		.length = sizeof(*sqe),
+		.lkey = queue->device->pd->local_dma_lkey,
+	};
+	struct ib_send_wr wr = {
+		.wr_cqe = &queue->aer_cqe,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+	int ret;
+
+	if (WARN_ON_ONCE(!rblk_queue_is_admin(queue)))
+		return -EINVAL;
+	ib_dma_sync_single_for_cpu(ibdev, sqe_dma, sizeof(*sqe), DMA_TO_DEVICE);
+	*sqe = *cmd;
+	sqe->common.command_id = RBLK_CID(0, RBLK_AER_TAG);
+	sqe->common.flags |= NVME_CMD_SGL_METABUF;
+	ib_dma_sync_single_for_device(ibdev, sqe_dma, sizeof(*sqe),
+				      DMA_TO_DEVICE);
+
+	queue->aer_cqe.done = rblk_aer_send_done;
+	ret = ib_post_send(queue->qp, &wr, NULL);
+	if (unlikely(ret))
+		rblk_err(queue->ctrl, "queue 0: post of the async event request failed: %d\n",
+			 ret);
+	return ret;
+}
+
 static void rblk_qp_event(struct ib_event *event, void *context)
 {
 	struct rblk_queue *queue = context;
@@ -504,7 +633,7 @@ static void rblk_qp_event(struct ib_event *event, void *context)
 	case IB_EVENT_QP_ACCESS_ERR:
 		rblk_err(queue->ctrl, "queue %u: QP event %s\n", queue->qid,
 			 ib_event_msg(event->event));
-		rblk_error_recovery(queue->ctrl);
+		queue->ops->error(queue);
 		break;
 	default:
 		rblk_dbg(queue->ctrl, "queue %u: QP event %s\n", queue->qid,
@@ -531,13 +660,7 @@ static void rblk_destroy_transport(struct rblk_queue *queue)
 	rblk_ring_free(ibdev, &queue->sqes);
 	kfree(queue->rsp_cqes);
 	queue->rsp_cqes = NULL;
-	rblk_device_put(queue->device);
-	queue->device = NULL;
-}
-
-static u32 rblk_tag_depth(struct rblk_queue *queue)
-{
-	return rblk_queue_is_admin(queue) ? RBLK_AQ_TAGS : queue->queue_size;
+	rblk_device_put_queue(queue);
 }
 
 static int rblk_create_transport(struct rblk_queue *queue)
@@ -545,12 +668,15 @@ static int rblk_create_transport(struct rblk_queue *queue)
 	struct rblk_ctrl *ctrl = queue->ctrl;
 	struct ib_qp_init_attr attr = {};
 	struct ib_device *ibdev;
-	u32 send_wr, recv_wr, depth = rblk_tag_depth(queue);
+	u32 send_wr, recv_wr, depth = queue->depth;
 	int comp_vector, ret, i;
 
-	queue->device = rblk_device_get(queue->cm_id);
-	if (!queue->device)
-		return -ECONNREFUSED;
+	queue->device = rblk_device_get(queue);
+	if (IS_ERR(queue->device)) {
+		ret = PTR_ERR(queue->device);
+		queue->device = NULL;
+		return ret;
+	}
 	ibdev = queue->device->dev;
 
 	send_wr = RBLK_SEND_WR_FACTOR * depth + 1;
@@ -639,8 +765,7 @@ out_free_cq:
 	ib_free_cq(queue->cq);
 	queue->cq = NULL;
 out_put_device:
-	rblk_device_put(queue->device);
-	queue->device = NULL;
+	rblk_device_put_queue(queue);
 	return ret;
 }
 
@@ -766,10 +891,18 @@ static int rblk_cm_handler(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 			rblk_info(queue->ctrl, "queue %u: %s\n", queue->qid,
 				  rdma_event_msg(ev->event));
 		/* RBLK_Q_CONNECTED stays: the QP still needs draining. */
-		rblk_error_recovery(queue->ctrl);
+		queue->ops->error(queue);
 		break;
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
-		/* Handled through the ib_client removal callback. */
+		/*
+		 * Usually our ib_client callback released the device already;
+		 * this is a connection the CM bound to it meanwhile.  The CM
+		 * waits until the owner destroys the id.
+		 */
+		if (test_bit(RBLK_Q_CONNECTED, &queue->flags))
+			queue->ops->error(queue);
+		else
+			error = -ENODEV;
 		break;
 	default:
 		break;
@@ -782,40 +915,44 @@ static int rblk_cm_handler(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	return 0;
 }
 
-static int rblk_parse_addr(struct rblk_ctrl *ctrl)
+/*
+ * Undo rblk_queue_alloc(), from any point after the cm_id exists: the QP
+ * is drained first, so that no completion handler runs on what is freed.
+ */
+static void rblk_queue_release(struct rblk_queue *queue)
 {
-	const struct rblk_ctrl_opts *o = &ctrl->opts;
-	u16 port;
-
-	return rblk_parse_port(o->trsvcid, &port) ?:
-	       rblk_parse_traddr(o->traddr, port, o->adrfam, &ctrl->addr);
+	rblk_queue_stop(queue);
+	/* Waits out a CM handler still running; none can start after it. */
+	rdma_destroy_id(queue->cm_id);
+	queue->cm_id = NULL;
+	/* That handler may have established the connection after the stop. */
+	rblk_queue_stop(queue);
+	rblk_destroy_transport(queue);
+	clear_bit(RBLK_Q_ALLOCATED, &queue->flags);
 }
 
 /**
  * rblk_queue_alloc() - create and RDMA-connect one queue
- * @ctrl: controller
- * @qid: 0 for the admin queue
- * @queue_size: receive/submission entries
+ * @queue: queue with @ctrl, @qid and @ops set; the address to connect to
+ *	is @ctrl->addr
+ * @queue_size: receive and submission queue entries
+ * @depth: commands outstanding at most (tags and AER slot)
  *
  * Return: 0 when the RDMA connection is established (Fabrics Connect is
- * the caller's next step), a negative errno otherwise.
+ * the caller's next step), a negative errno otherwise: -EINTR if a fatal
+ * signal interrupted the wait, -ENODEV if the RDMA device is going away.
  */
-int rblk_queue_alloc(struct rblk_ctrl *ctrl, u16 qid, u32 queue_size)
+int rblk_queue_alloc(struct rblk_queue *queue, u32 queue_size, u32 depth)
 {
-	struct rblk_queue *queue = &ctrl->queues[qid];
 	long left;
 	int ret;
 
-	queue->ctrl = ctrl;
-	queue->qid = qid;
 	queue->queue_size = queue_size;
+	queue->depth = depth;
 	queue->flags = 0;
 	queue->cm_error = -ETIMEDOUT;
+	INIT_LIST_HEAD(&queue->dev_entry);
 	init_completion(&queue->cm_done);
-
-	ret = rblk_parse_addr(ctrl);
-	if (ret)
-		return ret;
 
 	queue->cm_id = rdma_create_id(&init_net, rblk_cm_handler, queue,
 				      RDMA_PS_TCP, IB_QPT_RC);
@@ -827,10 +964,10 @@ int rblk_queue_alloc(struct rblk_ctrl *ctrl, u16 qid, u32 queue_size)
 	set_bit(RBLK_Q_ALLOCATED, &queue->flags);
 
 	ret = rdma_resolve_addr(queue->cm_id, NULL,
-				(struct sockaddr *)&ctrl->addr,
+				(struct sockaddr *)&queue->ctrl->addr,
 				RBLK_CM_TIMEOUT_MS);
 	if (ret)
-		goto out_destroy;
+		goto out_release;
 
 	/* Address, route and connect each have a CM timeout; add slack. */
 	left = wait_for_completion_killable_timeout(&queue->cm_done,
@@ -842,16 +979,11 @@ int rblk_queue_alloc(struct rblk_ctrl *ctrl, u16 qid, u32 queue_size)
 	else
 		ret = queue->cm_error;
 	if (ret)
-		goto out_destroy;
+		goto out_release;
 	return 0;
 
-out_destroy:
-	rblk_queue_stop(queue);
-	/* Destroying the id first waits out a handler still running. */
-	rdma_destroy_id(queue->cm_id);
-	queue->cm_id = NULL;
-	rblk_destroy_transport(queue);
-	clear_bit(RBLK_Q_ALLOCATED, &queue->flags);
+out_release:
+	rblk_queue_release(queue);
 	return ret;
 }
 
@@ -867,7 +999,8 @@ void rblk_queue_stop(struct rblk_queue *queue)
 	mutex_lock(&queue->stop_lock);
 	clear_bit(RBLK_Q_LIVE, &queue->flags);
 	if (test_and_clear_bit(RBLK_Q_CONNECTED, &queue->flags)) {
-		rdma_disconnect(queue->cm_id);
+		if (queue->cm_id)
+			rdma_disconnect(queue->cm_id);
 		ib_drain_qp(queue->qp);
 	}
 	mutex_unlock(&queue->stop_lock);
@@ -875,16 +1008,12 @@ void rblk_queue_stop(struct rblk_queue *queue)
 
 /**
  * rblk_queue_free() - release everything rblk_queue_alloc() created
- * @queue: stopped queue
+ * @queue: queue; stopped here if the caller did not
  */
 void rblk_queue_free(struct rblk_queue *queue)
 {
-	if (!test_bit(RBLK_Q_ALLOCATED, &queue->flags))
-		return;
-	rdma_destroy_id(queue->cm_id);
-	queue->cm_id = NULL;
-	rblk_destroy_transport(queue);
-	clear_bit(RBLK_Q_ALLOCATED, &queue->flags);
+	if (test_bit(RBLK_Q_ALLOCATED, &queue->flags))
+		rblk_queue_release(queue);
 }
 
 static int rblk_ib_add_one(struct ib_device *ibdev)
@@ -894,13 +1023,37 @@ static int rblk_ib_add_one(struct ib_device *ibdev)
 
 static void rblk_ib_remove_one(struct ib_device *ibdev, void *client_data)
 {
+	struct rblk_dying_device dying = { .dev = ibdev };
+	struct rblk_device *device;
+	struct rblk_queue *queue;
+	unsigned int nr = 0;
+
 	/*
-	 * Release everything we hold on the device before the RDMA core
-	 * frees it; controllers reconnect once a device serves the address
-	 * again.
+	 * Everything we hold on the device must go before the RDMA core
+	 * frees it: every queue on it fails, its owner tears it down, and
+	 * reconnects once a device serves the address again.  Until we
+	 * return, no new queue may land on the device.
 	 */
-	rblk_ctrls_on_device_removal(ibdev);
+	mutex_lock(&rblk_device_mutex);
+	list_add(&dying.entry, &rblk_dying_list);
+	list_for_each_entry(device, &rblk_device_list, entry) {
+		if (device->dev != ibdev)
+			continue;
+		list_for_each_entry(queue, &device->queues, dev_entry) {
+			queue->ops->error(queue);
+			nr++;
+		}
+	}
+	mutex_unlock(&rblk_device_mutex);
+
+	if (nr)
+		pr_info("RDMA device %s is going away: releasing %u queues\n",
+			dev_name(&ibdev->dev), nr);
 	wait_event(rblk_device_wq, !rblk_device_in_use(ibdev));
+
+	mutex_lock(&rblk_device_mutex);
+	list_del(&dying.entry);
+	mutex_unlock(&rblk_device_mutex);
 }
 
 static struct ib_client rblk_ib_client = {

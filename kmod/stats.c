@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rblk statistics: per-CPU counters bumped on completion without locks,
- * summed on read. Reset records a baseline instead of writing other CPUs'
- * counters, so it never races with the I/O path.
+ * rblk statistics: per-CPU counters of a namespace, bumped on completion
+ * without locks and summed on read.  A reset records a baseline instead
+ * of writing other CPUs' counters, so it never races with the I/O path.
  */
 #include <linux/ktime.h>
 #include <linux/log2.h>
@@ -20,38 +20,27 @@ enum {
 	RBLK_SCT_VENDOR		= 7,
 };
 
+/* Orders a reset's new baseline against readers subtracting the old one. */
 static DEFINE_SPINLOCK(rblk_stats_base_lock);
 
-static enum rblk_op rblk_op_of(struct request *rq)
+static enum rblk_stat_attr rblk_error_stat(u16 status)
 {
-	switch (req_op(rq)) {
-	case REQ_OP_READ:
-		return RBLK_OP_READ;
-	case REQ_OP_WRITE:
-		return RBLK_OP_WRITE;
-	case REQ_OP_FLUSH:
-		return RBLK_OP_FLUSH;
-	default:
-		return RBLK_OP_DISCARD;
-	}
-}
+	u16 sc = status & RBLK_SC_MASK;
 
-static enum rblk_err_class rblk_err_class_of(u16 status)
-{
-	if ((status & 0x7ff) == NVME_SC_HOST_ABORTED_CMD ||
-	    (status & 0x7ff) == NVME_SC_HOST_PATH_ERROR)
-		return RBLK_ERR_PATH;
+	/* Host-side failures of the path count as path errors. */
+	if (sc == NVME_SC_HOST_ABORTED_CMD || sc == NVME_SC_HOST_PATH_ERROR)
+		return RBLK_STAT_STATUS_PATH;
 	switch ((status >> 8) & 0x7) {
 	case RBLK_SCT_CMD_SPECIFIC:
-		return RBLK_ERR_CMD;
+		return RBLK_STAT_STATUS_CMD;
 	case RBLK_SCT_MEDIA:
-		return RBLK_ERR_MEDIA;
+		return RBLK_STAT_STATUS_MEDIA;
 	case RBLK_SCT_PATH:
-		return RBLK_ERR_PATH;
+		return RBLK_STAT_STATUS_PATH;
 	case RBLK_SCT_VENDOR:
-		return RBLK_ERR_VENDOR;
+		return RBLK_STAT_STATUS_VENDOR;
 	default:
-		return RBLK_ERR_GENERIC;
+		return RBLK_STAT_STATUS_GENERIC;
 	}
 }
 
@@ -65,83 +54,155 @@ static unsigned int rblk_lat_bucket(u64 ns)
 }
 
 /**
- * rblk_stats_account() - count one completed block layer request
- * @ctrl: controller
- * @rq: the request, before it is ended
- * @status: its NVMe status
+ * rblk_iostats_init() - allocate zeroed counters
+ * @st: counters to set up
+ *
+ * Return: 0 or -ENOMEM.
  */
-void rblk_stats_account(struct rblk_ctrl *ctrl, struct request *rq,
-			u16 status)
+int rblk_iostats_init(struct rblk_iostats *st)
+{
+	memset(&st->base, 0, sizeof(st->base));
+	st->cpu = alloc_percpu(struct rblk_stats);
+	return st->cpu ? 0 : -ENOMEM;
+}
+
+/**
+ * rblk_iostats_exit() - free what rblk_iostats_init() allocated
+ * @st: counters, unused from now on
+ */
+void rblk_iostats_exit(struct rblk_iostats *st)
+{
+	free_percpu(st->cpu);
+	st->cpu = NULL;
+}
+
+/**
+ * rblk_iostats_account() - count one block request as it ends
+ * @st: counters of the request's namespace
+ * @rq: the request, before it is ended
+ * @status: its NVMe status; nonzero counts one error by status class
+ */
+void rblk_iostats_account(struct rblk_iostats *st, struct request *rq,
+			  u16 status)
 {
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
-	struct rblk_stats_cpu __percpu *s = ctrl->stats;
-	enum rblk_op op = rblk_op_of(rq);
+	struct rblk_stats __percpu *s = st->cpu;
+	enum rblk_stat_attr ios, bytes;
 
 	if (unlikely(status)) {
-		this_cpu_inc(s->errors[rblk_err_class_of(status)]);
+		this_cpu_inc(s->v[rblk_error_stat(status)]);
 		return;
 	}
-	this_cpu_inc(s->ios[op]);
-	this_cpu_add(s->bytes[op], blk_rq_bytes(rq));
-	/* A DSM range travels in-capsule too, but it is no write. */
-	if (op == RBLK_OP_WRITE && (req->flags & RBLK_REQ_INLINE))
-		this_cpu_inc(s->inline_writes);
+	switch (req_op(rq)) {
+	case REQ_OP_READ:
+		ios = RBLK_STAT_READS;
+		bytes = RBLK_STAT_READ_BYTES;
+		break;
+	case REQ_OP_WRITE:
+		ios = RBLK_STAT_WRITES;
+		bytes = RBLK_STAT_WRITE_BYTES;
+		/* A DSM range travels in-capsule too, but it is no write. */
+		if (req->flags & RBLK_REQ_INLINE)
+			this_cpu_inc(s->v[RBLK_STAT_INLINE_WRITES]);
+		break;
+	case REQ_OP_FLUSH:
+		ios = RBLK_STAT_FLUSHES;
+		bytes = 0;
+		break;
+	default:
+		ios = RBLK_STAT_DISCARDS;
+		bytes = RBLK_STAT_DISCARD_BYTES;
+		break;
+	}
+	this_cpu_inc(s->v[ios]);
+	if (bytes)
+		this_cpu_add(s->v[bytes], blk_rq_bytes(rq));
 	this_cpu_inc(s->lat_hist[rblk_lat_bucket(ktime_get_ns() -
 						 req->start_ns)]);
 }
 
-static void rblk_stats_sum(struct rblk_ctrl *ctrl, struct rblk_stats *s)
+/**
+ * rblk_iostats_timeout() - count a timed-out request of the namespace
+ * @st: counters
+ */
+void rblk_iostats_timeout(struct rblk_iostats *st)
+{
+	this_cpu_inc(st->cpu->v[RBLK_STAT_TIMEOUTS]);
+}
+
+static void rblk_iostats_sum(struct rblk_iostats *st, struct rblk_stats *s)
 {
 	int cpu, i;
 
 	memset(s, 0, sizeof(*s));
 	for_each_possible_cpu(cpu) {
-		struct rblk_stats_cpu *c = per_cpu_ptr(ctrl->stats, cpu);
+		struct rblk_stats *c = per_cpu_ptr(st->cpu, cpu);
 
-		for (i = 0; i < ARRAY_SIZE(s->ios); i++) {
-			s->ios[i] += READ_ONCE(c->ios[i]);
-			s->bytes[i] += READ_ONCE(c->bytes[i]);
-		}
-		s->inline_writes += READ_ONCE(c->inline_writes);
-		for (i = 0; i < RBLK_ERR_CLASSES; i++)
-			s->errors[i] += READ_ONCE(c->errors[i]);
+		for (i = 0; i < __RBLK_STAT_MAX; i++)
+			s->v[i] += READ_ONCE(c->v[i]);
 		for (i = 0; i < RBLK_LAT_BUCKETS; i++)
 			s->lat_hist[i] += READ_ONCE(c->lat_hist[i]);
 	}
-	s->timeouts = atomic64_read(&ctrl->timeouts);
-	s->reconnects = atomic64_read(&ctrl->reconnects);
-	s->reconnect_attempts = atomic64_read(&ctrl->reconnect_attempts);
 }
 
 /**
- * rblk_stats_read() - counters of a device since load or the last reset
- * @ctrl: controller
- * @s: filled in
+ * rblk_iostats_read() - counters since creation or the last reset
+ * @st: counters
+ * @s: filled in; %RBLK_STAT_ERRORS is the sum of the status classes
  */
-void rblk_stats_read(struct rblk_ctrl *ctrl, struct rblk_stats *s)
+void rblk_iostats_read(struct rblk_iostats *st, struct rblk_stats *s)
 {
-	const u64 *base = (const u64 *)&ctrl->stats_base;
-	u64 *v = (u64 *)s;
 	int i;
 
 	/* Under the lock: a reset between sum and subtraction would wrap. */
 	spin_lock(&rblk_stats_base_lock);
-	rblk_stats_sum(ctrl, s);
-	for (i = 0; i < sizeof(*s) / sizeof(u64); i++)
-		v[i] -= base[i];
+	rblk_iostats_sum(st, s);
+	for (i = 0; i < __RBLK_STAT_MAX; i++)
+		s->v[i] -= st->base.v[i];
+	for (i = 0; i < RBLK_LAT_BUCKETS; i++)
+		s->lat_hist[i] -= st->base.lat_hist[i];
 	spin_unlock(&rblk_stats_base_lock);
+	s->v[RBLK_STAT_ERRORS] = rblk_stats_errors(s);
 }
 
 /**
- * rblk_stats_reset() - start counting from zero
- * @ctrl: controller
+ * rblk_iostats_reset() - count from zero
+ * @st: counters
  */
-void rblk_stats_reset(struct rblk_ctrl *ctrl)
+void rblk_iostats_reset(struct rblk_iostats *st)
 {
 	struct rblk_stats now;
 
 	spin_lock(&rblk_stats_base_lock);
-	rblk_stats_sum(ctrl, &now);
-	ctrl->stats_base = now;
+	rblk_iostats_sum(st, &now);
+	st->base = now;
 	spin_unlock(&rblk_stats_base_lock);
+}
+
+/**
+ * rblk_stats_add() - add one snapshot to another
+ * @sum: accumulator
+ * @s: snapshot
+ */
+void rblk_stats_add(struct rblk_stats *sum, const struct rblk_stats *s)
+{
+	int i;
+
+	for (i = 0; i < __RBLK_STAT_MAX; i++)
+		sum->v[i] += s->v[i];
+	for (i = 0; i < RBLK_LAT_BUCKETS; i++)
+		sum->lat_hist[i] += s->lat_hist[i];
+}
+
+/**
+ * rblk_stats_errors() - failed requests of a snapshot
+ * @s: snapshot
+ *
+ * Return: the sum of the per status class counters.
+ */
+u64 rblk_stats_errors(const struct rblk_stats *s)
+{
+	return s->v[RBLK_STAT_STATUS_GENERIC] + s->v[RBLK_STAT_STATUS_CMD] +
+	       s->v[RBLK_STAT_STATUS_MEDIA] + s->v[RBLK_STAT_STATUS_PATH] +
+	       s->v[RBLK_STAT_STATUS_VENDOR];
 }

@@ -1,101 +1,92 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rblk sysfs: /sys/block/rblkN/rblk/, the controller's parameters, state
- * and statistics. Documented in Documentation/ABI/testing/sysfs-block-rblk.
+ * rblk sysfs: the attributes of controllers and of their namespaces.
+ * Documented in Documentation/ABI/testing/sysfs-class-rblk and
+ * sysfs-block-rblk.
+ *
+ *   /sys/class/rblk/rblk-ctrlM/   the controller: connect parameters,
+ *                                 identity, state, its own counters,
+ *                                 reset_stats and reset_controller
+ *   /sys/block/rblkN/             a namespace's identifiers, as nvme
+ *                                 names them (nsid, wwid, nguid, uuid, eui)
+ *   /sys/block/rblkN/rblk/        its statistics, and the state and
+ *                                 reconnect counters of its controller
+ *
+ * The block device of a namespace is a child of its controller's device,
+ * so /sys/block/rblkN/device is rblk-ctrlM.
+ *
+ * The counter files are made from the UAPI name table %RBLK_STAT_NAMES
+ * when the module loads, so that sysfs and netlink cannot disagree on a
+ * name; everything else is declared statically.
  */
 #include <linux/blkdev.h>
+#include <linux/device.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/sysfs.h>
+#include <linux/uuid.h>
 
 #include "rblk.h"
 
-static struct rblk_ctrl *rblk_dev_to_ctrl(struct device *dev)
+/* The controllers' class, /sys/class/rblk/. */
+struct class *rblk_class;
+
+static const char * const rblk_stat_names[__RBLK_STAT_MAX] = RBLK_STAT_NAMES;
+
+/**
+ * struct rblk_stat_attribute - a file showing one counter
+ * @dattr: the attribute; its name is the counter's in %RBLK_STAT_NAMES
+ * @stat: the counter, an index into &struct rblk_stats.v
+ */
+struct rblk_stat_attribute {
+	struct device_attribute dattr;
+	enum rblk_stat_attr stat;
+};
+
+static struct rblk_stat_attribute *
+to_rblk_stat_attr(struct device_attribute *attr)
+{
+	return container_of(attr, struct rblk_stat_attribute, dattr);
+}
+
+static struct rblk_ns *rblk_dev_to_ns(struct device *dev)
 {
 	return dev_to_disk(dev)->private_data;
 }
 
-#define RBLK_ATTR_RO(_name, _fmt, _expr)				\
-static ssize_t _name##_show(struct device *dev,				\
-			    struct device_attribute *attr, char *buf)	\
-{									\
-	struct rblk_ctrl *ctrl = rblk_dev_to_ctrl(dev);			\
-									\
-	return sysfs_emit(buf, _fmt "\n", _expr);			\
-}									\
-static DEVICE_ATTR_RO(_name)
-
-RBLK_ATTR_RO(state, "%s", rblk_state_name(rblk_ctrl_state(ctrl)));
-static ssize_t transport_show(struct device *dev,
-			      struct device_attribute *attr, char *buf)
+/* Counted by the controller only: a namespace has none of its own. */
+static bool rblk_stat_ctrl_only(unsigned int stat)
 {
-	return sysfs_emit(buf, "rdma\n");
+	return stat == RBLK_STAT_RECONNECTS ||
+	       stat == RBLK_STAT_RECONNECT_ATTEMPTS;
 }
-static DEVICE_ATTR_RO(transport);
 
-RBLK_ATTR_RO(traddr, "%s", ctrl->opts.traddr);
-RBLK_ATTR_RO(trsvcid, "%s", ctrl->opts.trsvcid);
-RBLK_ATTR_RO(subsysnqn, "%s", ctrl->opts.subsysnqn);
-RBLK_ATTR_RO(hostnqn, "%s", ctrl->opts.hostnqn);
-RBLK_ATTR_RO(hostid, "%pUb", &ctrl->opts.hostid);
-RBLK_ATTR_RO(nsid, "%u", ctrl->opts.nsid);
-RBLK_ATTR_RO(cntlid, "%u", ctrl->cntlid);
-RBLK_ATTR_RO(model, "%s", ctrl->model);
-RBLK_ATTR_RO(serial, "%s", ctrl->serial);
-RBLK_ATTR_RO(firmware_rev, "%s", ctrl->firmware);
-RBLK_ATTR_RO(nr_io_queues, "%u", ctrl->nr_io_queues);
-RBLK_ATTR_RO(queue_size, "%u", ctrl->opts.queue_size);
-RBLK_ATTR_RO(kato, "%u", ctrl->opts.kato);
-RBLK_ATTR_RO(reconnect_delay, "%u", ctrl->opts.reconnect_delay);
-RBLK_ATTR_RO(ctrl_loss_tmo, "%d", ctrl->opts.ctrl_loss_tmo);
-RBLK_ATTR_RO(fast_io_fail_tmo, "%d", ctrl->opts.fast_io_fail_tmo);
-
-/* Statistics: one value per file, read from a fresh snapshot. */
-#define RBLK_STAT_ATTR(_name, _expr)					\
-static ssize_t _name##_show(struct device *dev,				\
-			    struct device_attribute *attr, char *buf)	\
-{									\
-	struct rblk_ctrl *ctrl = rblk_dev_to_ctrl(dev);			\
-	struct rblk_stats s;						\
-									\
-	rblk_stats_read(ctrl, &s);					\
-	return sysfs_emit(buf, "%llu\n", (unsigned long long)(_expr));	\
-}									\
-static DEVICE_ATTR_RO(_name)
-
-RBLK_STAT_ATTR(reads, s.ios[RBLK_OP_READ]);
-RBLK_STAT_ATTR(writes, s.ios[RBLK_OP_WRITE]);
-RBLK_STAT_ATTR(flushes, s.ios[RBLK_OP_FLUSH]);
-RBLK_STAT_ATTR(discards, s.ios[RBLK_OP_DISCARD]);
-RBLK_STAT_ATTR(read_bytes, s.bytes[RBLK_OP_READ]);
-RBLK_STAT_ATTR(write_bytes, s.bytes[RBLK_OP_WRITE]);
-RBLK_STAT_ATTR(discard_bytes, s.bytes[RBLK_OP_DISCARD]);
-RBLK_STAT_ATTR(inline_writes, s.inline_writes);
-RBLK_STAT_ATTR(timeouts, s.timeouts);
-RBLK_STAT_ATTR(reconnects, s.reconnects);
-RBLK_STAT_ATTR(reconnect_attempts, s.reconnect_attempts);
-RBLK_STAT_ATTR(errors_generic, s.errors[RBLK_ERR_GENERIC]);
-RBLK_STAT_ATTR(errors_cmd_specific, s.errors[RBLK_ERR_CMD]);
-RBLK_STAT_ATTR(errors_media, s.errors[RBLK_ERR_MEDIA]);
-RBLK_STAT_ATTR(errors_path, s.errors[RBLK_ERR_PATH]);
-RBLK_STAT_ATTR(errors_vendor, s.errors[RBLK_ERR_VENDOR]);
-
-static ssize_t latency_hist_show(struct device *dev,
-				 struct device_attribute *attr, char *buf)
+/* What rblk_ctrl_stats() fills in. */
+static bool rblk_stat_of_ctrl(unsigned int stat)
 {
-	struct rblk_ctrl *ctrl = rblk_dev_to_ctrl(dev);
-	struct rblk_stats s;
-	int i, len = 0;
-
-	rblk_stats_read(ctrl, &s);
-	for (i = 0; i < RBLK_LAT_BUCKETS; i++)
-		len += sysfs_emit_at(buf, len, "%llu%c",
-				     (unsigned long long)s.lat_hist[i],
-				     i == RBLK_LAT_BUCKETS - 1 ? '\n' : ' ');
-	return len;
+	return stat == RBLK_STAT_TIMEOUTS || rblk_stat_ctrl_only(stat);
 }
-static DEVICE_ATTR_RO(latency_hist);
 
+/* Every named counter has a file in /sys/block/rblkN/rblk/. */
+static bool rblk_stat_of_ns(unsigned int stat)
+{
+	return true;
+}
+
+/* --- requests in flight, counted on demand so the I/O path pays nothing --- */
+
+/**
+ * struct rblk_busy_count - what rblk_count_busy() counts
+ * @ctrl: controller whose I/O tag set is walked
+ * @q: count only the requests of this queue, or NULL for all
+ * @nr: entries of @count
+ * @count: in-flight requests by I/O queue, qid 1 first
+ */
 struct rblk_busy_count {
 	struct rblk_ctrl *ctrl;
+	struct request_queue *q;
+	u32 nr;
 	u32 *count;
 };
 
@@ -103,59 +94,140 @@ static bool rblk_count_busy(struct request *rq, void *data)
 {
 	struct rblk_busy_count *bc = data;
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+	u16 qid = req->queue->qid;
 
-	if (req->queue->qid && req->queue->qid <= bc->ctrl->nr_io_queues)
-		bc->count[req->queue->qid - 1]++;
+	if (bc->q && rq->q != bc->q)
+		return true;
+	if (qid && qid <= min(bc->ctrl->nr_io_queues, bc->nr))
+		bc->count[qid - 1]++;
 	return true;
 }
 
-/* Counted on demand from the tags, so the I/O path pays nothing. */
-static ssize_t outstanding_show(struct device *dev,
-				struct device_attribute *attr, char *buf)
+/* One field per I/O queue on one line, qid 1 first. */
+static ssize_t rblk_outstanding_show(struct rblk_ctrl *ctrl,
+				     struct request_queue *q, char *buf)
 {
-	struct rblk_ctrl *ctrl = rblk_dev_to_ctrl(dev);
-	struct rblk_busy_count bc = { .ctrl = ctrl };
+	struct rblk_busy_count bc = {
+		.ctrl = ctrl,
+		.q = q,
+		.nr = ctrl->opts.nr_io_queues,
+	};
 	int len = 0;
-	u32 i;
+	u32 i, nr;
 
 	/*
-	 * A reconnect may change the number of queues and their tags.  No
-	 * allocation under the lock: reclaim could write to this disk
-	 * while a change holds it frozen.
+	 * Allocated before taking hw_queues_lock: a queue-count change
+	 * holds it with the namespace queues frozen, and reclaim under the
+	 * lock could write to one of them.  opts.nr_io_queues bounds the
+	 * queue count of every reconnect.
 	 */
-	bc.count = kcalloc(ctrl->opts.nr_io_queues, sizeof(u32), GFP_KERNEL);
+	bc.count = kcalloc(bc.nr, sizeof(*bc.count), GFP_KERNEL);
 	if (!bc.count)
 		return -ENOMEM;
+	/* A reconnect may change the number of queues and their tags. */
 	mutex_lock(&ctrl->hw_queues_lock);
-	blk_mq_tagset_busy_iter(&ctrl->tag_set, rblk_count_busy, &bc);
-	for (i = 0; i < ctrl->nr_io_queues; i++)
+	/* None before the first connect allocated the tag set. */
+	nr = ctrl->tag_set.tags ? min(ctrl->nr_io_queues, bc.nr) : 0;
+	if (nr)
+		blk_mq_tagset_busy_iter(&ctrl->tag_set, rblk_count_busy, &bc);
+	for (i = 0; i < nr; i++)
 		len += sysfs_emit_at(buf, len, "%u%c", bc.count[i],
-				     i == ctrl->nr_io_queues - 1 ? '\n' : ' ');
+				     i == nr - 1 ? '\n' : ' ');
 	mutex_unlock(&ctrl->hw_queues_lock);
 	kfree(bc.count);
+	if (!nr)
+		len = sysfs_emit(buf, "\n");
 	return len;
 }
-static DEVICE_ATTR_RO(outstanding);
 
-static ssize_t reset_stats_store(struct device *dev,
-				 struct device_attribute *attr,
-				 const char *buf, size_t count)
+/* --- /sys/class/rblk/rblk-ctrlM/ --- */
+
+#define RBLK_CTRL_ATTR_RO(_name, _fmt, _expr)				\
+static ssize_t rblk_ctrl_##_name##_show(struct device *dev,		\
+					struct device_attribute *attr,	\
+					char *buf)			\
+{									\
+	struct rblk_ctrl *ctrl = rblk_dev_to_ctrl(dev);			\
+									\
+	return sysfs_emit(buf, _fmt "\n", _expr);			\
+}									\
+static struct device_attribute rblk_ctrl_attr_##_name =		\
+	__ATTR(_name, 0444, rblk_ctrl_##_name##_show, NULL)
+
+RBLK_CTRL_ATTR_RO(state, "%s", rblk_state_name(rblk_ctrl_state(ctrl)));
+RBLK_CTRL_ATTR_RO(traddr, "%s", ctrl->opts.traddr);
+RBLK_CTRL_ATTR_RO(trsvcid, "%s", ctrl->opts.trsvcid);
+RBLK_CTRL_ATTR_RO(subsysnqn, "%s", ctrl->opts.subsysnqn);
+RBLK_CTRL_ATTR_RO(hostnqn, "%s", ctrl->opts.hostnqn);
+RBLK_CTRL_ATTR_RO(hostid, "%pUb", &ctrl->opts.hostid);
+RBLK_CTRL_ATTR_RO(nsid, "%u", ctrl->opts.nsid);
+RBLK_CTRL_ATTR_RO(cntlid, "%u", ctrl->cntlid);
+RBLK_CTRL_ATTR_RO(model, "%s", ctrl->model);
+RBLK_CTRL_ATTR_RO(serial, "%s", ctrl->serial);
+RBLK_CTRL_ATTR_RO(firmware_rev, "%s", ctrl->firmware);
+RBLK_CTRL_ATTR_RO(nr_io_queues, "%u", READ_ONCE(ctrl->nr_io_queues));
+RBLK_CTRL_ATTR_RO(queue_size, "%u", ctrl->opts.queue_size);
+RBLK_CTRL_ATTR_RO(kato, "%u", ctrl->opts.kato);
+RBLK_CTRL_ATTR_RO(reconnect_delay, "%u", ctrl->opts.reconnect_delay);
+RBLK_CTRL_ATTR_RO(ctrl_loss_tmo, "%d", ctrl->opts.ctrl_loss_tmo);
+RBLK_CTRL_ATTR_RO(fast_io_fail_tmo, "%d", ctrl->opts.fast_io_fail_tmo);
+
+static ssize_t rblk_ctrl_transport_show(struct device *dev,
+					struct device_attribute *attr,
+					char *buf)
 {
+	return sysfs_emit(buf, "rdma\n");
+}
+static struct device_attribute rblk_ctrl_attr_transport =
+	__ATTR(transport, 0444, rblk_ctrl_transport_show, NULL);
+
+static ssize_t rblk_ctrl_outstanding_show(struct device *dev,
+					  struct device_attribute *attr,
+					  char *buf)
+{
+	return rblk_outstanding_show(rblk_dev_to_ctrl(dev), NULL, buf);
+}
+static struct device_attribute rblk_ctrl_attr_outstanding =
+	__ATTR(outstanding, 0444, rblk_ctrl_outstanding_show, NULL);
+
+static ssize_t rblk_ctrl_stat_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct rblk_stat_attribute *sa = to_rblk_stat_attr(attr);
+	struct rblk_stats s;
+
+	rblk_ctrl_stats(rblk_dev_to_ctrl(dev), &s);
+	return sysfs_emit(buf, "%llu\n", s.v[sa->stat]);
+}
+
+/* The controller's counters and those of every namespace on it. */
+static ssize_t rblk_ctrl_reset_stats_store(struct device *dev,
+					   struct device_attribute *attr,
+					   const char *buf, size_t count)
+{
+	struct rblk_ctrl *ctrl = rblk_dev_to_ctrl(dev);
+	struct rblk_ns *ns;
 	bool reset;
 	int ret;
 
 	ret = kstrtobool(buf, &reset);
 	if (ret)
 		return ret;
-	if (reset)
-		rblk_stats_reset(rblk_dev_to_ctrl(dev));
+	if (!reset)
+		return count;
+	rblk_ctrl_stats_reset(ctrl);
+	down_read(&ctrl->namespaces_rwsem);
+	list_for_each_entry(ns, &ctrl->namespaces, entry)
+		rblk_iostats_reset(&ns->stats);
+	up_read(&ctrl->namespaces_rwsem);
 	return count;
 }
-static DEVICE_ATTR_WO(reset_stats);
+static struct device_attribute rblk_ctrl_attr_reset_stats =
+	__ATTR(reset_stats, 0200, NULL, rblk_ctrl_reset_stats_store);
 
-static ssize_t reset_controller_store(struct device *dev,
-				      struct device_attribute *attr,
-				      const char *buf, size_t count)
+static ssize_t rblk_ctrl_reset_controller_store(struct device *dev,
+						struct device_attribute *attr,
+						const char *buf, size_t count)
 {
 	bool reset;
 	int ret;
@@ -170,56 +242,325 @@ static ssize_t reset_controller_store(struct device *dev,
 	}
 	return count;
 }
-static DEVICE_ATTR_WO(reset_controller);
+static struct device_attribute rblk_ctrl_attr_reset_controller =
+	__ATTR(reset_controller, 0200, NULL, rblk_ctrl_reset_controller_store);
 
-static struct attribute *rblk_attrs[] = {
-	&dev_attr_state.attr,
-	&dev_attr_transport.attr,
-	&dev_attr_traddr.attr,
-	&dev_attr_trsvcid.attr,
-	&dev_attr_subsysnqn.attr,
-	&dev_attr_hostnqn.attr,
-	&dev_attr_hostid.attr,
-	&dev_attr_nsid.attr,
-	&dev_attr_cntlid.attr,
-	&dev_attr_model.attr,
-	&dev_attr_serial.attr,
-	&dev_attr_firmware_rev.attr,
-	&dev_attr_nr_io_queues.attr,
-	&dev_attr_queue_size.attr,
-	&dev_attr_kato.attr,
-	&dev_attr_reconnect_delay.attr,
-	&dev_attr_ctrl_loss_tmo.attr,
-	&dev_attr_fast_io_fail_tmo.attr,
-	&dev_attr_reads.attr,
-	&dev_attr_writes.attr,
-	&dev_attr_flushes.attr,
-	&dev_attr_discards.attr,
-	&dev_attr_read_bytes.attr,
-	&dev_attr_write_bytes.attr,
-	&dev_attr_discard_bytes.attr,
-	&dev_attr_inline_writes.attr,
-	&dev_attr_timeouts.attr,
-	&dev_attr_reconnects.attr,
-	&dev_attr_reconnect_attempts.attr,
-	&dev_attr_errors_generic.attr,
-	&dev_attr_errors_cmd_specific.attr,
-	&dev_attr_errors_media.attr,
-	&dev_attr_errors_path.attr,
-	&dev_attr_errors_vendor.attr,
-	&dev_attr_latency_hist.attr,
-	&dev_attr_outstanding.attr,
-	&dev_attr_reset_stats.attr,
-	&dev_attr_reset_controller.attr,
+static struct attribute *rblk_ctrl_fixed_attrs[] = {
+	&rblk_ctrl_attr_state.attr,
+	&rblk_ctrl_attr_transport.attr,
+	&rblk_ctrl_attr_traddr.attr,
+	&rblk_ctrl_attr_trsvcid.attr,
+	&rblk_ctrl_attr_subsysnqn.attr,
+	&rblk_ctrl_attr_hostnqn.attr,
+	&rblk_ctrl_attr_hostid.attr,
+	&rblk_ctrl_attr_cntlid.attr,
+	&rblk_ctrl_attr_model.attr,
+	&rblk_ctrl_attr_serial.attr,
+	&rblk_ctrl_attr_firmware_rev.attr,
+	&rblk_ctrl_attr_nr_io_queues.attr,
+	&rblk_ctrl_attr_queue_size.attr,
+	&rblk_ctrl_attr_kato.attr,
+	&rblk_ctrl_attr_reconnect_delay.attr,
+	&rblk_ctrl_attr_ctrl_loss_tmo.attr,
+	&rblk_ctrl_attr_fast_io_fail_tmo.attr,
+	&rblk_ctrl_attr_nsid.attr,
+	&rblk_ctrl_attr_outstanding.attr,
+	&rblk_ctrl_attr_reset_stats.attr,
+	&rblk_ctrl_attr_reset_controller.attr,
 	NULL,
 };
 
-static const struct attribute_group rblk_attr_group = {
+/* Filled in by rblk_sysfs_init(): the counters, then the fixed ones. */
+static struct rblk_stat_attribute rblk_ctrl_stat_attrs[__RBLK_STAT_MAX];
+static struct attribute *rblk_ctrl_attrs[__RBLK_STAT_MAX +
+					 ARRAY_SIZE(rblk_ctrl_fixed_attrs)];
+
+static const struct attribute_group rblk_ctrl_attr_group = {
+	.attrs	= rblk_ctrl_attrs,
+};
+
+/*
+ * The attributes of a controller's device, /sys/class/rblk/rblk-ctrlM/:
+ * host.c sets them as its &device.groups.
+ */
+const struct attribute_group *rblk_ctrl_groups[] = {
+	&rblk_ctrl_attr_group,
+	NULL,
+};
+
+/* --- /sys/block/rblkN/: the identifiers, as nvme shows them --- */
+
+static void rblk_ns_ids(struct rblk_ns *ns, struct rblk_ns_ids *ids)
+{
+	mutex_lock(&ns->lock);
+	*ids = ns->info.ids;
+	mutex_unlock(&ns->lock);
+}
+
+static ssize_t rblk_ns_nsid_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", rblk_dev_to_ns(dev)->nsid);
+}
+static struct device_attribute rblk_ns_attr_nsid =
+	__ATTR(nsid, 0444, rblk_ns_nsid_show, NULL);
+
+static ssize_t rblk_ns_wwid_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	char wwid[RBLK_WWID_MAX_LEN];
+
+	rblk_ns_wwid(rblk_dev_to_ns(dev), wwid, sizeof(wwid));
+	return sysfs_emit(buf, "%s\n", wwid);
+}
+static struct device_attribute rblk_ns_attr_wwid =
+	__ATTR(wwid, 0444, rblk_ns_wwid_show, NULL);
+
+static ssize_t rblk_ns_nguid_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	struct rblk_ns_ids ids;
+
+	rblk_ns_ids(rblk_dev_to_ns(dev), &ids);
+	return sysfs_emit(buf, "%pU\n", ids.nguid);
+}
+static struct device_attribute rblk_ns_attr_nguid =
+	__ATTR(nguid, 0444, rblk_ns_nguid_show, NULL);
+
+static ssize_t rblk_ns_uuid_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct rblk_ns_ids ids;
+
+	rblk_ns_ids(rblk_dev_to_ns(dev), &ids);
+	return sysfs_emit(buf, "%pU\n", &ids.uuid);
+}
+static struct device_attribute rblk_ns_attr_uuid =
+	__ATTR(uuid, 0444, rblk_ns_uuid_show, NULL);
+
+static ssize_t rblk_ns_eui_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct rblk_ns_ids ids;
+
+	rblk_ns_ids(rblk_dev_to_ns(dev), &ids);
+	return sysfs_emit(buf, "%8ph\n", ids.eui64);
+}
+static struct device_attribute rblk_ns_attr_eui =
+	__ATTR(eui, 0444, rblk_ns_eui_show, NULL);
+
+static struct attribute *rblk_ns_id_attrs[] = {
+	&rblk_ns_attr_nsid.attr,
+	&rblk_ns_attr_wwid.attr,
+	&rblk_ns_attr_nguid.attr,
+	&rblk_ns_attr_uuid.attr,
+	&rblk_ns_attr_eui.attr,
+	NULL,
+};
+
+/*
+ * An identifier the namespace does not report has no file.  Decided once,
+ * when the disk is added: a namespace whose identifiers change is removed
+ * and found again as a new one (ns.c).
+ */
+static umode_t rblk_ns_id_attrs_are_visible(struct kobject *kobj,
+					    struct attribute *a, int n)
+{
+	struct rblk_ns_ids ids;
+
+	rblk_ns_ids(rblk_dev_to_ns(kobj_to_dev(kobj)), &ids);
+	if (a == &rblk_ns_attr_nguid.attr &&
+	    !memchr_inv(ids.nguid, 0, sizeof(ids.nguid)))
+		return 0;
+	if (a == &rblk_ns_attr_uuid.attr && uuid_is_null(&ids.uuid))
+		return 0;
+	if (a == &rblk_ns_attr_eui.attr &&
+	    !memchr_inv(ids.eui64, 0, sizeof(ids.eui64)))
+		return 0;
+	return a->mode;
+}
+
+static const struct attribute_group rblk_ns_id_attr_group = {
+	.attrs		= rblk_ns_id_attrs,
+	.is_visible	= rblk_ns_id_attrs_are_visible,
+};
+
+/* --- /sys/block/rblkN/rblk/: statistics --- */
+
+static ssize_t rblk_ns_stat_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct rblk_stat_attribute *sa = to_rblk_stat_attr(attr);
+	struct rblk_ns *ns = rblk_dev_to_ns(dev);
+	struct rblk_stats s;
+
+	if (rblk_stat_ctrl_only(sa->stat))
+		rblk_ctrl_stats(ns->ctrl, &s);
+	else
+		rblk_iostats_read(&ns->stats, &s);
+	return sysfs_emit(buf, "%llu\n", s.v[sa->stat]);
+}
+
+/* The controller's state here too, where scripts have always read it. */
+static ssize_t rblk_ns_state_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	struct rblk_ctrl *ctrl = rblk_dev_to_ns(dev)->ctrl;
+
+	return sysfs_emit(buf, "%s\n", rblk_state_name(rblk_ctrl_state(ctrl)));
+}
+static struct device_attribute rblk_ns_attr_state =
+	__ATTR(state, 0444, rblk_ns_state_show, NULL);
+
+static ssize_t rblk_ns_ctrl_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", rblk_dev_to_ns(dev)->ctrl->name);
+}
+static struct device_attribute rblk_ns_attr_ctrl =
+	__ATTR(ctrl, 0444, rblk_ns_ctrl_show, NULL);
+
+static ssize_t rblk_ns_latency_hist_show(struct device *dev,
+					 struct device_attribute *attr,
+					 char *buf)
+{
+	struct rblk_stats s;
+	int i, len = 0;
+
+	rblk_iostats_read(&rblk_dev_to_ns(dev)->stats, &s);
+	for (i = 0; i < RBLK_LAT_BUCKETS; i++)
+		len += sysfs_emit_at(buf, len, "%llu%c", s.lat_hist[i],
+				     i == RBLK_LAT_BUCKETS - 1 ? '\n' : ' ');
+	return len;
+}
+static struct device_attribute rblk_ns_attr_latency_hist =
+	__ATTR(latency_hist, 0444, rblk_ns_latency_hist_show, NULL);
+
+/* The namespace's requests only: the tag set is the controller's. */
+static ssize_t rblk_ns_outstanding_show(struct device *dev,
+					struct device_attribute *attr,
+					char *buf)
+{
+	struct rblk_ns *ns = rblk_dev_to_ns(dev);
+
+	return rblk_outstanding_show(ns->ctrl, ns->queue, buf);
+}
+static struct device_attribute rblk_ns_attr_outstanding =
+	__ATTR(outstanding, 0444, rblk_ns_outstanding_show, NULL);
+
+static ssize_t rblk_ns_reset_stats_store(struct device *dev,
+					 struct device_attribute *attr,
+					 const char *buf, size_t count)
+{
+	bool reset;
+	int ret;
+
+	ret = kstrtobool(buf, &reset);
+	if (ret)
+		return ret;
+	if (reset)
+		rblk_iostats_reset(&rblk_dev_to_ns(dev)->stats);
+	return count;
+}
+static struct device_attribute rblk_ns_attr_reset_stats =
+	__ATTR(reset_stats, 0200, NULL, rblk_ns_reset_stats_store);
+
+static struct attribute *rblk_ns_fixed_attrs[] = {
+	&rblk_ns_attr_state.attr,
+	&rblk_ns_attr_ctrl.attr,
+	&rblk_ns_attr_latency_hist.attr,
+	&rblk_ns_attr_outstanding.attr,
+	&rblk_ns_attr_reset_stats.attr,
+	NULL,
+};
+
+/* Filled in by rblk_sysfs_init(): the counters, then the fixed ones. */
+static struct rblk_stat_attribute rblk_ns_stat_attrs[__RBLK_STAT_MAX];
+static struct attribute *rblk_ns_stat_group_attrs[__RBLK_STAT_MAX +
+						  ARRAY_SIZE(rblk_ns_fixed_attrs)];
+
+static const struct attribute_group rblk_ns_stat_attr_group = {
 	.name	= "rblk",
-	.attrs	= rblk_attrs,
+	.attrs	= rblk_ns_stat_group_attrs,
 };
 
-const struct attribute_group *rblk_disk_groups[] = {
-	&rblk_attr_group,
+/*
+ * The attributes of a namespace's block device, /sys/block/rblkN/ and
+ * /sys/block/rblkN/rblk/: ns.c passes them to device_add_disk().
+ */
+const struct attribute_group *rblk_ns_groups[] = {
+	&rblk_ns_id_attr_group,
+	&rblk_ns_stat_attr_group,
 	NULL,
 };
+
+/* --- setup --- */
+
+/*
+ * Fill @attrs with a file for each named counter @want() accepts, shown
+ * by @show, followed by @fixed (NULL-terminated).  @sa has room for
+ * every counter, @attrs for every counter and @fixed.
+ */
+static void rblk_build_attrs(struct attribute **attrs,
+			     struct rblk_stat_attribute *sa,
+			     bool (*want)(unsigned int stat),
+			     ssize_t (*show)(struct device *dev,
+					     struct device_attribute *attr,
+					     char *buf),
+			     struct attribute * const *fixed)
+{
+	unsigned int i;
+
+	for (i = 0; i < __RBLK_STAT_MAX; i++) {
+		if (!rblk_stat_names[i] || !want(i))
+			continue;
+		sysfs_attr_init(&sa->dattr.attr);
+		sa->dattr.attr.name = rblk_stat_names[i];
+		sa->dattr.attr.mode = 0444;
+		sa->dattr.show = show;
+		sa->stat = i;
+		*attrs++ = &sa->dattr.attr;
+		sa++;
+	}
+	while (*fixed)
+		*attrs++ = *fixed++;
+	*attrs = NULL;
+}
+
+/**
+ * rblk_sysfs_init() - build the attribute groups, register the class
+ *
+ * Context: module init, before any controller or namespace device is
+ * added: their groups are complete from here on.
+ *
+ * Return: 0 or a negative errno.
+ */
+int rblk_sysfs_init(void)
+{
+	rblk_build_attrs(rblk_ctrl_attrs, rblk_ctrl_stat_attrs,
+			 rblk_stat_of_ctrl, rblk_ctrl_stat_show,
+			 rblk_ctrl_fixed_attrs);
+	rblk_build_attrs(rblk_ns_stat_group_attrs, rblk_ns_stat_attrs,
+			 rblk_stat_of_ns, rblk_ns_stat_show,
+			 rblk_ns_fixed_attrs);
+
+	rblk_class = class_create(THIS_MODULE, "rblk");
+	if (IS_ERR(rblk_class)) {
+		int ret = PTR_ERR(rblk_class);
+
+		rblk_class = NULL;
+		return ret;
+	}
+	return 0;
+}
+
+/**
+ * rblk_sysfs_exit() - unregister the class
+ *
+ * Context: module exit, after every controller device is gone.
+ */
+void rblk_sysfs_exit(void)
+{
+	class_destroy(rblk_class);
+	rblk_class = NULL;
+}

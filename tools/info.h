@@ -6,11 +6,33 @@
 #ifndef NVMECFG_INFO_H
 #define NVMECFG_INFO_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <linux/rblk.h>
 
-/* A device as RBLK_CMD_GET describes it. */
-struct dev_info {
+/* One namespace of a controller: the block device rblkN (RBLK_ATTR_NS). */
+struct ns_info {
+	uint32_t index;
+	char name[RBLK_DISK_NAME_LEN];
+	uint32_t nsid;
+	uint64_t size;		/* bytes */
+	uint32_t block_size;
+	char wwid[RBLK_WWID_MAX_LEN];
+	/* The identifiers the namespace reports, if it does. */
+	bool has_nguid;
+	bool has_eui64;
+	bool has_uuid;
+	unsigned char nguid[RBLK_NGUID_LEN];
+	unsigned char eui64[RBLK_EUI64_LEN];
+	unsigned char uuid[RBLK_UUID_LEN];
+};
+
+/*
+ * A controller rblk-ctrlM as RBLK_CMD_GET describes it, with its
+ * namespaces; the RBLK_CMD_CONNECT reply fills only index, name and ns.
+ */
+struct ctrl_info {
 	uint32_t index;
 	char name[RBLK_DISK_NAME_LEN];
 	char trtype[16];
@@ -20,7 +42,7 @@ struct dev_info {
 	char subsysnqn[RBLK_NQN_MAX_LEN + 1];
 	char hostnqn[RBLK_NQN_MAX_LEN + 1];
 	unsigned char hostid[RBLK_HOSTID_LEN];
-	uint32_t nsid;
+	uint32_t nsid;		/* connect -N filter; 0: all namespaces */
 	uint32_t nr_io_queues;
 	uint32_t queue_size;
 	uint32_t kato;
@@ -29,21 +51,19 @@ struct dev_info {
 	int32_t fast_io_fail_tmo;
 	uint8_t state;
 	uint16_t cntlid;
-	uint64_t size;
-	uint32_t block_size;
 	char model[64];
 	char serial[32];
 	char firmware[16];
-};
-
-/* The answer to RBLK_CMD_CONNECT. */
-struct dev_ref {
-	uint32_t index;
-	char name[RBLK_DISK_NAME_LEN];
+	struct ns_info *ns;	/* nr_ns of them; nl.c allocates them */
+	size_t nr_ns;
+	size_t ns_cap;		/* allocated entries of ns */
 };
 
 /* RBLK_CMD_GET_STATS: counters indexed by enum rblk_stat_attr. */
-struct dev_stats {
+struct stats_info {
+	uint32_t ctrl_index;
+	char ctrl_name[RBLK_DISK_NAME_LEN];
+	bool is_ns;		/* of namespace index/name, else the sum */
 	uint32_t index;
 	char name[RBLK_DISK_NAME_LEN];
 	uint64_t counter[RBLK_STAT_MAX + 1];
@@ -64,12 +84,14 @@ struct disc_entry {
 	char subnqn[257];
 };
 
-/* An RBLK_CMD_EVENT notification. */
-struct dev_event {
+/* An RBLK_CMD_EVENT notification; ns only for the namespace events. */
+struct ctrl_event {
 	uint8_t event;
-	uint32_t index;
-	char name[RBLK_DISK_NAME_LEN];
+	uint32_t ctrl_index;
+	char ctrl_name[RBLK_DISK_NAME_LEN];
 	uint8_t state;
+	bool has_ns;
+	struct ns_info ns;
 };
 
 #endif /* NVMECFG_INFO_H */

@@ -43,8 +43,6 @@ static struct nla_policy rnl_policy[RBLK_ATTR_MAX + 1] = {
 	[RBLK_ATTR_FAST_IO_FAIL_TMO]	= { .type = NLA_S32 },
 	[RBLK_ATTR_STATE]		= { .type = NLA_U8 },
 	[RBLK_ATTR_CNTLID]		= { .type = NLA_U16 },
-	[RBLK_ATTR_SIZE]		= { .type = NLA_U64 },
-	[RBLK_ATTR_BLOCK_SIZE]		= { .type = NLA_U32 },
 	[RBLK_ATTR_STATS]		= { .type = NLA_NESTED },
 	[RBLK_ATTR_DISC_ENTRY]		= { .type = NLA_NESTED },
 	[RBLK_ATTR_EVENT]		= { .type = NLA_U8 },
@@ -52,6 +50,22 @@ static struct nla_policy rnl_policy[RBLK_ATTR_MAX + 1] = {
 	[RBLK_ATTR_SERIAL]		= { .type = NLA_STRING },
 	[RBLK_ATTR_FIRMWARE]		= { .type = NLA_STRING },
 	[RBLK_ATTR_DISC_NUMREC]		= { .type = NLA_U64 },
+	[RBLK_ATTR_CTRL_INDEX]		= { .type = NLA_U32 },
+	[RBLK_ATTR_CTRL_NAME]		= { .type = NLA_STRING },
+	[RBLK_ATTR_NS]			= { .type = NLA_NESTED },
+	[RBLK_ATTR_DUPLICATE_CONNECT]	= { .type = NLA_FLAG },
+};
+
+static struct nla_policy rnl_ns_policy[RBLK_NS_ATTR_MAX + 1] = {
+	[RBLK_NS_ATTR_INDEX]		= { .type = NLA_U32 },
+	[RBLK_NS_ATTR_DISK_NAME]	= { .type = NLA_STRING },
+	[RBLK_NS_ATTR_NSID]		= { .type = NLA_U32 },
+	[RBLK_NS_ATTR_SIZE]		= { .type = NLA_U64 },
+	[RBLK_NS_ATTR_BLOCK_SIZE]	= { .type = NLA_U32 },
+	[RBLK_NS_ATTR_WWID]		= { .type = NLA_STRING },
+	[RBLK_NS_ATTR_NGUID]		= { .minlen = RBLK_NGUID_LEN },
+	[RBLK_NS_ATTR_EUI64]		= { .minlen = RBLK_EUI64_LEN },
+	[RBLK_NS_ATTR_UUID]		= { .minlen = RBLK_UUID_LEN },
 };
 
 static struct nla_policy rnl_disc_policy[RBLK_DISC_MAX + 1] = {
@@ -164,24 +178,34 @@ struct rnl_req {
 	bool done;
 };
 
-static int rnl_valid_cb(struct nl_msg *msg, void *arg)
+/* -EBADMSG if @nlh does not fit @policy, else what @parse says. */
+static int decode(struct nlmsghdr *nlh, struct nla_policy *policy,
+		  rnl_parse_fn parse, void *arg)
 {
 	struct nlattr *tb[RBLK_ATTR_MAX + 1];
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+
+	if (genlmsg_parse(nlh, 0, tb, RBLK_ATTR_MAX, policy) < 0)
+		return -EBADMSG;
+	return parse(nlh, tb, arg);
+}
+
+int rnl_decode(struct nlmsghdr *nlh, rnl_parse_fn parse, void *arg)
+{
+	return decode(nlh, rnl_policy, parse, arg);
+}
+
+static int rnl_valid_cb(struct nl_msg *msg, void *arg)
+{
 	struct rnl_req *req = arg;
 	int ret;
 
 	if (!req->parse || req->err)
 		return NL_OK;
-	ret = genlmsg_parse(nlh, 0, tb, RBLK_ATTR_MAX, req->r->policy);
-	if (ret < 0) {
-		req->err = -EBADMSG;
+	/* Keep reading to the end of a dump, but remember the failure. */
+	ret = decode(nlmsg_hdr(msg), req->r->policy, req->parse, req->arg);
+	if (ret == -EBADMSG && !req->r->msg[0])
 		snprintf(req->r->msg, sizeof(req->r->msg),
 			 "malformed answer from the kernel");
-		return NL_OK;
-	}
-	/* Keep reading to the end of a dump, but remember the failure. */
-	ret = req->parse(nlh, tb, req->arg);
 	if (ret < 0)
 		req->err = ret;
 	return NL_OK;
@@ -301,11 +325,22 @@ out:
 
 /* --- requests --- */
 
-/* The device a command names, by index or by name. */
-static int put_dev(struct nl_msg *msg, const struct cfg *cfg)
+static bool is_ctrl_name(const char *name)
+{
+	return !strncmp(name, RBLK_CTRL_NAME_PREFIX,
+			strlen(RBLK_CTRL_NAME_PREFIX));
+}
+
+/*
+ * The controller or namespace a command names: a namespace by --index, or
+ * either by name ("rblk-ctrl" also starts with "rblk": test it first).
+ */
+int rnl_put_dev(struct nl_msg *msg, const struct cfg *cfg)
 {
 	if (cfg->set & OPT(INDEX))
 		return nla_put_u32(msg, RBLK_ATTR_INDEX, cfg->index);
+	if (is_ctrl_name(cfg->device))
+		return nla_put_string(msg, RBLK_ATTR_CTRL_NAME, cfg->device);
 	return nla_put_string(msg, RBLK_ATTR_DISK_NAME, cfg->device);
 }
 
@@ -329,7 +364,7 @@ static int put_target(struct nl_msg *msg, const struct cfg *cfg)
 	return ret;
 }
 
-static int put_connect(struct nl_msg *msg, const struct cfg *cfg)
+int rnl_put_connect(struct nl_msg *msg, const struct cfg *cfg)
 {
 	int ret;
 
@@ -353,19 +388,9 @@ static int put_connect(struct nl_msg *msg, const struct cfg *cfg)
 	if (!ret && (cfg->set & OPT(FAST_IO_FAIL_TMO)))
 		ret = nla_put_s32(msg, RBLK_ATTR_FAST_IO_FAIL_TMO,
 				  cfg->fast_io_fail_tmo);
+	if (!ret && (cfg->set & OPT(DUPLICATE_CONNECT)))
+		ret = nla_put_flag(msg, RBLK_ATTR_DUPLICATE_CONNECT);
 	return ret;
-}
-
-static int parse_ref(struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
-{
-	struct dev_ref *ref = arg;
-
-	(void)nlh;
-	if (!tb[RBLK_ATTR_INDEX] || !tb[RBLK_ATTR_DISK_NAME])
-		return -EBADMSG;
-	ref->index = nla_get_u32(tb[RBLK_ATTR_INDEX]);
-	nla_strlcpy(ref->name, tb[RBLK_ATTR_DISK_NAME], sizeof(ref->name));
-	return 0;
 }
 
 /* Build, send, wait: the shape of every request but monitor. */
@@ -385,16 +410,22 @@ static int request(struct rnl *r, uint8_t cmd, int flags,
 	return rnl_transact(r, msg, parse, arg);
 }
 
-int rnl_connect(struct rnl *r, const struct cfg *cfg, struct dev_ref *ref)
+/*
+ * @v with room for @want entries of @size bytes (it has *@cap): @v itself,
+ * a bigger copy, or NULL (@v untouched) when out of memory.
+ */
+static void *vec_grow(void *v, size_t *cap, size_t want, size_t size)
 {
-	memset(ref, 0, sizeof(*ref));
-	return request(r, RBLK_CMD_CONNECT, 0, put_connect, cfg, parse_ref,
-		       ref);
-}
+	size_t n = *cap ? *cap : 4;
 
-int rnl_disconnect(struct rnl *r, const struct cfg *cfg)
-{
-	return request(r, RBLK_CMD_DISCONNECT, 0, put_dev, cfg, NULL, NULL);
+	if (want <= *cap)
+		return v;
+	while (n < want)
+		n *= 2;
+	v = realloc(v, n * size);
+	if (v)
+		*cap = n;
+	return v;
 }
 
 #define GET_STR(tb, attr, dst)						\
@@ -408,101 +439,215 @@ int rnl_disconnect(struct rnl *r, const struct cfg *cfg)
 			(dst) = getter((tb)[attr]);			\
 	} while (0)
 
-static void decode_dev(struct nlattr **tb, struct dev_info *d)
+/* A binary attribute, if present; the policy checked its length. */
+static bool get_bin(const struct nlattr *nla, void *dst, size_t len)
 {
-	memset(d, 0, sizeof(*d));
-	GET_NUM(tb, RBLK_ATTR_INDEX, d->index, nla_get_u32);
-	GET_STR(tb, RBLK_ATTR_DISK_NAME, d->name);
-	GET_STR(tb, RBLK_ATTR_TRTYPE, d->trtype);
-	GET_NUM(tb, RBLK_ATTR_ADRFAM, d->adrfam, nla_get_u8);
-	GET_STR(tb, RBLK_ATTR_TRADDR, d->traddr);
-	GET_STR(tb, RBLK_ATTR_TRSVCID, d->trsvcid);
-	GET_STR(tb, RBLK_ATTR_SUBSYSNQN, d->subsysnqn);
-	GET_NUM(tb, RBLK_ATTR_NSID, d->nsid, nla_get_u32);
-	GET_STR(tb, RBLK_ATTR_HOSTNQN, d->hostnqn);
-	if (tb[RBLK_ATTR_HOSTID])
-		memcpy(d->hostid, nla_data(tb[RBLK_ATTR_HOSTID]),
-		       sizeof(d->hostid));
-	GET_NUM(tb, RBLK_ATTR_NR_IO_QUEUES, d->nr_io_queues, nla_get_u32);
-	GET_NUM(tb, RBLK_ATTR_QUEUE_SIZE, d->queue_size, nla_get_u32);
-	GET_NUM(tb, RBLK_ATTR_KATO, d->kato, nla_get_u32);
-	GET_NUM(tb, RBLK_ATTR_RECONNECT_DELAY, d->reconnect_delay,
+	if (!nla)
+		return false;
+	memcpy(dst, nla_data(nla), len);
+	return true;
+}
+
+/* Each top-level attribute of a generic netlink message. */
+#define for_each_msg_attr(pos, nlh, rem)				\
+	nla_for_each_attr(pos, genlmsg_attrdata(nlmsg_data(nlh), 0),	\
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem)
+
+static int decode_ns(struct nlattr *nest, struct ns_info *ns)
+{
+	struct nlattr *tb[RBLK_NS_ATTR_MAX + 1];
+
+	memset(ns, 0, sizeof(*ns));
+	if (nla_parse_nested(tb, RBLK_NS_ATTR_MAX, nest, rnl_ns_policy) ||
+	    !tb[RBLK_NS_ATTR_INDEX] || !tb[RBLK_NS_ATTR_DISK_NAME])
+		return -EBADMSG;
+	GET_NUM(tb, RBLK_NS_ATTR_INDEX, ns->index, nla_get_u32);
+	GET_STR(tb, RBLK_NS_ATTR_DISK_NAME, ns->name);
+	GET_NUM(tb, RBLK_NS_ATTR_NSID, ns->nsid, nla_get_u32);
+	GET_NUM(tb, RBLK_NS_ATTR_SIZE, ns->size, nla_get_u64);
+	GET_NUM(tb, RBLK_NS_ATTR_BLOCK_SIZE, ns->block_size, nla_get_u32);
+	GET_STR(tb, RBLK_NS_ATTR_WWID, ns->wwid);
+	ns->has_nguid = get_bin(tb[RBLK_NS_ATTR_NGUID], ns->nguid,
+				sizeof(ns->nguid));
+	ns->has_eui64 = get_bin(tb[RBLK_NS_ATTR_EUI64], ns->eui64,
+				sizeof(ns->eui64));
+	ns->has_uuid = get_bin(tb[RBLK_NS_ATTR_UUID], ns->uuid,
+			       sizeof(ns->uuid));
+	return 0;
+}
+
+/*
+ * Only the attributes present: a controller's first message has them all,
+ * the ones after it only more namespaces.
+ */
+static void decode_ctrl(struct nlattr **tb, struct ctrl_info *c)
+{
+	GET_STR(tb, RBLK_ATTR_CTRL_NAME, c->name);
+	GET_STR(tb, RBLK_ATTR_TRTYPE, c->trtype);
+	GET_NUM(tb, RBLK_ATTR_ADRFAM, c->adrfam, nla_get_u8);
+	GET_STR(tb, RBLK_ATTR_TRADDR, c->traddr);
+	GET_STR(tb, RBLK_ATTR_TRSVCID, c->trsvcid);
+	GET_STR(tb, RBLK_ATTR_SUBSYSNQN, c->subsysnqn);
+	GET_NUM(tb, RBLK_ATTR_NSID, c->nsid, nla_get_u32);
+	GET_STR(tb, RBLK_ATTR_HOSTNQN, c->hostnqn);
+	get_bin(tb[RBLK_ATTR_HOSTID], c->hostid, sizeof(c->hostid));
+	GET_NUM(tb, RBLK_ATTR_NR_IO_QUEUES, c->nr_io_queues, nla_get_u32);
+	GET_NUM(tb, RBLK_ATTR_QUEUE_SIZE, c->queue_size, nla_get_u32);
+	GET_NUM(tb, RBLK_ATTR_KATO, c->kato, nla_get_u32);
+	GET_NUM(tb, RBLK_ATTR_RECONNECT_DELAY, c->reconnect_delay,
 		nla_get_u32);
-	GET_NUM(tb, RBLK_ATTR_CTRL_LOSS_TMO, d->ctrl_loss_tmo, nla_get_s32);
-	GET_NUM(tb, RBLK_ATTR_FAST_IO_FAIL_TMO, d->fast_io_fail_tmo,
+	GET_NUM(tb, RBLK_ATTR_CTRL_LOSS_TMO, c->ctrl_loss_tmo, nla_get_s32);
+	GET_NUM(tb, RBLK_ATTR_FAST_IO_FAIL_TMO, c->fast_io_fail_tmo,
 		nla_get_s32);
-	GET_NUM(tb, RBLK_ATTR_STATE, d->state, nla_get_u8);
-	GET_NUM(tb, RBLK_ATTR_CNTLID, d->cntlid, nla_get_u16);
-	GET_NUM(tb, RBLK_ATTR_SIZE, d->size, nla_get_u64);
-	GET_NUM(tb, RBLK_ATTR_BLOCK_SIZE, d->block_size, nla_get_u32);
-	GET_STR(tb, RBLK_ATTR_MODEL, d->model);
-	GET_STR(tb, RBLK_ATTR_SERIAL, d->serial);
-	GET_STR(tb, RBLK_ATTR_FIRMWARE, d->firmware);
+	GET_NUM(tb, RBLK_ATTR_STATE, c->state, nla_get_u8);
+	GET_NUM(tb, RBLK_ATTR_CNTLID, c->cntlid, nla_get_u16);
+	GET_STR(tb, RBLK_ATTR_MODEL, c->model);
+	GET_STR(tb, RBLK_ATTR_SERIAL, c->serial);
+	GET_STR(tb, RBLK_ATTR_FIRMWARE, c->firmware);
 }
 
-static int parse_dev(struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+/* The entry of controller @index: the one seen before, or a new one. */
+static struct ctrl_info *ctrl_entry(struct ctrl_vec *vec, uint32_t index)
 {
-	(void)nlh;
-	decode_dev(tb, arg);
-	return 0;
-}
+	struct ctrl_info *c;
+	size_t i;
 
-int rnl_get(struct rnl *r, const struct cfg *cfg, struct dev_info *dev)
-{
-	memset(dev, 0, sizeof(*dev));
-	return request(r, RBLK_CMD_GET, 0, put_dev, cfg, parse_dev, dev);
-}
-
-struct dev_vec {
-	struct dev_info *v;
-	size_t nr;
-	size_t cap;
-};
-
-static int parse_dev_vec(struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
-{
-	struct dev_vec *vec = arg;
-
-	(void)nlh;
-	if (vec->nr == vec->cap) {
-		size_t cap = vec->cap ? 2 * vec->cap : 8;
-		struct dev_info *v = realloc(vec->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		vec->v = v;
-		vec->cap = cap;
+	for (i = 0; i < vec->nr; i++) {
+		if (vec->v[i].index == index)
+			return &vec->v[i];
 	}
-	decode_dev(tb, &vec->v[vec->nr++]);
+	c = vec_grow(vec->v, &vec->cap, vec->nr + 1, sizeof(*c));
+	if (!c)
+		return NULL;
+	vec->v = c;
+	c = &vec->v[vec->nr++];
+	memset(c, 0, sizeof(*c));
+	c->index = index;
+	return c;
+}
+
+/* Appends the message's RBLK_ATTR_NS nests to @c's namespaces. */
+static int add_namespaces(struct nlmsghdr *nlh, struct ctrl_info *c)
+{
+	struct ns_info *ns;
+	struct nlattr *nla;
+	int rem, ret;
+
+	for_each_msg_attr(nla, nlh, rem) {
+		if (nla_type(nla) != RBLK_ATTR_NS)
+			continue;
+		ns = vec_grow(c->ns, &c->ns_cap, c->nr_ns + 1, sizeof(*ns));
+		if (!ns)
+			return -ENOMEM;
+		c->ns = ns;
+		ret = decode_ns(nla, &c->ns[c->nr_ns]);
+		if (ret)
+			return ret;
+		c->nr_ns++;
+	}
 	return 0;
 }
 
-int rnl_list(struct rnl *r, struct dev_info **devs, size_t *nr)
+int rnl_parse_ctrl(struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
-	struct dev_vec vec = { 0 };
+	struct ctrl_info *c;
+
+	if (!tb[RBLK_ATTR_CTRL_INDEX] || !tb[RBLK_ATTR_CTRL_NAME])
+		return -EBADMSG;
+	c = ctrl_entry(arg, nla_get_u32(tb[RBLK_ATTR_CTRL_INDEX]));
+	if (!c)
+		return -ENOMEM;
+	decode_ctrl(tb, c);
+	return add_namespaces(nlh, c);
+}
+
+void rnl_ctrl_free(struct ctrl_info *ctrl)
+{
+	free(ctrl->ns);
+	ctrl->ns = NULL;
+	ctrl->nr_ns = ctrl->ns_cap = 0;
+}
+
+void rnl_ctrls_free(struct ctrl_info *ctrls, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		rnl_ctrl_free(&ctrls[i]);
+	free(ctrls);
+}
+
+/* A request answered by the messages of exactly one controller. */
+static int request_ctrl(struct rnl *r, uint8_t cmd,
+			int (*put)(struct nl_msg *, const struct cfg *),
+			const struct cfg *cfg, struct ctrl_info *ctrl)
+{
+	struct ctrl_vec vec = { 0 };
 	int ret;
 
-	ret = request(r, RBLK_CMD_GET, NLM_F_DUMP, NULL, NULL, parse_dev_vec,
-		      &vec);
+	memset(ctrl, 0, sizeof(*ctrl));
+	ret = request(r, cmd, 0, put, cfg, rnl_parse_ctrl, &vec);
+	if (!ret && vec.nr != 1) {
+		snprintf(r->msg, sizeof(r->msg),
+			 "the kernel answered with %zu controllers", vec.nr);
+		ret = -EBADMSG;
+	}
 	if (ret) {
-		free(vec.v);
+		rnl_ctrls_free(vec.v, vec.nr);
 		return ret;
 	}
-	*devs = vec.v;
+	*ctrl = vec.v[0];
+	free(vec.v);
+	return 0;
+}
+
+int rnl_connect(struct rnl *r, const struct cfg *cfg, struct ctrl_info *ctrl)
+{
+	return request_ctrl(r, RBLK_CMD_CONNECT, rnl_put_connect, cfg, ctrl);
+}
+
+int rnl_disconnect(struct rnl *r, const struct cfg *cfg)
+{
+	return request(r, RBLK_CMD_DISCONNECT, 0, rnl_put_dev, cfg, NULL, NULL);
+}
+
+int rnl_get(struct rnl *r, const struct cfg *cfg, struct ctrl_info *ctrl)
+{
+	return request_ctrl(r, RBLK_CMD_GET, rnl_put_dev, cfg, ctrl);
+}
+
+int rnl_list(struct rnl *r, struct ctrl_info **ctrls, size_t *nr)
+{
+	struct ctrl_vec vec = { 0 };
+	int ret;
+
+	ret = request(r, RBLK_CMD_GET, NLM_F_DUMP, NULL, NULL, rnl_parse_ctrl,
+		      &vec);
+	if (ret) {
+		rnl_ctrls_free(vec.v, vec.nr);
+		return ret;
+	}
+	*ctrls = vec.v;
 	*nr = vec.nr;
 	return 0;
 }
 
-static int parse_stats(struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+int rnl_parse_stats(struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
 	struct nlattr *stb[RBLK_STAT_MAX + 1];
-	struct dev_stats *st = arg;
+	struct stats_info *st = arg;
 	int i;
 
 	(void)nlh;
-	if (!tb[RBLK_ATTR_STATS] ||
+	memset(st, 0, sizeof(*st));
+	if (!tb[RBLK_ATTR_CTRL_INDEX] || !tb[RBLK_ATTR_CTRL_NAME] ||
+	    !tb[RBLK_ATTR_STATS] ||
 	    nla_parse_nested(stb, RBLK_STAT_MAX, tb[RBLK_ATTR_STATS], NULL))
 		return -EBADMSG;
+	st->ctrl_index = nla_get_u32(tb[RBLK_ATTR_CTRL_INDEX]);
+	GET_STR(tb, RBLK_ATTR_CTRL_NAME, st->ctrl_name);
+	/* A namespace's statistics name it; a controller's sum does not. */
+	st->is_ns = tb[RBLK_ATTR_INDEX] || tb[RBLK_ATTR_DISK_NAME];
 	GET_NUM(tb, RBLK_ATTR_INDEX, st->index, nla_get_u32);
 	GET_STR(tb, RBLK_ATTR_DISK_NAME, st->name);
 	for (i = 1; i <= RBLK_STAT_MAX; i++) {
@@ -521,16 +666,17 @@ static int parse_stats(struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 	return 0;
 }
 
-int rnl_stats(struct rnl *r, const struct cfg *cfg, struct dev_stats *st)
+int rnl_stats(struct rnl *r, const struct cfg *cfg, struct stats_info *st)
 {
 	memset(st, 0, sizeof(*st));
-	return request(r, RBLK_CMD_GET_STATS, 0, put_dev, cfg, parse_stats,
-		       st);
+	return request(r, RBLK_CMD_GET_STATS, 0, rnl_put_dev, cfg,
+		       rnl_parse_stats, st);
 }
 
 int rnl_reset_stats(struct rnl *r, const struct cfg *cfg)
 {
-	return request(r, RBLK_CMD_RESET_STATS, 0, put_dev, cfg, NULL, NULL);
+	return request(r, RBLK_CMD_RESET_STATS, 0, rnl_put_dev, cfg, NULL,
+		       NULL);
 }
 
 struct disc_vec {
@@ -547,8 +693,7 @@ static int parse_disc(struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 	size_t n = 0;
 	int rem;
 
-	nla_for_each_attr(nla, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+	for_each_msg_attr(nla, nlh, rem) {
 		if (nla_type(nla) == RBLK_ATTR_DISC_ENTRY)
 			n++;
 	}
@@ -556,8 +701,7 @@ static int parse_disc(struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 	if (!vec->v)
 		return -ENOMEM;
 
-	nla_for_each_attr(nla, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+	for_each_msg_attr(nla, nlh, rem) {
 		struct disc_entry *e = &vec->v[vec->nr];
 
 		if (nla_type(nla) != RBLK_ATTR_DISC_ENTRY)
@@ -609,12 +753,31 @@ struct rnl_mon {
 	uint32_t seen;
 };
 
+int rnl_parse_event(struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	struct ctrl_event *ev = arg;
+
+	(void)nlh;
+	memset(ev, 0, sizeof(*ev));
+	if (!tb[RBLK_ATTR_EVENT])
+		return -EBADMSG;
+	ev->event = nla_get_u8(tb[RBLK_ATTR_EVENT]);
+	GET_NUM(tb, RBLK_ATTR_CTRL_INDEX, ev->ctrl_index, nla_get_u32);
+	GET_STR(tb, RBLK_ATTR_CTRL_NAME, ev->ctrl_name);
+	GET_NUM(tb, RBLK_ATTR_STATE, ev->state, nla_get_u8);
+	if (tb[RBLK_ATTR_NS]) {
+		if (decode_ns(tb[RBLK_ATTR_NS], &ev->ns))
+			return -EBADMSG;
+		ev->has_ns = true;
+	}
+	return 0;
+}
+
 static int rnl_event_cb(struct nl_msg *msg, void *arg)
 {
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct nlattr *tb[RBLK_ATTR_MAX + 1];
 	struct rnl_mon *mon = arg;
-	struct dev_event ev = { 0 };
+	struct ctrl_event ev;
 	struct genlmsghdr *ghdr;
 
 	if (nlh->nlmsg_type != mon->r->family ||
@@ -622,14 +785,8 @@ static int rnl_event_cb(struct nl_msg *msg, void *arg)
 		return NL_SKIP;
 	ghdr = nlmsg_data(nlh);
 	if (ghdr->cmd != RBLK_CMD_EVENT ||
-	    genlmsg_parse(nlh, 0, tb, RBLK_ATTR_MAX, rnl_policy) < 0 ||
-	    !tb[RBLK_ATTR_EVENT])
+	    rnl_decode(nlh, rnl_parse_event, &ev))
 		return NL_SKIP;
-
-	ev.event = nla_get_u8(tb[RBLK_ATTR_EVENT]);
-	GET_NUM(tb, RBLK_ATTR_INDEX, ev.index, nla_get_u32);
-	GET_STR(tb, RBLK_ATTR_DISK_NAME, ev.name);
-	GET_NUM(tb, RBLK_ATTR_STATE, ev.state, nla_get_u8);
 	mon->fn(&ev, mon->arg);
 	mon->seen++;
 	return NL_OK;

@@ -32,12 +32,16 @@ int rnl_open(struct rnl *r);
 int rnl_open_family(struct rnl *r, const char *name);
 void rnl_close(struct rnl *r);
 
-int rnl_connect(struct rnl *r, const struct cfg *cfg, struct dev_ref *ref);
+/* *ctrl: the new controller and its namespaces; rnl_ctrl_free() it. */
+int rnl_connect(struct rnl *r, const struct cfg *cfg, struct ctrl_info *ctrl);
 int rnl_disconnect(struct rnl *r, const struct cfg *cfg);
-int rnl_get(struct rnl *r, const struct cfg *cfg, struct dev_info *dev);
-/* *devs is malloc()ed, in index order. */
-int rnl_list(struct rnl *r, struct dev_info **devs, size_t *nr);
-int rnl_stats(struct rnl *r, const struct cfg *cfg, struct dev_stats *st);
+/* The controller cfg names, directly or by a namespace; rnl_ctrl_free() it. */
+int rnl_get(struct rnl *r, const struct cfg *cfg, struct ctrl_info *ctrl);
+/* All controllers, in the kernel's order; rnl_ctrls_free() them. */
+int rnl_list(struct rnl *r, struct ctrl_info **ctrls, size_t *nr);
+void rnl_ctrl_free(struct ctrl_info *ctrl);
+void rnl_ctrls_free(struct ctrl_info *ctrls, size_t nr);
+int rnl_stats(struct rnl *r, const struct cfg *cfg, struct stats_info *st);
 int rnl_reset_stats(struct rnl *r, const struct cfg *cfg);
 /*
  * *entries is malloc()ed; *numrec is the length of the target's log, more
@@ -46,7 +50,7 @@ int rnl_reset_stats(struct rnl *r, const struct cfg *cfg);
 int rnl_discover(struct rnl *r, const struct cfg *cfg,
 		 struct disc_entry **entries, size_t *nr, uint64_t *numrec);
 
-typedef void (*rnl_event_fn)(const struct dev_event *ev, void *arg);
+typedef void (*rnl_event_fn)(const struct ctrl_event *ev, void *arg);
 /* Until @count events (0: no limit) or @timeout seconds (0: none). */
 int rnl_monitor(struct rnl *r, uint32_t count, uint32_t timeout,
 		rnl_event_fn fn, void *arg);
@@ -61,5 +65,35 @@ struct nl_msg *rnl_msg(struct rnl *r, uint8_t cmd, int flags);
 /* Sends and frees @msg; @parse sees each answer (NULL: ignore them). */
 int rnl_transact(struct rnl *r, struct nl_msg *msg, rnl_parse_fn parse,
 		 void *arg);
+/*
+ * The attributes of the commands' requests: the controller or namespace
+ * cfg names (CTRL_NAME for "rblk-ctrlM", DISK_NAME for other names, INDEX
+ * for --index), and those of connect.
+ */
+int rnl_put_dev(struct nl_msg *msg, const struct cfg *cfg);
+int rnl_put_connect(struct nl_msg *msg, const struct cfg *cfg);
+
+/*
+ * The decoders of the answers, exposed for the unit tests, which feed them
+ * hand-built messages.  rnl_decode() checks @nlh against the rblk policy
+ * and hands its attributes to @parse, as rnl_transact() does.
+ */
+int rnl_decode(struct nlmsghdr *nlh, rnl_parse_fn parse, void *arg);
+
+/*
+ * Controllers collected from RBLK_CMD_GET or RBLK_CMD_CONNECT answers: a
+ * controller may come in several messages, all with its CTRL_INDEX, and
+ * these are merged into one entry.
+ */
+struct ctrl_vec {
+	struct ctrl_info *v;
+	size_t nr;
+	size_t cap;
+};
+int rnl_parse_ctrl(struct nlmsghdr *nlh, struct nlattr **tb, void *vec);
+/* @st: struct stats_info */
+int rnl_parse_stats(struct nlmsghdr *nlh, struct nlattr **tb, void *st);
+/* @ev: struct ctrl_event */
+int rnl_parse_event(struct nlmsghdr *nlh, struct nlattr **tb, void *ev);
 
 #endif /* NVMECFG_NL_H */

@@ -29,7 +29,7 @@ struct cmd {
 #define CONNECT_OPTS	(TARGET_OPTS | OPT(NSID) | OPT(NR_IO_QUEUES) | \
 			 OPT(QUEUE_SIZE) | OPT(CTRL_LOSS_TMO) | \
 			 OPT(RECONNECT_DELAY) | OPT(KATO) | \
-			 OPT(FAST_IO_FAIL_TMO))
+			 OPT(FAST_IO_FAIL_TMO) | OPT(DUPLICATE_CONNECT))
 #define DEV_OPTS	(OPT(DEVICE) | OPT(INDEX))
 
 static const char exit_help[] =
@@ -51,13 +51,21 @@ static int kernel_error(const struct cmd *cmd, const struct rnl *r, int err)
 
 static int do_connect(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 {
-	struct dev_ref ref;
+	struct ctrl_info ctrl;
 	int ret;
 
-	ret = rnl_connect(r, cfg, &ref);
-	if (ret)
-		return kernel_error(cmd, r, ret);
-	print_connect(stdout, cfg->format, &ref);
+	ret = rnl_connect(r, cfg, &ctrl);
+	if (ret) {
+		int rc = kernel_error(cmd, r, ret);
+
+		/* As nvme connect: a second association only on request. */
+		if (ret == -EALREADY && !(cfg->set & OPT(DUPLICATE_CONNECT)))
+			fprintf(stderr,
+				"nvmecfg: connect: -D (--duplicate-connect) allows a second controller\n");
+		return rc;
+	}
+	print_connect(stdout, cfg->format, &ctrl);
+	rnl_ctrl_free(&ctrl);
 	return EXIT_OK;
 }
 
@@ -74,33 +82,34 @@ static int do_disconnect(const struct cmd *cmd, struct rnl *r,
 
 static int do_list(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 {
-	struct dev_info *devs;
+	struct ctrl_info *ctrls;
 	size_t nr;
 	int ret;
 
-	ret = rnl_list(r, &devs, &nr);
+	ret = rnl_list(r, &ctrls, &nr);
 	if (ret)
 		return kernel_error(cmd, r, ret);
-	print_list(stdout, cfg->format, devs, nr);
-	free(devs);
+	print_list(stdout, cfg->format, ctrls, nr);
+	rnl_ctrls_free(ctrls, nr);
 	return EXIT_OK;
 }
 
 static int do_show(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 {
-	struct dev_info dev;
+	struct ctrl_info ctrl;
 	int ret;
 
-	ret = rnl_get(r, cfg, &dev);
+	ret = rnl_get(r, cfg, &ctrl);
 	if (ret)
 		return kernel_error(cmd, r, ret);
-	print_show(stdout, cfg->format, &dev);
+	print_show(stdout, cfg->format, &ctrl);
+	rnl_ctrl_free(&ctrl);
 	return EXIT_OK;
 }
 
 static int do_stats(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 {
-	struct dev_stats st;
+	struct stats_info st;
 	int ret;
 
 	if (cfg->set & OPT(RESET)) {
@@ -133,7 +142,7 @@ static int do_discover(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 	return EXIT_OK;
 }
 
-static void monitor_event(const struct dev_event *ev, void *arg)
+static void monitor_event(const struct ctrl_event *ev, void *arg)
 {
 	const struct cfg *cfg = arg;
 
@@ -153,25 +162,25 @@ static int do_monitor(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 static const struct cmd cmds[] = {
 	{ "connect", do_connect, CONNECT_OPTS | OPT(OUTPUT) | OPT(HELP),
 	  OPT(TRADDR) | OPT(NQN), "-a ADDR -n NQN [OPTIONS]",
-	  "connect to a namespace and create /dev/rblkN" },
+	  "create a controller and a /dev/rblkN per namespace" },
 	{ "disconnect", do_disconnect, DEV_OPTS | OPT(HELP), OPT(DEVICE),
-	  "{rblkN | -d rblkN | --index N}",
-	  "disconnect and remove a device" },
+	  "{NAME | -d NAME | --index N}",
+	  "delete a controller and its namespaces' devices" },
 	{ "list", do_list, OPT(OUTPUT) | OPT(HELP), 0, "[-o FORMAT]",
-	  "list the devices" },
+	  "list the controllers and their namespaces" },
 	{ "show", do_show, DEV_OPTS | OPT(OUTPUT) | OPT(HELP), OPT(DEVICE),
-	  "{rblkN | -d rblkN | --index N} [-o FORMAT]",
-	  "show a device's parameters and state" },
+	  "{NAME | -d NAME | --index N} [-o FORMAT]",
+	  "show a controller's parameters, state and namespaces" },
 	{ "stats", do_stats, DEV_OPTS | OPT(OUTPUT) | OPT(RESET) | OPT(HELP),
-	  OPT(DEVICE), "{rblkN | -d rblkN | --index N} [-o FORMAT] [--reset]",
-	  "show or reset a device's I/O statistics" },
+	  OPT(DEVICE), "{NAME | -d NAME | --index N} [-o FORMAT] [--reset]",
+	  "show or reset a namespace's or controller's I/O statistics" },
 	{ "discover", do_discover, TARGET_OPTS | OPT(OUTPUT) | OPT(HELP),
 	  OPT(TRADDR), "-a ADDR [OPTIONS]",
 	  "read a discovery controller's log page" },
 	{ "monitor", do_monitor,
 	  OPT(OUTPUT) | OPT(COUNT) | OPT(TIMEOUT) | OPT(HELP), 0,
 	  "[-o FORMAT] [--count N] [--timeout SEC]",
-	  "print device events as they happen" },
+	  "print controller and namespace events as they happen" },
 };
 
 #define NR_CMDS	ARRAY_SIZE(cmds)

@@ -36,7 +36,7 @@ static const struct opt_desc opt_descs[NR_OPTS] = {
 	[OPT_HOSTID]	= { 'I', "hostid", "UUID",
 			    "host identifier (default: the module's)" },
 	[OPT_NSID]	= { 'N', "nsid", "NSID",
-			    "namespace to expose (default 1); rblk-specific" },
+			    "expose only this namespace; rblk-specific" },
 	[OPT_NR_IO_QUEUES] = { 'i', "nr-io-queues", "N",
 			    "I/O queues, 1-128 (default: online CPUs)" },
 	[OPT_QUEUE_SIZE] = { 'Q', "queue-size", "N",
@@ -49,10 +49,14 @@ static const struct opt_desc opt_descs[NR_OPTS] = {
 			    "keep-alive timeout, 0 off, 0-3600 (default 5)" },
 	[OPT_FAST_IO_FAIL_TMO] = { 'f', "fast-io-fail-tmo", "SEC",
 			    "fail I/O after SEC reconnecting, -1 never (-1)" },
+	[OPT_DUPLICATE_CONNECT] = { 'D', "duplicate-connect", NULL,
+			    "allow a second controller to the same target" },
 	[OPT_OUTPUT]	= { 'o', "output-format", "FMT",
 			    "output format: normal or json" },
-	[OPT_DEVICE]	= { 'd', "device", "rblkN", "the device" },
-	[OPT_INDEX]	= { 0, "index", "N", "the device by index N of rblkN" },
+	[OPT_DEVICE]	= { 'd', "device", "NAME",
+			    "controller rblk-ctrlM or namespace rblkN" },
+	[OPT_INDEX]	= { 0, "index", "N",
+			    "the namespace rblkN by index N" },
 	[OPT_COUNT]	= { 0, "count", "N", "exit after N events" },
 	[OPT_TIMEOUT]	= { 0, "timeout", "SEC", "exit after SEC seconds" },
 	[OPT_RESET]	= { 'r', "reset",  NULL,
@@ -289,6 +293,7 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 		/* Milliseconds of it must fit poll()'s int. */
 		return set_u32(cfg, id, val, 1, INT32_MAX / 1000,
 			       &cfg->timeout);
+	case OPT_DUPLICATE_CONNECT:
 	case OPT_RESET:
 	case OPT_HELP:
 	case NR_OPTS:
@@ -348,7 +353,7 @@ enum opts_result opts_parse(struct cfg *cfg, int argc, char *const argv[],
 		const char *arg = argv[i], *val = NULL;
 
 		if (only_args || arg[0] != '-' || !arg[1]) {
-			/* The one positional argument: a device name. */
+			/* The one positional argument: what to act on. */
 			if (!(allowed & OPT(DEVICE)))
 				return usage_err(cfg, "unexpected argument '%s'",
 						 arg);
@@ -416,7 +421,7 @@ enum opts_result opts_parse(struct cfg *cfg, int argc, char *const argv[],
 			if (cfg->set & OPT(INDEX))
 				continue;
 			return usage_err(cfg,
-					 "no device given (rblkN, --device or --index)");
+					 "no device given (rblk-ctrlM, rblkN, --device or --index)");
 		}
 		return usage_err(cfg, "missing required option %s",
 				 opt_name(id, name, sizeof(name)));

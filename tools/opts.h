@@ -28,8 +28,9 @@ enum opt_id {
 	OPT_RECONNECT_DELAY,
 	OPT_KATO,
 	OPT_FAST_IO_FAIL_TMO,
+	OPT_DUPLICATE_CONNECT,
 	OPT_OUTPUT,
-	OPT_DEVICE,	/* -d rblkN, --index N or a bare rblkN */
+	OPT_DEVICE,	/* -d NAME or a bare NAME: rblk-ctrlM or rblkN */
 	OPT_INDEX,
 	OPT_COUNT,
 	OPT_TIMEOUT,
@@ -56,8 +57,8 @@ struct cfg {
 	uint32_t kato;
 	int32_t fast_io_fail_tmo;
 	enum out_format format;
-	const char *device;	/* "rblkN", without /dev/ */
-	uint32_t index;
+	const char *device;	/* "rblk-ctrlM" or "rblkN", without /dev/ */
+	uint32_t index;		/* of a namespace, rblkN */
 	uint32_t count;
 	uint32_t timeout;
 	char err[256];

@@ -6,6 +6,7 @@
  * equivalent (discover), so scripts written for one read the other.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -209,30 +210,19 @@ static const char *name_of(const char *const *names, size_t nr,
 	return "unknown";
 }
 
+/* The UAPI's tables: sysfs and nvmecfg spell the names the same. */
+static const char *const state_names[__RBLK_STATE_MAX] = RBLK_STATE_NAMES;
+static const char *const event_names[__RBLK_EVENT_MAX] = RBLK_EVENT_NAMES;
+static const char *const stat_names[__RBLK_STAT_MAX] = RBLK_STAT_NAMES;
+
 const char *state_name(uint8_t state)
 {
-	static const char *const names[] = {
-		[RBLK_STATE_NEW]	= "new",
-		[RBLK_STATE_CONNECTING]	= "connecting",
-		[RBLK_STATE_LIVE]	= "live",
-		[RBLK_STATE_RESETTING]	= "resetting",
-		[RBLK_STATE_DELETING]	= "deleting",
-		[RBLK_STATE_DEAD]	= "dead",
-	};
-
-	return name_of(names, ARRAY_SIZE(names), state);
+	return name_of(state_names, ARRAY_SIZE(state_names), state);
 }
 
 const char *event_name(uint8_t event)
 {
-	static const char *const names[] = {
-		[RBLK_EVENT_ADDED]		= "added",
-		[RBLK_EVENT_REMOVED]		= "removed",
-		[RBLK_EVENT_STATE]		= "state",
-		[RBLK_EVENT_RECONNECTING]	= "reconnecting",
-	};
-
-	return name_of(names, ARRAY_SIZE(names), event);
+	return name_of(event_names, ARRAY_SIZE(event_names), event);
 }
 
 /* NVMe-oF ADRFAM and TRTYPE codes, spelled as nvme-cli does. */
@@ -296,29 +286,9 @@ const char *treq_name(uint8_t treq, char *buf, size_t len)
 
 const char *stat_name(int type)
 {
-	static const char *const names[] = {
-		[RBLK_STAT_READS]		= "reads",
-		[RBLK_STAT_WRITES]		= "writes",
-		[RBLK_STAT_FLUSHES]		= "flushes",
-		[RBLK_STAT_DISCARDS]		= "discards",
-		[RBLK_STAT_READ_BYTES]		= "read_bytes",
-		[RBLK_STAT_WRITE_BYTES]		= "write_bytes",
-		[RBLK_STAT_DISCARD_BYTES]	= "discard_bytes",
-		[RBLK_STAT_ERRORS]		= "errors",
-		[RBLK_STAT_TIMEOUTS]		= "timeouts",
-		[RBLK_STAT_RECONNECTS]		= "reconnects",
-		[RBLK_STAT_RECONNECT_ATTEMPTS]	= "reconnect_attempts",
-		[RBLK_STAT_INLINE_WRITES]	= "inline_writes",
-		[RBLK_STAT_STATUS_GENERIC]	= "status_generic",
-		[RBLK_STAT_STATUS_CMD]		= "status_cmd",
-		[RBLK_STAT_STATUS_MEDIA]	= "status_media",
-		[RBLK_STAT_STATUS_PATH]		= "status_path",
-		[RBLK_STAT_STATUS_VENDOR]	= "status_vendor",
-	};
-
-	if (type < 0 || (size_t)type >= ARRAY_SIZE(names))
+	if (type < 0 || (size_t)type >= ARRAY_SIZE(stat_names))
 		return NULL;
-	return names[type];
+	return stat_names[type];
 }
 
 const char *uuid_str(const unsigned char *id, char *buf, size_t len)
@@ -328,6 +298,19 @@ const char *uuid_str(const unsigned char *id, char *buf, size_t len)
 		 "%02x%02x%02x%02x%02x%02x",
 		 id[0], id[1], id[2], id[3], id[4], id[5], id[6], id[7],
 		 id[8], id[9], id[10], id[11], id[12], id[13], id[14], id[15]);
+	return buf;
+}
+
+const char *hex_str(const unsigned char *bytes, size_t n, char *buf,
+		    size_t len)
+{
+	size_t i;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	for (i = 0; i < n && 2 * i + 2 < len; i++)
+		snprintf(buf + 2 * i, 3, "%02x", bytes[i]);
 	return buf;
 }
 
@@ -369,136 +352,276 @@ static const char *printable(const char *s, char *buf, size_t len)
 
 /* --- commands --- */
 
-void print_connect(FILE *f, enum out_format fmt, const struct dev_ref *ref)
+/* The identifiers a namespace reports: @fn(key, value, @arg) for each. */
+static void ns_ids(const struct ns_info *ns,
+		   void (*fn)(const char *key, const char *val, void *arg),
+		   void *arg)
+{
+	char buf[40];
+
+	if (ns->has_nguid)
+		fn("nguid", hex_str(ns->nguid, sizeof(ns->nguid), buf,
+				    sizeof(buf)), arg);
+	if (ns->has_eui64)
+		fn("eui64", hex_str(ns->eui64, sizeof(ns->eui64), buf,
+				    sizeof(buf)), arg);
+	if (ns->has_uuid)
+		fn("uuid", uuid_str(ns->uuid, buf, sizeof(buf)), arg);
+}
+
+static void json_id(const char *key, const char *val, void *j)
+{
+	json_str(j, key, val);
+}
+
+static void json_ns(struct json *j, const char *key, const struct ns_info *ns)
+{
+	json_obj_open(j, key);
+	json_u64(j, "index", ns->index);
+	json_str(j, "name", ns->name);
+	json_u64(j, "nsid", ns->nsid);
+	json_u64(j, "size", ns->size);
+	json_u64(j, "block_size", ns->block_size);
+	json_str(j, "wwid", ns->wwid);
+	ns_ids(ns, json_id, j);
+	json_obj_close(j);
+}
+
+static void json_namespaces(struct json *j, const struct ctrl_info *c)
+{
+	size_t i;
+
+	json_arr_open(j, "namespaces");
+	for (i = 0; i < c->nr_ns; i++)
+		json_ns(j, NULL, &c->ns[i]);
+	json_arr_close(j);
+}
+
+void print_connect(FILE *f, enum out_format fmt, const struct ctrl_info *c)
 {
 	struct json j;
+	size_t i;
 
 	if (fmt == OUT_NORMAL) {
-		fprintf(f, "%s\n", ref->name);
+		/* The controller first, then one device per line. */
+		fprintf(f, "%s\n", c->name);
+		for (i = 0; i < c->nr_ns; i++)
+			fprintf(f, "%s\n", c->ns[i].name);
 		return;
 	}
 	json_init(&j, f, true);
 	json_obj_open(&j, NULL);
-	json_u64(&j, "index", ref->index);
-	json_str(&j, "name", ref->name);
+	json_u64(&j, "index", c->index);
+	json_str(&j, "name", c->name);
+	json_namespaces(&j, c);
 	json_obj_close(&j);
 	json_end(&j);
 }
 
-static void json_dev(struct json *j, const struct dev_info *d)
+static void json_ctrl(struct json *j, const struct ctrl_info *c)
 {
 	char uuid[40];
 
 	json_obj_open(j, NULL);
-	json_u64(j, "index", d->index);
-	json_str(j, "name", d->name);
-	json_str(j, "state", state_name(d->state));
-	json_str(j, "transport", d->trtype);
-	json_str(j, "adrfam", adrfam_name(d->adrfam));
-	json_str(j, "traddr", d->traddr);
-	json_str(j, "trsvcid", d->trsvcid);
-	json_str(j, "subsysnqn", d->subsysnqn);
-	json_str(j, "hostnqn", d->hostnqn);
-	json_str(j, "hostid", uuid_str(d->hostid, uuid, sizeof(uuid)));
-	json_u64(j, "nsid", d->nsid);
-	json_u64(j, "cntlid", d->cntlid);
-	json_str(j, "model", d->model);
-	json_str(j, "serial", d->serial);
-	json_str(j, "firmware", d->firmware);
-	json_u64(j, "nr_io_queues", d->nr_io_queues);
-	json_u64(j, "queue_size", d->queue_size);
-	json_u64(j, "size", d->size);
-	json_u64(j, "block_size", d->block_size);
-	json_u64(j, "kato", d->kato);
-	json_u64(j, "reconnect_delay", d->reconnect_delay);
-	json_s64(j, "ctrl_loss_tmo", d->ctrl_loss_tmo);
-	json_s64(j, "fast_io_fail_tmo", d->fast_io_fail_tmo);
+	json_u64(j, "index", c->index);
+	json_str(j, "name", c->name);
+	json_str(j, "state", state_name(c->state));
+	json_str(j, "transport", c->trtype);
+	json_str(j, "adrfam", adrfam_name(c->adrfam));
+	json_str(j, "traddr", c->traddr);
+	json_str(j, "trsvcid", c->trsvcid);
+	json_str(j, "subsysnqn", c->subsysnqn);
+	json_str(j, "hostnqn", c->hostnqn);
+	json_str(j, "hostid", uuid_str(c->hostid, uuid, sizeof(uuid)));
+	if (c->nsid)
+		json_u64(j, "nsid", c->nsid);
+	json_u64(j, "cntlid", c->cntlid);
+	json_str(j, "model", c->model);
+	json_str(j, "serial", c->serial);
+	json_str(j, "firmware", c->firmware);
+	json_u64(j, "nr_io_queues", c->nr_io_queues);
+	json_u64(j, "queue_size", c->queue_size);
+	json_u64(j, "kato", c->kato);
+	json_u64(j, "reconnect_delay", c->reconnect_delay);
+	json_s64(j, "ctrl_loss_tmo", c->ctrl_loss_tmo);
+	json_s64(j, "fast_io_fail_tmo", c->fast_io_fail_tmo);
+	json_namespaces(j, c);
 	json_obj_close(j);
 }
 
-void print_list(FILE *f, enum out_format fmt, const struct dev_info *devs,
+/*
+ * The list table: a line per controller and under it an indented line per
+ * namespace, in columns as wide as their widest cell.  list_rows() hands
+ * each line to a callback, once to measure and once to print.
+ */
+#define LIST_COLS	5
+
+typedef void (*list_row_fn)(const char *const *cell, void *arg);
+
+struct list_table {
+	FILE *f;
+	int width[LIST_COLS];
+};
+
+static void list_ns_row(const struct ns_info *ns, list_row_fn fn, void *arg)
+{
+	char name[RBLK_DISK_NAME_LEN + 2], nsid[16], size[32], bs[16];
+	char safe[SAFE_LEN];
+	const char *cell[LIST_COLS] = { name, nsid, size, bs, SAFE(ns->wwid) };
+
+	snprintf(name, sizeof(name), "  %s", ns->name);
+	snprintf(nsid, sizeof(nsid), "%u", ns->nsid);
+	size_str(ns->size, size, sizeof(size));
+	snprintf(bs, sizeof(bs), "%u", ns->block_size);
+	fn(cell, arg);
+}
+
+static void list_rows(const struct ctrl_info *ctrls, size_t nr,
+		      list_row_fn fn, void *arg)
+{
+	static const char *const ctrl_head[LIST_COLS] = {
+		"Controller", "State", "Address", "Port", "Subsystem NQN",
+	};
+	static const char *const ns_head[LIST_COLS] = {
+		"  Device", "NSID", "Size", "Block", "WWID",
+	};
+	char safe[SAFE_LEN];
+	size_t i, k;
+
+	fn(ctrl_head, arg);
+	fn(ns_head, arg);
+	for (i = 0; i < nr; i++) {
+		const struct ctrl_info *c = &ctrls[i];
+		const char *cell[LIST_COLS] = {
+			c->name, state_name(c->state), c->traddr, c->trsvcid,
+			SAFE(c->subsysnqn),
+		};
+
+		fn(cell, arg);
+		for (k = 0; k < c->nr_ns; k++)
+			list_ns_row(&c->ns[k], fn, arg);
+	}
+}
+
+static void list_measure(const char *const *cell, void *arg)
+{
+	struct list_table *t = arg;
+	int i, n;
+
+	for (i = 0; i < LIST_COLS - 1; i++) {
+		n = strlen(cell[i]);
+		if (n > t->width[i])
+			t->width[i] = n;
+	}
+}
+
+static void list_print(const char *const *cell, void *arg)
+{
+	struct list_table *t = arg;
+	int i;
+
+	for (i = 0; i < LIST_COLS - 1; i++)
+		fprintf(t->f, "%-*s  ", t->width[i], cell[i]);
+	fprintf(t->f, "%s\n", cell[LIST_COLS - 1]);
+}
+
+void print_list(FILE *f, enum out_format fmt, const struct ctrl_info *ctrls,
 		size_t nr)
 {
-	int wname = 6, waddr = 7;
-	char size[32], safe[SAFE_LEN];
+	struct list_table t = { .f = f };
 	struct json j;
 	size_t i;
 
 	if (fmt == OUT_JSON) {
 		json_init(&j, f, true);
 		json_obj_open(&j, NULL);
-		json_arr_open(&j, "devices");
+		json_arr_open(&j, "controllers");
 		for (i = 0; i < nr; i++)
-			json_dev(&j, &devs[i]);
+			json_ctrl(&j, &ctrls[i]);
 		json_arr_close(&j);
 		json_obj_close(&j);
 		json_end(&j);
 		return;
 	}
 
-	/* No devices, no table: nothing to parse for scripts either. */
+	/* No controllers, no table: nothing to parse for scripts either. */
 	if (!nr)
 		return;
-	for (i = 0; i < nr; i++) {
-		if ((int)strlen(devs[i].name) > wname)
-			wname = strlen(devs[i].name);
-		if ((int)strlen(devs[i].traddr) > waddr)
-			waddr = strlen(devs[i].traddr);
-	}
-	fprintf(f, "%-*s %-10s %-*s %-7s %-5s %-10s %s\n", wname, "Device",
-		"State", waddr, "Address", "Port", "NSID", "Size",
-		"Subsystem NQN");
-	for (i = 0; i < nr; i++) {
-		const struct dev_info *d = &devs[i];
-
-		fprintf(f, "%-*s %-10s %-*s %-7s %-5u %-10s %s\n", wname,
-			d->name, state_name(d->state), waddr, d->traddr,
-			d->trsvcid, d->nsid,
-			size_str(d->size, size, sizeof(size)),
-			SAFE(d->subsysnqn));
-	}
+	list_rows(ctrls, nr, list_measure, &t);
+	list_rows(ctrls, nr, list_print, &t);
 }
 
-void print_show(FILE *f, enum out_format fmt, const struct dev_info *d)
+/* A "key value" line of show; values align whatever the indentation. */
+__attribute__((format(printf, 4, 5)))
+static void show_kv(FILE *f, int indent, const char *key, const char *fmt,
+		    ...)
+{
+	va_list ap;
+
+	fprintf(f, "%*s%-*s ", indent, "", 19 - indent, key);
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+}
+
+static void show_id(const char *key, const char *val, void *f)
+{
+	show_kv(f, 4, key, "%s", val);
+}
+
+static void show_ns(FILE *f, const struct ns_info *ns)
+{
+	char size[32], safe[SAFE_LEN];
+
+	fprintf(f, "  %s:\n", ns->name);
+	show_kv(f, 4, "nsid", "%u", ns->nsid);
+	show_kv(f, 4, "size", "%" PRIu64 " (%s)", ns->size,
+		size_str(ns->size, size, sizeof(size)));
+	show_kv(f, 4, "block_size", "%u", ns->block_size);
+	show_kv(f, 4, "wwid", "%s", SAFE(ns->wwid));
+	ns_ids(ns, show_id, f);
+}
+
+void print_show(FILE *f, enum out_format fmt, const struct ctrl_info *c)
 {
 	char buf[64], safe[SAFE_LEN];
 	struct json j;
+	size_t i;
 
 	if (fmt == OUT_JSON) {
 		json_init(&j, f, true);
-		json_dev(&j, d);
+		json_ctrl(&j, c);
 		json_end(&j);
 		return;
 	}
 
-#define SHOW(key, fmtstr, ...) \
-	fprintf(f, "  %-17s " fmtstr "\n", key, __VA_ARGS__)
-	fprintf(f, "%s: %s\n", d->name, state_name(d->state));
-	SHOW("transport", "%s", d->trtype);
-	SHOW("adrfam", "%s", adrfam_name(d->adrfam));
-	SHOW("traddr", "%s", d->traddr);
-	SHOW("trsvcid", "%s", d->trsvcid);
-	SHOW("subsysnqn", "%s", SAFE(d->subsysnqn));
-	SHOW("nsid", "%u", d->nsid);
-	SHOW("hostnqn", "%s", SAFE(d->hostnqn));
-	SHOW("hostid", "%s", uuid_str(d->hostid, buf, sizeof(buf)));
-	SHOW("cntlid", "%u", d->cntlid);
-	SHOW("model", "%s", SAFE(d->model));
-	SHOW("serial", "%s", SAFE(d->serial));
-	SHOW("firmware", "%s", SAFE(d->firmware));
-	SHOW("size", "%" PRIu64 " (%s)", d->size,
-	     size_str(d->size, buf, sizeof(buf)));
-	SHOW("block_size", "%u", d->block_size);
-	SHOW("nr_io_queues", "%u", d->nr_io_queues);
-	SHOW("queue_size", "%u", d->queue_size);
-	SHOW("kato", "%u", d->kato);
-	SHOW("reconnect_delay", "%u", d->reconnect_delay);
-	SHOW("ctrl_loss_tmo", "%d", d->ctrl_loss_tmo);
-	SHOW("fast_io_fail_tmo", "%d", d->fast_io_fail_tmo);
-#undef SHOW
+	fprintf(f, "%s: %s\n", c->name, state_name(c->state));
+	show_kv(f, 2, "transport", "%s", c->trtype);
+	show_kv(f, 2, "adrfam", "%s", adrfam_name(c->adrfam));
+	show_kv(f, 2, "traddr", "%s", c->traddr);
+	show_kv(f, 2, "trsvcid", "%s", c->trsvcid);
+	show_kv(f, 2, "subsysnqn", "%s", SAFE(c->subsysnqn));
+	if (c->nsid)
+		show_kv(f, 2, "nsid", "%u", c->nsid);
+	show_kv(f, 2, "hostnqn", "%s", SAFE(c->hostnqn));
+	show_kv(f, 2, "hostid", "%s", uuid_str(c->hostid, buf, sizeof(buf)));
+	show_kv(f, 2, "cntlid", "%u", c->cntlid);
+	show_kv(f, 2, "model", "%s", SAFE(c->model));
+	show_kv(f, 2, "serial", "%s", SAFE(c->serial));
+	show_kv(f, 2, "firmware", "%s", SAFE(c->firmware));
+	show_kv(f, 2, "nr_io_queues", "%u", c->nr_io_queues);
+	show_kv(f, 2, "queue_size", "%u", c->queue_size);
+	show_kv(f, 2, "kato", "%u", c->kato);
+	show_kv(f, 2, "reconnect_delay", "%u", c->reconnect_delay);
+	show_kv(f, 2, "ctrl_loss_tmo", "%d", c->ctrl_loss_tmo);
+	show_kv(f, 2, "fast_io_fail_tmo", "%d", c->fast_io_fail_tmo);
+	show_kv(f, 2, "namespaces", "%zu", c->nr_ns);
+	for (i = 0; i < c->nr_ns; i++)
+		show_ns(f, &c->ns[i]);
 }
 
-void print_stats(FILE *f, enum out_format fmt, const struct dev_stats *st)
+void print_stats(FILE *f, enum out_format fmt, const struct stats_info *st)
 {
 	struct json j;
 	bool any = false;
@@ -507,8 +630,12 @@ void print_stats(FILE *f, enum out_format fmt, const struct dev_stats *st)
 	if (fmt == OUT_JSON) {
 		json_init(&j, f, true);
 		json_obj_open(&j, NULL);
-		json_u64(&j, "index", st->index);
-		json_str(&j, "name", st->name);
+		json_u64(&j, "ctrl_index", st->ctrl_index);
+		json_str(&j, "controller", st->ctrl_name);
+		if (st->is_ns) {
+			json_u64(&j, "index", st->index);
+			json_str(&j, "name", st->name);
+		}
 		for (i = 0; i <= RBLK_STAT_MAX; i++) {
 			if (stat_name(i))
 				json_u64(&j, stat_name(i), st->counter[i]);
@@ -523,7 +650,9 @@ void print_stats(FILE *f, enum out_format fmt, const struct dev_stats *st)
 		return;
 	}
 
-	fprintf(f, "%s:\n", st->name);
+	fprintf(f, "%s:\n", st->is_ns ? st->name : st->ctrl_name);
+	if (st->is_ns)
+		fprintf(f, "  %-19s %s\n", "controller", st->ctrl_name);
 	for (i = 0; i <= RBLK_STAT_MAX; i++) {
 		if (stat_name(i))
 			fprintf(f, "  %-19s %" PRIu64 "\n", stat_name(i),
@@ -603,24 +732,31 @@ void print_discover(FILE *f, enum out_format fmt,
 	}
 }
 
-void print_event(FILE *f, enum out_format fmt, const struct dev_event *ev)
+void print_event(FILE *f, enum out_format fmt, const struct ctrl_event *ev)
 {
+	const struct ns_info *ns = &ev->ns;
 	struct json j;
 
 	if (fmt == OUT_JSON) {
 		json_init(&j, f, false);
 		json_obj_open(&j, NULL);
 		json_str(&j, "event", event_name(ev->event));
-		json_u64(&j, "index", ev->index);
-		json_str(&j, "name", ev->name);
+		json_u64(&j, "index", ev->ctrl_index);
+		json_str(&j, "name", ev->ctrl_name);
 		json_str(&j, "state", state_name(ev->state));
+		if (ev->has_ns)
+			json_ns(&j, "namespace", ns);
 		json_obj_close(&j);
 		json_end(&j);
 	} else if (ev->event == RBLK_EVENT_STATE) {
-		fprintf(f, "%s: state %s\n", ev->name, state_name(ev->state));
+		fprintf(f, "%s: state %s\n", ev->ctrl_name,
+			state_name(ev->state));
 	} else {
-		fprintf(f, "%s: %s (state %s)\n", ev->name,
-			event_name(ev->event), state_name(ev->state));
+		fprintf(f, "%s: %s", ev->ctrl_name, event_name(ev->event));
+		if (ev->has_ns)
+			fprintf(f, " %s nsid %u size %" PRIu64 " block_size %u",
+				ns->name, ns->nsid, ns->size, ns->block_size);
+		fprintf(f, " (state %s)\n", state_name(ev->state));
 	}
 	fflush(f);
 }

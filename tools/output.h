@@ -51,21 +51,25 @@ const char *adrfam_name(uint8_t adrfam);
 const char *trtype_name(uint8_t trtype);
 const char *subtype_name(uint8_t subtype);
 const char *treq_name(uint8_t treq, char *buf, size_t len);
+/* The counter's name, NULL for the attributes that are not counters. */
 const char *stat_name(int type);
 /* "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", @buf of at least 37 bytes. */
 const char *uuid_str(const unsigned char *id, char *buf, size_t len);
+/* @n bytes as lowercase hex, @buf of at least 2 * @n + 1 bytes. */
+const char *hex_str(const unsigned char *bytes, size_t n, char *buf,
+		    size_t len);
 /* "256 MiB", "1.50 GiB": binary units, two decimals when not exact. */
 const char *size_str(uint64_t bytes, char *buf, size_t len);
 
-void print_connect(FILE *f, enum out_format fmt, const struct dev_ref *ref);
-void print_list(FILE *f, enum out_format fmt, const struct dev_info *devs,
+void print_connect(FILE *f, enum out_format fmt, const struct ctrl_info *c);
+void print_list(FILE *f, enum out_format fmt, const struct ctrl_info *ctrls,
 		size_t nr);
-void print_show(FILE *f, enum out_format fmt, const struct dev_info *dev);
-void print_stats(FILE *f, enum out_format fmt, const struct dev_stats *st);
+void print_show(FILE *f, enum out_format fmt, const struct ctrl_info *c);
+void print_stats(FILE *f, enum out_format fmt, const struct stats_info *st);
 void print_discover(FILE *f, enum out_format fmt,
 		    const struct disc_entry *entries, size_t nr,
 		    uint64_t numrec);
 /* One line per event: monitor output is read as it comes. */
-void print_event(FILE *f, enum out_format fmt, const struct dev_event *ev);
+void print_event(FILE *f, enum out_format fmt, const struct ctrl_event *ev);
 
 #endif /* NVMECFG_OUTPUT_H */

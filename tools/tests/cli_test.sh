@@ -32,11 +32,15 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..25"
+echo "1..30"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
 expect help_unknown 2 "unknown command 'bogus'" $NVMECFG help bogus
+expect help_duplicate_connect 0 '^  -D, --duplicate-connect ' \
+	$NVMECFG connect --help
+expect help_names 0 '^Usage: nvmecfg show \{NAME \| -d NAME \| --index N\}' \
+	$NVMECFG show --help
 for c in connect disconnect list show stats discover monitor; do
 	expect "${c}_help" 0 "^Usage: nvmecfg $c" $NVMECFG $c --help
 done
@@ -63,13 +67,20 @@ expect list_extra_argument 2 "unexpected argument 'rblk0'" \
 	$NVMECFG list rblk0
 expect show_two_devices 2 'more than one device' \
 	$NVMECFG show rblk0 --index 1
+expect disconnect_ctrl_and_ns 2 'more than one device' \
+	$NVMECFG disconnect rblk-ctrl0 rblk0
+expect stats_duplicate_connect 2 "unknown option '-D'" \
+	$NVMECFG stats rblk-ctrl0 -D
 
 # Beyond the command line: the host kernel has no rblk family.
 if [ -d /sys/module/rblk ]; then
 	n=$((n + 1)); echo "ok $n module_missing # SKIP rblk loaded on the host"
 	n=$((n + 1)); echo "ok $n module_missing_json # SKIP rblk loaded"
+	n=$((n + 1)); echo "ok $n module_missing_ctrl # SKIP rblk loaded"
 else
 	expect module_missing 3 'rblk module not loaded' $NVMECFG list
 	expect module_missing_json 3 'rblk module not loaded' \
-		$NVMECFG connect -a 10.99.0.1 -n $NQN -o json
+		$NVMECFG connect -a 10.99.0.1 -n $NQN -D -o json
+	expect module_missing_ctrl 3 'rblk module not loaded' \
+		$NVMECFG show rblk-ctrl0
 fi

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Sample devices, statistics and discovery records for the output tests,
- * with strings that need escaping where a target could send them.
+ * Sample controllers, namespaces, statistics, events and discovery records
+ * for the output tests, with strings that need escaping where a target
+ * could send them.
  */
 #ifndef NVMECFG_FIXTURES_H
 #define NVMECFG_FIXTURES_H
@@ -17,58 +18,107 @@
 /* What a JSON parser reads back from FIX_NASTY_JSON. */
 #define FIX_NASTY_READ	"Q\"B\\N\nT\tC\x01U\xc3\xa9X\xef\xbf\xbd"
 
-static inline void fix_devs(struct dev_info d[2])
+#define FIX_HOSTNQN	"nqn.2014-08.org.nvmexpress:uuid:deadbeef"
+#define FIX_WWID0	"uuid.00112233-4455-6677-8899-aabbccddeeff"
+#define FIX_WWID1	"eui.0011223344556677"
+#define FIX_WWID2	"nvme.0000-3031-4c696e7578-00000003"
+
+/*
+ * Two controllers: rblk-ctrl0 (live, IPv4, all namespaces: rblk0 with an
+ * NGUID and a UUID, rblk1 with an EUI-64) and rblk-ctrl7 (connecting,
+ * IPv6, created with -N 3: rblk9 without identifiers, a nasty model).
+ * @ns holds the three namespaces.
+ */
+static inline void fix_ctrls(struct ctrl_info c[2], struct ns_info ns[3])
 {
 	static const unsigned char hostid[16] = {
 		0xde, 0xad, 0xbe, 0xef, 0x00, 0x01, 0x02, 0x03,
 		0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b,
 	};
+	static const unsigned char id[16] = {
+		0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+		0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff,
+	};
 
-	memset(d, 0, 2 * sizeof(*d));
-	d[0].index = 0;
-	strcpy(d[0].name, "rblk0");
-	strcpy(d[0].trtype, "rdma");
-	d[0].adrfam = RBLK_ADRFAM_IPV4;
-	strcpy(d[0].traddr, "10.99.0.1");
-	strcpy(d[0].trsvcid, "4420");
-	strcpy(d[0].subsysnqn, FIX_NQN);
-	strcpy(d[0].hostnqn, "nqn.2014-08.org.nvmexpress:uuid:deadbeef");
-	memcpy(d[0].hostid, hostid, sizeof(hostid));
-	d[0].nsid = 2;
-	d[0].nr_io_queues = 2;
-	d[0].queue_size = 128;
-	d[0].kato = 5;
-	d[0].reconnect_delay = 10;
-	d[0].ctrl_loss_tmo = 600;
-	d[0].fast_io_fail_tmo = -1;
-	d[0].state = RBLK_STATE_LIVE;
-	d[0].cntlid = 1;
-	d[0].size = 268435456;
-	d[0].block_size = 512;
-	strcpy(d[0].model, "Linux");
-	strcpy(d[0].serial, "0123456789abcdef");
-	strcpy(d[0].firmware, "6.1.0-57");
+	memset(ns, 0, 3 * sizeof(*ns));
+	ns[0].index = 0;
+	strcpy(ns[0].name, "rblk0");
+	ns[0].nsid = 1;
+	ns[0].size = 1073741824;
+	ns[0].block_size = 512;
+	strcpy(ns[0].wwid, FIX_WWID0);
+	ns[0].has_nguid = true;
+	memcpy(ns[0].nguid, id, sizeof(ns[0].nguid));
+	ns[0].has_uuid = true;
+	memcpy(ns[0].uuid, id, sizeof(ns[0].uuid));
 
-	d[1] = d[0];
-	d[1].index = 7;
-	strcpy(d[1].name, "rblk7");
-	d[1].adrfam = RBLK_ADRFAM_IPV6;
-	strcpy(d[1].traddr, "fd00::1");
-	d[1].nsid = 1;
-	d[1].state = RBLK_STATE_CONNECTING;
-	d[1].ctrl_loss_tmo = -1;
-	d[1].size = 1073741824;
-	d[1].block_size = 4096;
-	strcpy(d[1].model, FIX_NASTY);
+	ns[1].index = 1;
+	strcpy(ns[1].name, "rblk1");
+	ns[1].nsid = 2;
+	ns[1].size = 268435456;
+	ns[1].block_size = 4096;
+	strcpy(ns[1].wwid, FIX_WWID1);
+	ns[1].has_eui64 = true;
+	memcpy(ns[1].eui64, id, sizeof(ns[1].eui64));
+
+	ns[2].index = 9;
+	strcpy(ns[2].name, "rblk9");
+	ns[2].nsid = 3;
+	ns[2].size = 67108864;
+	ns[2].block_size = 512;
+	strcpy(ns[2].wwid, FIX_WWID2);
+
+	memset(c, 0, 2 * sizeof(*c));
+	c[0].index = 0;
+	strcpy(c[0].name, "rblk-ctrl0");
+	strcpy(c[0].trtype, "rdma");
+	c[0].adrfam = RBLK_ADRFAM_IPV4;
+	strcpy(c[0].traddr, "10.99.0.1");
+	strcpy(c[0].trsvcid, "4420");
+	strcpy(c[0].subsysnqn, FIX_NQN);
+	strcpy(c[0].hostnqn, FIX_HOSTNQN);
+	memcpy(c[0].hostid, hostid, sizeof(hostid));
+	c[0].nr_io_queues = 2;
+	c[0].queue_size = 128;
+	c[0].kato = 5;
+	c[0].reconnect_delay = 10;
+	c[0].ctrl_loss_tmo = 600;
+	c[0].fast_io_fail_tmo = -1;
+	c[0].state = RBLK_STATE_LIVE;
+	c[0].cntlid = 1;
+	strcpy(c[0].model, "Linux");
+	strcpy(c[0].serial, "0123456789abcdef");
+	strcpy(c[0].firmware, "6.1.0-57");
+	c[0].ns = &ns[0];
+	c[0].nr_ns = 2;
+
+	c[1] = c[0];
+	c[1].index = 7;
+	strcpy(c[1].name, "rblk-ctrl7");
+	c[1].adrfam = RBLK_ADRFAM_IPV6;
+	strcpy(c[1].traddr, "fd00::1");
+	c[1].nsid = 3;
+	c[1].state = RBLK_STATE_CONNECTING;
+	c[1].cntlid = 2;
+	c[1].ctrl_loss_tmo = -1;
+	strcpy(c[1].model, FIX_NASTY);
+	c[1].ns = &ns[2];
+	c[1].nr_ns = 1;
 }
 
-static inline void fix_stats(struct dev_stats *st)
+/* The statistics of namespace rblk0 of rblk-ctrl0; @ns false: the sum. */
+static inline void fix_stats(struct stats_info *st, bool ns)
 {
 	int i;
 
 	memset(st, 0, sizeof(*st));
-	st->index = 0;
-	strcpy(st->name, "rblk0");
+	st->ctrl_index = 0;
+	strcpy(st->ctrl_name, "rblk-ctrl0");
+	st->is_ns = ns;
+	if (ns) {
+		st->index = 0;
+		strcpy(st->name, "rblk0");
+	}
 	for (i = 1; i <= RBLK_STAT_MAX; i++)
 		st->counter[i] = 1000 + i;
 	/* Beyond 2^53: must survive as an integer, not a double. */
@@ -76,6 +126,22 @@ static inline void fix_stats(struct dev_stats *st)
 	st->lat_hist[0] = 3;
 	st->lat_hist[4] = 40;
 	st->lat_hist[RBLK_LAT_BUCKETS - 1] = 1;
+}
+
+/* A namespace event: rblk1 appeared on rblk-ctrl0. */
+static inline void fix_event(struct ctrl_event *ev)
+{
+	struct ctrl_info c[2];
+	struct ns_info ns[3];
+
+	fix_ctrls(c, ns);
+	memset(ev, 0, sizeof(*ev));
+	ev->event = RBLK_EVENT_NS_ADDED;
+	ev->ctrl_index = 0;
+	strcpy(ev->ctrl_name, "rblk-ctrl0");
+	ev->state = RBLK_STATE_LIVE;
+	ev->has_ns = true;
+	ev->ns = ns[1];
 }
 
 static inline void fix_disc(struct disc_entry e[2])

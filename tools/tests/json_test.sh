@@ -13,19 +13,22 @@ ok() { n=$((n + 1)); echo "ok $n $1"; }
 not_ok() { n=$((n + 1)); echo "not ok $n $1"; }
 skip() { n=$((n + 1)); echo "ok $n $1 # SKIP $2"; }
 
-# jq_check NAME WHAT EXPR: jsongen WHAT parses and EXPR holds.
+# jq_check NAME WHAT EXPR [JQ_ARGS...]: jsongen WHAT parses and EXPR holds.
 jq_check() {
+	_name=$1 _what=$2 _expr=$3
+	shift 3
 	if [ -z "$JQ" ]; then
-		skip "$1" "no jq"
+		skip "$_name" "no jq"
 		return
 	fi
-	if $GEN "$2" > "$TMP.json" &&
-	   out=$("$JQ" -e "$3" "$TMP.json" 2>&1) && [ "$out" = true ]; then
-		ok "$1"
+	if $GEN "$_what" > "$TMP.json" &&
+	   out=$("$JQ" -e "$@" "$_expr" "$TMP.json" 2>&1) && [ "$out" = true ]
+	then
+		ok "$_name"
 	else
-		echo "# jq -e '$3' said: $out"
+		echo "# jq -e '$_expr' said: $out"
 		sed 's/^/# /' "$TMP.json"
-		not_ok "$1"
+		not_ok "$_name"
 	fi
 }
 
@@ -60,38 +63,66 @@ PY=$(command -v python3)
 
 echo "KTAP version 1"
 echo "# suite: json"
-echo "1..16"
+echo "1..24"
 
-jq_check list_devices list '.devices | length == 2'
-jq_check list_fields list '.devices[0] | .index == 0 and .name == "rblk0" and
-	.state == "live" and .transport == "rdma" and .adrfam == "ipv4" and
-	.traddr == "10.99.0.1" and .trsvcid == "4420" and
+jq_check list_controllers list '.controllers | length == 2'
+jq_check list_fields list '.controllers[0] | .index == 0 and
+	.name == "rblk-ctrl0" and .state == "live" and .transport == "rdma" and
+	.adrfam == "ipv4" and .traddr == "10.99.0.1" and .trsvcid == "4420" and
 	.subsysnqn == "nqn.2026-12.io.rblk:test" and
 	.hostnqn == "nqn.2014-08.org.nvmexpress:uuid:deadbeef" and
 	.hostid == "deadbeef-0001-0203-0405-060708090a0b" and
-	.nsid == 2 and .cntlid == 1 and .nr_io_queues == 2 and
-	.queue_size == 128 and .size == 268435456 and .block_size == 512 and
+	.cntlid == 1 and .nr_io_queues == 2 and .queue_size == 128 and
 	.kato == 5 and .reconnect_delay == 10 and .ctrl_loss_tmo == 600 and
 	.fast_io_fail_tmo == -1 and .model == "Linux" and
-	.firmware == "6.1.0-57"'
-jq_check list_second list '.devices[1] | .index == 7 and
-	.state == "connecting" and .adrfam == "ipv6" and
-	.traddr == "fd00::1" and .ctrl_loss_tmo == -1'
-jq_check list_empty list-empty '.devices == []'
-jq_check show_object show '.name == "rblk7" and .block_size == 4096'
-jq_check stats_counters stats '.name == "rblk0" and .reads == 1001 and
+	.serial == "0123456789abcdef" and .firmware == "6.1.0-57" and
+	(has("nsid") | not) and (.namespaces | length) == 2'
+jq_check list_keys list '(.controllers[0] | keys) == ["adrfam", "cntlid",
+	"ctrl_loss_tmo", "fast_io_fail_tmo", "firmware", "hostid", "hostnqn",
+	"index", "kato", "model", "name", "namespaces", "nr_io_queues",
+	"queue_size", "reconnect_delay", "serial", "state", "subsysnqn",
+	"traddr", "transport", "trsvcid"]'
+jq_check list_namespaces list '.controllers[0].namespaces |
+	.[0] == {"index": 0, "name": "rblk0", "nsid": 1, "size": 1073741824,
+		"block_size": 512,
+		"wwid": "uuid.00112233-4455-6677-8899-aabbccddeeff",
+		"nguid": "00112233445566778899aabbccddeeff",
+		"uuid": "00112233-4455-6677-8899-aabbccddeeff"} and
+	.[1] == {"index": 1, "name": "rblk1", "nsid": 2, "size": 268435456,
+		"block_size": 4096, "wwid": "eui.0011223344556677",
+		"eui64": "0011223344556677"}'
+jq_check list_second list '.controllers[1] | .index == 7 and
+	.name == "rblk-ctrl7" and .state == "connecting" and
+	.adrfam == "ipv6" and .traddr == "fd00::1" and .ctrl_loss_tmo == -1 and
+	.nsid == 3 and .namespaces == [{"index": 9, "name": "rblk9",
+		"nsid": 3, "size": 67108864, "block_size": 512,
+		"wwid": "nvme.0000-3031-4c696e7578-00000003"}]'
+jq_check list_empty list-empty '. == {"controllers": []}'
+jq_check show_object show '.name == "rblk-ctrl7" and .nsid == 3 and
+	(.namespaces | map(.name)) == ["rblk9"]'
+# show prints the very object list has for the controller.
+$GEN list > "$TMP.list"
+jq_check show_is_list_entry show '. == $l[0].controllers[1]' \
+	--slurpfile l "$TMP.list"
+jq_check stats_counters stats '.name == "rblk0" and .index == 0 and
+	.controller == "rblk-ctrl0" and .ctrl_index == 0 and .reads == 1001 and
 	.writes == 1002 and .flushes == 1003 and .discards == 1004 and
 	.errors == 1008 and .timeouts == 1009 and .reconnects == 1010 and
 	.reconnect_attempts == 1011 and .inline_writes == 1012 and
-	.status_generic == 1014 and .status_vendor == 1018'
+	.errors_generic == 1014 and .errors_cmd_specific == 1015 and
+	.errors_vendor == 1018'
 jq_check stats_histogram stats '(.latency_hist_us | length) == 24 and
 	.latency_hist_us[0] == 3 and .latency_hist_us[4] == 40 and
 	.latency_hist_us[23] == 1 and (.latency_hist_us | add) == 44'
-jq_check stats_keys stats 'keys == ["discard_bytes", "discards", "errors",
+jq_check stats_keys stats 'keys == ["controller", "ctrl_index",
+	"discard_bytes", "discards", "errors", "errors_cmd_specific",
+	"errors_generic", "errors_media", "errors_path", "errors_vendor",
 	"flushes", "index", "inline_writes", "latency_hist_us", "name",
-	"read_bytes", "reads", "reconnect_attempts", "reconnects",
-	"status_cmd", "status_generic", "status_media", "status_path",
-	"status_vendor", "timeouts", "write_bytes", "writes"]'
+	"read_bytes", "reads", "reconnect_attempts", "reconnects", "timeouts",
+	"write_bytes", "writes"]'
+jq_check stats_ctrl_keys stats-ctrl '.controller == "rblk-ctrl0" and
+	.ctrl_index == 0 and (has("name") or has("index") | not) and
+	.reads == 1001'
 jq_check discover_records discover '.records | length == 2 and
 	.[0].trtype == "rdma" and .[0].adrfam == "ipv4" and
 	.[0].subtype == "current discovery subsystem" and
@@ -100,12 +131,21 @@ jq_check discover_records discover '.records | length == 2 and
 	.[1].subtype == "nvme subsystem" and .[1].traddr == "10.99.0.1" and
 	.[1].trsvcid == "4420" and .[1].subnqn == "nqn.2026-12.io.rblk:test" and
 	.[1].treq == "not required, sq flow control disable supported"'
-jq_check connect_ref connect '. == {"index": 0, "name": "rblk0"}'
-jq_check event_line event '.event == "removed" and .name == "rblk0" and
-	.state == "deleting" and .index == 0'
+jq_check connect_ref connect '.index == 0 and .name == "rblk-ctrl0" and
+	(keys == ["index", "name", "namespaces"]) and
+	(.namespaces | map(.name)) == ["rblk0", "rblk1"] and
+	.namespaces[0].size == 1073741824 and .namespaces[1].block_size == 4096'
+jq_check event_line event '. == {"event": "removed", "index": 0,
+	"name": "rblk-ctrl0", "state": "deleting"}'
+jq_check event_ns_line event-ns '.event == "ns-added" and .index == 0 and
+	.name == "rblk-ctrl0" and .state == "live" and
+	.namespace == {"index": 1, "name": "rblk1", "nsid": 2,
+		"size": 268435456, "block_size": 4096,
+		"wwid": "eui.0011223344556677", "eui64": "0011223344556677"}'
 
 # One event, one line: monitor -o json is read line by line.
-if [ "$($GEN event | wc -l)" -eq 1 ]; then
+if [ "$($GEN event | wc -l)" -eq 1 ] && [ "$($GEN event-ns | wc -l)" -eq 1 ]
+then
 	ok event_one_line
 else
 	not_ok event_one_line
@@ -116,7 +156,7 @@ if [ -z "$JQ" ]; then
 	skip escaping_roundtrip "no jq"
 else
 	printf 'Q"B\\N\nT\tC\001U\303\251X\357\277\275' > "$TMP.want"
-	$GEN list | "$JQ" -j '.devices[1].model' > "$TMP.got"
+	$GEN list | "$JQ" -j '.controllers[1].model' > "$TMP.got"
 	if cmp -s "$TMP.want" "$TMP.got"; then
 		ok escaping_roundtrip
 	else
@@ -125,6 +165,30 @@ else
 	fi
 fi
 
-py_check python_list list 'assert d["devices"][1]["model"] == "Q\"B\\N\nT\tC\x01U\u00e9X\ufffd"'
+py_check python_list list 'assert d["controllers"][1]["model"] == "Q\"B\\N\nT\tC\x01U\u00e9X\ufffd"'
 py_check python_u64 stats 'assert d["read_bytes"] == 18446744073709551615'
+py_check python_stats_ctrl stats-ctrl 'assert d["read_bytes"] == 18446744073709551615 and "name" not in d'
+py_check python_event_ns event-ns 'assert d["namespace"]["name"] == "rblk1"'
 py_check python_discover discover 'assert [r["subnqn"] for r in d["records"]] == ["nqn.2014-08.org.nvmexpress.discovery", "nqn.2026-12.io.rblk:test"]'
+
+# Every document jsongen makes, strictly parsed (monitor's line by line).
+if [ -z "$PY" ]; then
+	skip python_all_documents "no python3"
+else
+	bad=
+	for w in list list-empty show stats stats-ctrl discover connect event \
+		 event-ns; do
+		$GEN "$w" | "$PY" -c '
+import json, sys
+for line in ([sys.stdin.read()] if sys.argv[1] != "lines" else sys.stdin):
+    json.loads(line, parse_constant=lambda c: 1 / 0)
+' "$(case $w in event*) echo lines ;; *) echo doc ;; esac)" 2>/dev/null ||
+			bad="$bad $w"
+	done
+	if [ -z "$bad" ]; then
+		ok python_all_documents
+	else
+		echo "# not JSON:$bad"
+		not_ok python_all_documents
+	fi
+fi

@@ -2,7 +2,7 @@
 /*
  * Prints the output of nvmecfg for the test fixtures, so json_test.sh can
  * check it with a real JSON parser: jsongen {list|list-empty|show|stats|
- * discover|connect|event} [normal|json].
+ * stats-ctrl|discover|connect|event|event-ns} [normal|json].
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,14 +13,15 @@
 int main(int argc, char **argv)
 {
 	enum out_format fmt = OUT_JSON;
-	struct dev_info d[2];
-	struct dev_stats st;
+	struct ctrl_info c[2];
+	struct ns_info ns[3];
+	struct stats_info st;
 	struct disc_entry e[2];
-	struct dev_ref ref = { .index = 0, .name = "rblk0" };
-	struct dev_event ev = {
-		.event = RBLK_EVENT_REMOVED, .index = 0, .name = "rblk0",
-		.state = RBLK_STATE_DELETING,
+	struct ctrl_event ev = {
+		.event = RBLK_EVENT_REMOVED, .ctrl_index = 0,
+		.ctrl_name = "rblk-ctrl0", .state = RBLK_STATE_DELETING,
 	};
+	struct ctrl_event ns_ev;
 	const char *what;
 
 	if (argc < 2 || argc > 3) {
@@ -31,23 +32,26 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[2], "normal"))
 		fmt = OUT_NORMAL;
 
-	fix_devs(d);
-	fix_stats(&st);
+	fix_ctrls(c, ns);
 	fix_disc(e);
+	fix_event(&ns_ev);
+	fix_stats(&st, strcmp(what, "stats-ctrl"));
 	if (!strcmp(what, "list"))
-		print_list(stdout, fmt, d, 2);
+		print_list(stdout, fmt, c, 2);
 	else if (!strcmp(what, "list-empty"))
-		print_list(stdout, fmt, d, 0);
+		print_list(stdout, fmt, c, 0);
 	else if (!strcmp(what, "show"))
-		print_show(stdout, fmt, &d[1]);
-	else if (!strcmp(what, "stats"))
+		print_show(stdout, fmt, &c[1]);
+	else if (!strcmp(what, "stats") || !strcmp(what, "stats-ctrl"))
 		print_stats(stdout, fmt, &st);
 	else if (!strcmp(what, "discover"))
 		print_discover(stdout, fmt, e, 2, 2);
 	else if (!strcmp(what, "connect"))
-		print_connect(stdout, fmt, &ref);
+		print_connect(stdout, fmt, &c[0]);
 	else if (!strcmp(what, "event"))
 		print_event(stdout, fmt, &ev);
+	else if (!strcmp(what, "event-ns"))
+		print_event(stdout, fmt, &ns_ev);
 	else
 		return 2;
 	return 0;

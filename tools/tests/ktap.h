@@ -55,6 +55,17 @@ static int ktap_failed;
 		}							\
 	} while (0)
 
+#define CHECK_PREFIX(str, prefix)					\
+	do {								\
+		const char *__s = (str), *__p = (prefix);		\
+		if (!__s || strncmp(__s, __p, strlen(__p))) {		\
+			printf("# %s:%d: \"%s\" does not start with \"%s\"\n", \
+			       __FILE__, __LINE__, __s ? __s : "(null)", \
+			       __p);					\
+			ktap_failed = 1;				\
+		}							\
+	} while (0)
+
 static inline int ktap_run(const char *suite, const struct ktap_case *cases,
 			   size_t nr)
 {

@@ -113,7 +113,8 @@ static uint16_t fill_payload(char *p, uint16_t type)
 {
 	static const char *const strs[] = {
 		"rdma", "tcp", "10.99.0.1", "::1", "4420", "0", "99999",
-		"nqn.2026-12.io.rblk:test", "nqn.", "nqn.x", "rblk0", "",
+		"nqn.2026-12.io.rblk:test", "nqn.", "nqn.x", "rblk0",
+		RBLK_CTRL_NAME_PREFIX "0", RBLK_CTRL_NAME_PREFIX, "",
 	};
 	uint16_t len;
 	unsigned int i;
@@ -253,7 +254,8 @@ int main(int argc, char **argv)
 		nlh->nlmsg_seq = seq;
 		g = NLMSG_DATA(nlh);
 		/* Known commands mostly; unknown ones too. Never DISCONNECT:
-		 * a lucky index could hit a device another test owns.
+		 * a lucky index or name could hit a controller another test
+		 * owns.
 		 */
 		do {
 			g->cmd = rnd() % (RBLK_CMD_MAX + 3);

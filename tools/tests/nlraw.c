@@ -7,7 +7,7 @@
  * failure. nvmecfg cannot send these: it validates its input first.
  *
  * Every case has exactly one defect. A request the kernel wrongly accepts
- * is undone (a created device is disconnected) and reported.
+ * is undone (a created controller is disconnected) and reported.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,6 +33,7 @@ enum akind {
 	A_U32,
 	A_U64,
 	A_S32,
+	A_FLAG,		/* no payload */
 	A_NEST,		/* a nest holding one u64 */
 };
 
@@ -71,11 +72,12 @@ struct raw_case {
 #define U32(t, x)	{ t, A_U32, NULL, x, 0 }
 #define U64(t, x)	{ t, A_U64, NULL, x, 0 }
 #define S32(t, x)	{ t, A_S32, NULL, (uint64_t)(int64_t)(x), 0 }
+#define FLAG(t)		{ t, A_FLAG, NULL, 0, 0 }
 #define NEST(t)		{ t, A_NEST, NULL, 0, 0 }
 
 /*
  * A subsystem the test target does not have: a wrongly accepted request
- * fails at the target instead of creating a device.
+ * fails at the target instead of creating a controller.
  */
 #define TRADDR		STR(RBLK_ATTR_TRADDR, "10.99.0.1")
 #define NQN		STR(RBLK_ATTR_SUBSYSNQN, "nqn.2026-12.io.rblk:nlraw")
@@ -223,9 +225,18 @@ static const struct raw_case cases[] = {
 	{ C("connect with an index attribute", CONNECT),
 	  .attrs = { TRADDR, NQN, U32(RBLK_ATTR_INDEX, 0) },
 	  .want = -EINVAL },
+	{ C("connect with a ctrl_index attribute", CONNECT),
+	  .attrs = { TRADDR, NQN, U32(RBLK_ATTR_CTRL_INDEX, 0) },
+	  .want = -EINVAL },
 	{ C("connect with a stats nest", CONNECT),
 	  .attrs = { TRADDR, NQN, NEST(RBLK_ATTR_STATS) },
 	  .want = -EINVAL },
+	{ C("connect with a namespace nest", CONNECT),
+	  .attrs = { TRADDR, NQN, NEST(RBLK_ATTR_NS) },
+	  .want = -EINVAL },
+	{ C("connect duplicate_connect with a payload", CONNECT),
+	  .attrs = { TRADDR, NQN, U32(RBLK_ATTR_DUPLICATE_CONNECT, 1) },
+	  .want = -ERANGE },
 	{ C("connect with attribute type 200", CONNECT),
 	  .attrs = { TRADDR, NQN, U32(200, 1) },
 	  .want = -EINVAL },
@@ -254,7 +265,7 @@ static const struct raw_case cases[] = {
 	{ C("event command sent to the kernel", EVENT), .want = -EOPNOTSUPP },
 	{ C("command 0", UNSPEC), .want = -EOPNOTSUPP },
 
-	/* naming a device */
+	/* naming a namespace */
 	{ C("disconnect without a device", DISCONNECT),
 	  .want = -EINVAL,
 	  .msg = "device index or name is required",
@@ -302,6 +313,39 @@ static const struct raw_case cases[] = {
 	  .want = -EINVAL,
 	  .msg = "device index or name is required",
 	  .miss = RBLK_ATTR_INDEX },
+
+	/* naming a controller */
+	{ C("disconnect ctrl_index 65535", DISCONNECT),
+	  .attrs = { U32(RBLK_ATTR_CTRL_INDEX, 65535) },
+	  .want = -ENODEV },
+	{ C("disconnect rblk-ctrl65535", DISCONNECT),
+	  .attrs = { STR(RBLK_ATTR_CTRL_NAME, "rblk-ctrl65535") },
+	  .want = -ENODEV },
+	{ C("disconnect ctrl name of 40 chars", DISCONNECT),
+	  .attrs = { FILL(RBLK_ATTR_CTRL_NAME, "rblk-ctrl", 40) },
+	  .want = -EINVAL },
+	{ C("disconnect ctrl_index as u16", DISCONNECT),
+	  .attrs = { U16(RBLK_ATTR_CTRL_INDEX, 0) },
+	  .want = -EINVAL },
+	{ C("disconnect with a duplicate_connect flag", DISCONNECT),
+	  .attrs = { U32(RBLK_ATTR_CTRL_INDEX, 65535),
+		     FLAG(RBLK_ATTR_DUPLICATE_CONNECT) },
+	  .want = -EINVAL },
+	{ C("get ctrl_index 65535", GET),
+	  .attrs = { U32(RBLK_ATTR_CTRL_INDEX, 65535) },
+	  .want = -ENODEV },
+	{ C("get rblk-ctrl65535", GET),
+	  .attrs = { STR(RBLK_ATTR_CTRL_NAME, "rblk-ctrl65535") },
+	  .want = -ENODEV },
+	{ C("get_stats ctrl_index 65535", GET_STATS),
+	  .attrs = { U32(RBLK_ATTR_CTRL_INDEX, 65535) },
+	  .want = -ENODEV },
+	{ C("get_stats ctrl name not NUL-terminated", GET_STATS),
+	  .attrs = { RAW(RBLK_ATTR_CTRL_NAME, "rblk-ctrl0", 10) },
+	  .want = -EINVAL },
+	{ C("reset_stats rblk-ctrl65535", RESET_STATS),
+	  .attrs = { STR(RBLK_ATTR_CTRL_NAME, "rblk-ctrl65535") },
+	  .want = -ENODEV },
 
 	/* discover */
 	{ C("discover missing traddr", DISCOVER),
@@ -351,6 +395,8 @@ static int put_attr(struct nl_msg *msg, const struct attr *a)
 		return nla_put_u64(msg, a->type, a->v);
 	case A_S32:
 		return nla_put_s32(msg, a->type, (int32_t)a->v);
+	case A_FLAG:
+		return nla_put_flag(msg, a->type);
 	case A_NEST:
 		nest = nla_nest_start(msg, a->type);
 		if (!nest || nla_put_u64(msg, RBLK_STAT_READS, 1))
@@ -410,12 +456,12 @@ err:
 static int parse_index(struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
 	(void)nlh;
-	if (tb[RBLK_ATTR_INDEX])
-		*(int *)arg = nla_get_u32(tb[RBLK_ATTR_INDEX]);
+	if (tb[RBLK_ATTR_CTRL_INDEX])
+		*(int *)arg = nla_get_u32(tb[RBLK_ATTR_CTRL_INDEX]);
 	return 0;
 }
 
-/* A connect the kernel should have refused did create a device. */
+/* A connect the kernel should have refused did create a controller. */
 static void undo(struct rnl *r, int index)
 {
 	struct nl_msg *msg;
@@ -423,9 +469,12 @@ static void undo(struct rnl *r, int index)
 	if (index < 0)
 		return;
 	msg = rnl_msg(r, RBLK_CMD_DISCONNECT, 0);
-	if (!msg || nla_put_u32(msg, RBLK_ATTR_INDEX, index) < 0)
+	if (!msg || nla_put_u32(msg, RBLK_ATTR_CTRL_INDEX, index) < 0) {
+		nlmsg_free(msg);
 		return;
-	printf("# removing rblk%d, created by mistake: %s\n", index,
+	}
+	printf("# removing %s%d, created by mistake: %s\n",
+	       RBLK_CTRL_NAME_PREFIX, index,
 	       strerror(-rnl_transact(r, msg, NULL, NULL)));
 }
 

@@ -10,7 +10,8 @@
 			 OPT(NSID) | OPT(NR_IO_QUEUES) |		\
 			 OPT(QUEUE_SIZE) | OPT(CTRL_LOSS_TMO) |		\
 			 OPT(RECONNECT_DELAY) | OPT(KATO) |		\
-			 OPT(FAST_IO_FAIL_TMO) | OPT(OUTPUT) | OPT(HELP))
+			 OPT(FAST_IO_FAIL_TMO) | OPT(DUPLICATE_CONNECT) | \
+			 OPT(OUTPUT) | OPT(HELP))
 #define CONNECT_REQUIRED (OPT(TRADDR) | OPT(NQN))
 #define DEV_ALLOWED	(OPT(DEVICE) | OPT(INDEX) | OPT(OUTPUT) | OPT(HELP))
 
@@ -41,7 +42,7 @@ static void connect_valid(void)
 		      "-n", NQN, "--hostnqn", "nqn.2014-08.org.example:host",
 		      "--hostid", "12345678-9abc-def0-0123-456789ABCDEF",
 		      "-N", "2", "-i", "4", "-Q", "256", "-l", "-1",
-		      "-c", "3", "-k", "0", "-f", "30", "-o", "json") ==
+		      "-c", "3", "-k", "0", "-f", "30", "-D", "-o", "json") ==
 	      OPTS_OK);
 	CHECK_STR(cfg.traddr, "10.99.0.1");
 	CHECK_STR(cfg.trsvcid, "4420");
@@ -57,12 +58,32 @@ static void connect_valid(void)
 	CHECK(cfg.fast_io_fail_tmo == 30);
 	CHECK(cfg.format == OUT_JSON);
 	CHECK(cfg.set & OPT(KATO));
+	CHECK(cfg.set & OPT(DUPLICATE_CONNECT));
 	CHECK(!(cfg.set & OPT(HELP)));
+}
+
+static void duplicate_connect(void)
+{
+	CHECK(CONNECT_WITH("--duplicate-connect") == OPTS_OK);
+	CHECK(cfg.set & OPT(DUPLICATE_CONNECT));
+	CHECK(CONNECT_WITH("--duplicate_connect") == OPTS_OK);
+	CHECK(cfg.set & OPT(DUPLICATE_CONNECT));
+	/* A flag: no value, once. */
+	CHECK(CONNECT_WITH("-Dx") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "--duplicate-connect (-D) takes no value");
+	CHECK(CONNECT_WITH("--duplicate-connect=1") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "takes no value");
+	CHECK(CONNECT_WITH("-D", "-D") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "given more than once");
+	/* connect only. */
+	CHECK(DEV("rblk0", "-D") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "unknown option '-D'");
 }
 
 static void connect_minimal(void)
 {
 	CHECK(CONNECT("-a", "fe80::1", "-n", NQN) == OPTS_OK);
+	/* No -N: every namespace; no -D: no second controller. */
 	CHECK(cfg.set == (OPT(TRADDR) | OPT(NQN)));
 	CHECK(cfg.trsvcid == NULL);
 	CHECK(cfg.format == OUT_NORMAL);
@@ -286,6 +307,13 @@ static void device_selection(void)
 	CHECK(cfg.index == 5 && (cfg.set & OPT(INDEX)));
 	CHECK(DEV("-o", "json", "--", "rblk4") == OPTS_OK);
 	CHECK_STR(cfg.device, "rblk4");
+	/* Controllers are named the same ways. */
+	CHECK(DEV("rblk-ctrl0") == OPTS_OK);
+	CHECK_STR(cfg.device, "rblk-ctrl0");
+	CHECK(DEV("-d", "rblk-ctrl12") == OPTS_OK);
+	CHECK_STR(cfg.device, "rblk-ctrl12");
+	CHECK(DEV("--device=/dev/rblk-ctrl3") == OPTS_OK);
+	CHECK_STR(cfg.device, "rblk-ctrl3");
 }
 
 static void device_errors(void)
@@ -295,6 +323,8 @@ static void device_errors(void)
 	CHECK(DEV("-o", "json") == OPTS_ERROR);
 	CHECK_CONTAINS(cfg.err, "no device given");
 	CHECK(DEV("rblk0", "rblk1") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "more than one device");
+	CHECK(DEV("rblk-ctrl0", "rblk0") == OPTS_ERROR);
 	CHECK_CONTAINS(cfg.err, "more than one device");
 	CHECK(DEV("rblk0", "-d", "rblk0") == OPTS_ERROR);
 	CHECK_CONTAINS(cfg.err, "more than one device");
@@ -329,15 +359,26 @@ static void help_text(void)
 	fclose(f);
 	CHECK_CONTAINS(buf, "-a, --traddr ADDR");
 	CHECK_CONTAINS(buf, "-N, --nsid NSID");
-	CHECK_CONTAINS(buf, "rblk-specific");
+	CHECK_CONTAINS(buf, "expose only this namespace; rblk-specific");
+	CHECK_CONTAINS(buf, "-D, --duplicate-connect ");
 	CHECK_CONTAINS(buf, "-h, --help");
 	CHECK(!strstr(buf, "--index"));
+	free(buf);
+
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	opts_help(f, DEV_ALLOWED);
+	fclose(f);
+	CHECK_CONTAINS(buf, "-d, --device NAME");
+	CHECK_CONTAINS(buf, "rblk-ctrlM or namespace rblkN");
+	CHECK_CONTAINS(buf, "--index N");
 	free(buf);
 }
 
 static const struct ktap_case cases[] = {
 	KTAP_CASE(connect_valid),
 	KTAP_CASE(connect_minimal),
+	KTAP_CASE(duplicate_connect),
 	KTAP_CASE(connect_option_spellings),
 	KTAP_CASE(connect_missing_traddr),
 	KTAP_CASE(connect_missing_nqn),

@@ -105,9 +105,13 @@ static void names(void)
 
 	CHECK_STR(state_name(RBLK_STATE_LIVE), "live");
 	CHECK_STR(state_name(RBLK_STATE_DEAD), "dead");
+	CHECK_STR(state_name(__RBLK_STATE_MAX), "unknown");
 	CHECK_STR(state_name(200), "unknown");
 	CHECK_STR(event_name(RBLK_EVENT_ADDED), "added");
+	CHECK_STR(event_name(RBLK_EVENT_NS_ADDED), "ns-added");
+	CHECK_STR(event_name(RBLK_EVENT_NS_RESIZED), "ns-resized");
 	CHECK_STR(event_name(0), "unknown");
+	CHECK_STR(event_name(__RBLK_EVENT_MAX), "unknown");
 	CHECK_STR(adrfam_name(1), "ipv4");
 	CHECK_STR(adrfam_name(2), "ipv6");
 	CHECK_STR(trtype_name(1), "rdma");
@@ -117,9 +121,31 @@ static void names(void)
 	CHECK_STR(treq_name(6, b, sizeof(b)),
 		  "not required, sq flow control disable supported");
 	CHECK_STR(stat_name(RBLK_STAT_READS), "reads");
+	CHECK_STR(stat_name(RBLK_STAT_STATUS_CMD), "errors_cmd_specific");
+	CHECK(stat_name(RBLK_STAT_UNSPEC) == NULL);
 	CHECK(stat_name(RBLK_STAT_LAT_HIST) == NULL);
 	CHECK(stat_name(RBLK_STAT_PAD) == NULL);
+	CHECK(stat_name(__RBLK_STAT_MAX) == NULL);
 	CHECK(stat_name(-1) == NULL);
+}
+
+/* One source of truth: every name is the UAPI header's. */
+static void names_from_uapi(void)
+{
+	static const char *const states[__RBLK_STATE_MAX] = RBLK_STATE_NAMES;
+	static const char *const events[__RBLK_EVENT_MAX] = RBLK_EVENT_NAMES;
+	static const char *const stats[__RBLK_STAT_MAX] = RBLK_STAT_NAMES;
+	int i;
+
+	for (i = 0; i < __RBLK_STATE_MAX; i++)
+		CHECK_STR(state_name(i), states[i]);
+	for (i = RBLK_EVENT_ADDED; i < __RBLK_EVENT_MAX; i++)
+		CHECK_STR(event_name(i), events[i]);
+	for (i = 0; i < __RBLK_STAT_MAX; i++) {
+		CHECK(!stat_name(i) == !stats[i]);
+		if (stats[i])
+			CHECK_STR(stat_name(i), stats[i]);
+	}
 }
 
 static void sizes_and_ids(void)
@@ -138,79 +164,156 @@ static void sizes_and_ids(void)
 	CHECK_STR(size_str(~0ULL, b, sizeof(b)), "16.00 EiB");
 	CHECK_STR(uuid_str(id, b, sizeof(b)),
 		  "deadbeef-0001-0203-0405-060708090a0b");
+	CHECK_STR(hex_str(id, 8, b, sizeof(b)), "deadbeef00010203");
+	CHECK_STR(hex_str(id, 16, b, sizeof(b)),
+		  "deadbeef000102030405060708090a0b");
+	/* Cut short rather than overrun. */
+	CHECK_STR(hex_str(id, 16, b, 6), "dead");
+	CHECK_STR(hex_str(id, 0, b, sizeof(b)), "");
 }
+
+static struct ctrl_info fc[2];
+static struct ns_info fns[3];
 
 static void list_normal(void)
 {
-	struct dev_info d[2];
 	FILE *f;
 
-	fix_devs(d);
 	f = capture();
-	print_list(f, OUT_NORMAL, d, 2);
+	print_list(f, OUT_NORMAL, fc, 2);
 	fclose(f);
-	CHECK_CONTAINS(buf, "Device State      Address   Port    NSID  Size");
-	CHECK_CONTAINS(buf, "rblk0  live       10.99.0.1 4420    2     "
-			    "256 MiB    " FIX_NQN "\n");
-	CHECK_CONTAINS(buf, "rblk7  connecting fd00::1   4420    1     1 GiB");
+	CHECK_STR(buf,
+		  "Controller  State       Address    Port   Subsystem NQN\n"
+		  "  Device    NSID        Size       Block  WWID\n"
+		  "rblk-ctrl0  live        10.99.0.1  4420   " FIX_NQN "\n"
+		  "  rblk0     1           1 GiB      512    " FIX_WWID0 "\n"
+		  "  rblk1     2           256 MiB    4096   " FIX_WWID1 "\n"
+		  "rblk-ctrl7  connecting  fd00::1    4420   " FIX_NQN "\n"
+		  "  rblk9     3           64 MiB     512    " FIX_WWID2 "\n");
 
 	f = capture();
-	print_list(f, OUT_NORMAL, d, 0);
+	print_list(f, OUT_NORMAL, fc, 0);
 	fclose(f);
 	CHECK_STR(buf, "");
 }
 
-static void list_json(void)
+static void list_normal_widths(void)
 {
-	struct dev_info d[2];
+	struct ctrl_info c = fc[0];
+	struct ns_info ns = fns[0];
 	FILE *f;
 
-	fix_devs(d);
+	/* Columns grow with their widest cell, a namespace's too. */
+	strcpy(c.traddr, "fdaa:bbbb:cccc:dddd::1");
+	strcpy(ns.name, "rblk123456");
+	c.ns = &ns;
+	c.nr_ns = 1;
 	f = capture();
-	print_list(f, OUT_JSON, d, 2);
+	print_list(f, OUT_NORMAL, &c, 1);
 	fclose(f);
-	CHECK(!strncmp(buf, "{\n  \"devices\": [\n    {\n      \"index\": 0,\n", 40));
-	CHECK_CONTAINS(buf, "\"name\": \"rblk0\",");
-	CHECK_CONTAINS(buf, "\"state\": \"live\",");
-	CHECK_CONTAINS(buf, "\"transport\": \"rdma\",");
-	CHECK_CONTAINS(buf, "\"nsid\": 2,");
-	CHECK_CONTAINS(buf, "\"size\": 268435456,");
-	CHECK_CONTAINS(buf, "\"fast_io_fail_tmo\": -1\n");
-	CHECK_CONTAINS(buf, "\"hostid\": \"deadbeef-0001-0203-0405-060708090a0b\"");
-	CHECK_CONTAINS(buf, "\"model\": \"" FIX_NASTY_JSON "\"");
+	CHECK_CONTAINS(buf, "Controller    State  Address                 Port");
+	CHECK_CONTAINS(buf, "rblk-ctrl0    live   fdaa:bbbb:cccc:dddd::1  4420");
+	CHECK_CONTAINS(buf, "  rblk123456  1      1 GiB                   512 ");
+}
+
+static void list_json(void)
+{
+	FILE *f;
 
 	f = capture();
-	print_list(f, OUT_JSON, d, 0);
+	print_list(f, OUT_JSON, fc, 2);
 	fclose(f);
-	CHECK_STR(buf, "{\n  \"devices\": []\n}\n");
+	CHECK_PREFIX(buf, "{\n  \"controllers\": [\n    {\n"
+			  "      \"index\": 0,\n");
+	CHECK_CONTAINS(buf, "\"name\": \"rblk-ctrl0\",");
+	CHECK_CONTAINS(buf, "\"state\": \"live\",");
+	CHECK_CONTAINS(buf, "\"transport\": \"rdma\",");
+	CHECK_CONTAINS(buf, "\"fast_io_fail_tmo\": -1,\n"
+			    "      \"namespaces\": [\n");
+	CHECK_CONTAINS(buf, "\"hostid\": \"deadbeef-0001-0203-0405-060708090a0b\"");
+	CHECK_CONTAINS(buf, "\"model\": \"" FIX_NASTY_JSON "\"");
+	/* The filter only where there is one. */
+	CHECK_CONTAINS(buf, "\"hostid\": \"deadbeef-0001-0203-0405-060708090a0b\",\n"
+			    "      \"cntlid\": 1,");
+	CHECK_CONTAINS(buf, "\"nsid\": 3,\n      \"cntlid\": 2,");
+	/* Identifiers only where reported. */
+	CHECK_CONTAINS(buf, "\"wwid\": \"" FIX_WWID0 "\",\n"
+			    "          \"nguid\": \"00112233445566778899aabbccddeeff\",\n"
+			    "          \"uuid\": \"00112233-4455-6677-8899-aabbccddeeff\"\n");
+	CHECK_CONTAINS(buf, "\"wwid\": \"" FIX_WWID1 "\",\n"
+			    "          \"eui64\": \"0011223344556677\"\n");
+	CHECK_CONTAINS(buf, "\"wwid\": \"" FIX_WWID2 "\"\n");
+
+	f = capture();
+	print_list(f, OUT_JSON, fc, 0);
+	fclose(f);
+	CHECK_STR(buf, "{\n  \"controllers\": []\n}\n");
 }
 
 static void show_normal(void)
 {
-	struct dev_info d[2];
 	FILE *f;
 
-	fix_devs(d);
 	f = capture();
-	print_show(f, OUT_NORMAL, &d[0]);
+	print_show(f, OUT_NORMAL, &fc[0]);
 	fclose(f);
-	CHECK(!strncmp(buf, "rblk0: live\n", 12));
+	CHECK_PREFIX(buf, "rblk-ctrl0: live\n");
 	CHECK_CONTAINS(buf, "  traddr            10.99.0.1\n");
-	CHECK_CONTAINS(buf, "  size              268435456 (256 MiB)\n");
-	CHECK_CONTAINS(buf, "  fast_io_fail_tmo  -1\n");
+	CHECK_CONTAINS(buf, "  subsysnqn         " FIX_NQN "\n"
+			    "  hostnqn           ");
+	CHECK_CONTAINS(buf, "  fast_io_fail_tmo  -1\n"
+			    "  namespaces        2\n"
+			    "  rblk0:\n"
+			    "    nsid            1\n"
+			    "    size            1073741824 (1 GiB)\n"
+			    "    block_size      512\n"
+			    "    wwid            " FIX_WWID0 "\n"
+			    "    nguid           00112233445566778899aabbccddeeff\n"
+			    "    uuid            00112233-4455-6677-8899-aabbccddeeff\n"
+			    "  rblk1:\n"
+			    "    nsid            2\n");
+	CHECK_CONTAINS(buf, "    eui64           0011223344556677\n");
+	CHECK(!strstr(buf, "\n  nsid "));
+
+	/* The filter, and a model that must not reach the terminal raw. */
+	f = capture();
+	print_show(f, OUT_NORMAL, &fc[1]);
+	fclose(f);
+	CHECK_PREFIX(buf, "rblk-ctrl7: connecting\n");
+	CHECK_CONTAINS(buf, "  subsysnqn         " FIX_NQN "\n"
+			    "  nsid              3\n");
+	CHECK_CONTAINS(buf, "  model             Q\"B\\N?T?C?U");
+	CHECK_CONTAINS(buf, "  namespaces        1\n  rblk9:\n");
+}
+
+static void show_json(void)
+{
+	FILE *f;
+
+	f = capture();
+	print_show(f, OUT_JSON, &fc[1]);
+	fclose(f);
+	CHECK_PREFIX(buf, "{\n  \"index\": 7,\n  \"name\": \"rblk-ctrl7\",\n");
+	CHECK_CONTAINS(buf, "  \"namespaces\": [\n    {\n      \"index\": 9,\n"
+			    "      \"name\": \"rblk9\",\n      \"nsid\": 3,\n"
+			    "      \"size\": 67108864,\n"
+			    "      \"block_size\": 512,\n");
+	CHECK(strlen(buf) > 6 && !strcmp(buf + strlen(buf) - 6, "  ]\n}\n"));
 }
 
 static void stats_output(void)
 {
-	struct dev_stats st;
+	struct stats_info st;
 	FILE *f;
 
-	fix_stats(&st);
+	fix_stats(&st, true);
 	f = capture();
 	print_stats(f, OUT_NORMAL, &st);
 	fclose(f);
-	CHECK_CONTAINS(buf, "rblk0:\n  reads               1001\n");
+	CHECK_CONTAINS(buf, "rblk0:\n  controller          rblk-ctrl0\n"
+			    "  reads               1001\n");
 	CHECK_CONTAINS(buf, "  read_bytes          18446744073709551615\n");
+	CHECK_CONTAINS(buf, "  errors_cmd_specific 1015\n");
 	CHECK_CONTAINS(buf, "    0 - 2             3\n");
 	CHECK_CONTAINS(buf, "    16 - 32           40\n");
 	CHECK_CONTAINS(buf, "    >= 8388608        1\n");
@@ -219,8 +322,11 @@ static void stats_output(void)
 	f = capture();
 	print_stats(f, OUT_JSON, &st);
 	fclose(f);
+	CHECK_PREFIX(buf, "{\n  \"ctrl_index\": 0,\n"
+			  "  \"controller\": \"rblk-ctrl0\",\n"
+			  "  \"index\": 0,\n  \"name\": \"rblk0\",\n");
 	CHECK_CONTAINS(buf, "\"reads\": 1001,");
-	CHECK_CONTAINS(buf, "\"status_vendor\": 1018,");
+	CHECK_CONTAINS(buf, "\"errors_vendor\": 1018,");
 	CHECK_CONTAINS(buf, "\"latency_hist_us\": [\n    3,\n    0,");
 
 	memset(st.lat_hist, 0, sizeof(st.lat_hist));
@@ -228,6 +334,28 @@ static void stats_output(void)
 	print_stats(f, OUT_NORMAL, &st);
 	fclose(f);
 	CHECK_CONTAINS(buf, "    no completions\n");
+}
+
+static void stats_controller(void)
+{
+	struct stats_info st;
+	FILE *f;
+
+	fix_stats(&st, false);
+	f = capture();
+	print_stats(f, OUT_NORMAL, &st);
+	fclose(f);
+	CHECK_PREFIX(buf, "rblk-ctrl0:\n  reads               1001\n");
+	CHECK(!strstr(buf, "controller"));
+
+	f = capture();
+	print_stats(f, OUT_JSON, &st);
+	fclose(f);
+	CHECK_PREFIX(buf, "{\n  \"ctrl_index\": 0,\n"
+			  "  \"controller\": \"rblk-ctrl0\",\n"
+			  "  \"reads\": 1001,\n");
+	CHECK(!strstr(buf, "\"name\""));
+	CHECK(!strstr(buf, "\"index\""));
 }
 
 static void discover_output(void)
@@ -267,9 +395,9 @@ static void discover_output(void)
 
 static void event_lines(void)
 {
-	struct dev_event ev = {
-		.event = RBLK_EVENT_ADDED, .index = 3, .name = "rblk3",
-		.state = RBLK_STATE_LIVE,
+	struct ctrl_event ev = {
+		.event = RBLK_EVENT_ADDED, .ctrl_index = 3,
+		.ctrl_name = "rblk-ctrl3", .state = RBLK_STATE_LIVE,
 	};
 	FILE *f;
 
@@ -280,22 +408,71 @@ static void event_lines(void)
 	print_event(f, OUT_NORMAL, &ev);
 	print_event(f, OUT_JSON, &ev);
 	fclose(f);
-	CHECK_STR(buf, "rblk3: added (state live)\n"
-		       "rblk3: state resetting\n"
+	CHECK_STR(buf, "rblk-ctrl3: added (state live)\n"
+		       "rblk-ctrl3: state resetting\n"
 		       "{\"event\":\"state\",\"index\":3,"
-		       "\"name\":\"rblk3\",\"state\":\"resetting\"}\n");
+		       "\"name\":\"rblk-ctrl3\",\"state\":\"resetting\"}\n");
+}
+
+static void event_namespace(void)
+{
+	struct ctrl_event ev;
+	FILE *f;
+
+	fix_event(&ev);
+	f = capture();
+	print_event(f, OUT_NORMAL, &ev);
+	print_event(f, OUT_JSON, &ev);
+	ev.event = RBLK_EVENT_NS_RESIZED;
+	ev.ns.size *= 2;
+	print_event(f, OUT_NORMAL, &ev);
+	fclose(f);
+	CHECK_STR(buf,
+		  "rblk-ctrl0: ns-added rblk1 nsid 2 size 268435456 "
+		  "block_size 4096 (state live)\n"
+		  "{\"event\":\"ns-added\",\"index\":0,\"name\":\"rblk-ctrl0\","
+		  "\"state\":\"live\",\"namespace\":{\"index\":1,"
+		  "\"name\":\"rblk1\",\"nsid\":2,\"size\":268435456,"
+		  "\"block_size\":4096,\"wwid\":\"" FIX_WWID1 "\","
+		  "\"eui64\":\"0011223344556677\"}}\n"
+		  "rblk-ctrl0: ns-resized rblk1 nsid 2 size 536870912 "
+		  "block_size 4096 (state live)\n");
 }
 
 static void connect_output(void)
 {
-	struct dev_ref ref = { .index = 1, .name = "rblk1" };
+	struct ctrl_info c = fc[1];
 	FILE *f;
 
 	f = capture();
-	print_connect(f, OUT_NORMAL, &ref);
-	print_connect(f, OUT_JSON, &ref);
+	print_connect(f, OUT_NORMAL, &fc[0]);
 	fclose(f);
-	CHECK_STR(buf, "rblk1\n{\n  \"index\": 1,\n  \"name\": \"rblk1\"\n}\n");
+	CHECK_STR(buf, "rblk-ctrl0\nrblk0\nrblk1\n");
+
+	/* What the connect reply tells: no controller parameters. */
+	memset(&c, 0, sizeof(c));
+	c.index = 7;
+	strcpy(c.name, "rblk-ctrl7");
+	c.ns = &fns[2];
+	c.nr_ns = 1;
+	f = capture();
+	print_connect(f, OUT_JSON, &c);
+	fclose(f);
+	CHECK_STR(buf, "{\n  \"index\": 7,\n  \"name\": \"rblk-ctrl7\",\n"
+		       "  \"namespaces\": [\n    {\n"
+		       "      \"index\": 9,\n      \"name\": \"rblk9\",\n"
+		       "      \"nsid\": 3,\n      \"size\": 67108864,\n"
+		       "      \"block_size\": 512,\n"
+		       "      \"wwid\": \"" FIX_WWID2 "\"\n    }\n  ]\n}\n");
+
+	/* No namespace (yet): the controller alone. */
+	c.nr_ns = 0;
+	f = capture();
+	print_connect(f, OUT_NORMAL, &c);
+	print_connect(f, OUT_JSON, &c);
+	fclose(f);
+	CHECK_STR(buf, "rblk-ctrl7\n{\n  \"index\": 7,\n"
+		       "  \"name\": \"rblk-ctrl7\",\n  \"namespaces\": []\n}\n");
 }
 
 static const struct ktap_case cases[] = {
@@ -304,19 +481,27 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(json_writer_compact),
 	KTAP_CASE(json_writer_pretty),
 	KTAP_CASE(names),
+	KTAP_CASE(names_from_uapi),
 	KTAP_CASE(sizes_and_ids),
 	KTAP_CASE(list_normal),
+	KTAP_CASE(list_normal_widths),
 	KTAP_CASE(list_json),
 	KTAP_CASE(show_normal),
+	KTAP_CASE(show_json),
 	KTAP_CASE(stats_output),
+	KTAP_CASE(stats_controller),
 	KTAP_CASE(discover_output),
 	KTAP_CASE(event_lines),
+	KTAP_CASE(event_namespace),
 	KTAP_CASE(connect_output),
 };
 
 int main(void)
 {
-	int ret = ktap_run("output", cases, ARRAY_SIZE(cases));
+	int ret;
+
+	fix_ctrls(fc, fns);
+	ret = ktap_run("output", cases, ARRAY_SIZE(cases));
 
 	free(buf);
 	return ret;

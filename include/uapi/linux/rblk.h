@@ -3,12 +3,19 @@
  * rblk - NVMe over Fabrics (RDMA) block device host.
  *
  * Generic netlink interface shared by the kernel module and nvmecfg.
+ *
+ * The objects: a controller ("rblk-ctrlM", one NVMe-oF association with
+ * its admin and I/O queues) and its namespaces, each a block device
+ * "rblkN" that shares the controller's queues.  Commands name a
+ * controller by %RBLK_ATTR_CTRL_INDEX or %RBLK_ATTR_CTRL_NAME, or a
+ * namespace by %RBLK_ATTR_INDEX or %RBLK_ATTR_DISK_NAME, which then stands
+ * for its controller where a command acts on controllers.
  */
 #ifndef _UAPI_LINUX_RBLK_H
 #define _UAPI_LINUX_RBLK_H
 
 #define RBLK_GENL_NAME		"rblk"
-#define RBLK_GENL_VERSION	1
+#define RBLK_GENL_VERSION	2
 #define RBLK_GENL_MCAST_EVENTS	"events"
 
 /* Limits mirrored from the NVMe specification (NVMF_NQN_SIZE is 223). */
@@ -17,6 +24,13 @@
 #define RBLK_TRSVCID_MAX_LEN	31
 #define RBLK_DISK_NAME_LEN	32
 #define RBLK_HOSTID_LEN		16
+#define RBLK_NGUID_LEN		16
+#define RBLK_EUI64_LEN		8
+#define RBLK_UUID_LEN		16
+
+/* Name prefixes: controllers are "rblk-ctrlM", namespaces "rblkN". */
+#define RBLK_CTRL_NAME_PREFIX	"rblk-ctrl"
+#define RBLK_NS_NAME_PREFIX	"rblk"
 
 #define RBLK_MAX_IO_QUEUES	128
 #define RBLK_MIN_QUEUE_SIZE	16
@@ -40,25 +54,31 @@
 /**
  * enum rblk_cmd - generic netlink commands of the "rblk" family
  * @RBLK_CMD_UNSPEC: unused
- * @RBLK_CMD_CONNECT: connect to a subsystem and create a block device.
- *	Requires %RBLK_ATTR_TRADDR and %RBLK_ATTR_SUBSYSNQN; the rest are
- *	optional. Answers %RBLK_CMD_CONNECT carrying %RBLK_ATTR_INDEX and
- *	%RBLK_ATTR_DISK_NAME. Needs CAP_NET_ADMIN.
- * @RBLK_CMD_DISCONNECT: delete the device named by %RBLK_ATTR_INDEX or
- *	%RBLK_ATTR_DISK_NAME; shuts the controller down. Needs CAP_NET_ADMIN.
- * @RBLK_CMD_GET: describe one device (doit, selected by %RBLK_ATTR_INDEX or
- *	%RBLK_ATTR_DISK_NAME) or all devices (dumpit). Each answer is a
- *	%RBLK_CMD_GET message with the device's parameters and state.
- * @RBLK_CMD_GET_STATS: statistics of one device, nested in
- *	%RBLK_ATTR_STATS.
+ * @RBLK_CMD_CONNECT: create a controller on the subsystem
+ *	%RBLK_ATTR_SUBSYSNQN at %RBLK_ATTR_TRADDR and a block device for
+ *	each of its active namespaces (only %RBLK_ATTR_NSID if given).
+ *	Answers %RBLK_CMD_CONNECT with %RBLK_ATTR_CTRL_INDEX,
+ *	%RBLK_ATTR_CTRL_NAME and one %RBLK_ATTR_NS nest per namespace found
+ *	by the first scan.  A second controller with the same address,
+ *	subsystem and host NQN is refused (-EALREADY) unless
+ *	%RBLK_ATTR_DUPLICATE_CONNECT is given.  Needs CAP_NET_ADMIN.
+ * @RBLK_CMD_DISCONNECT: delete the controller named (directly or by one
+ *	of its namespaces) and all its block devices; shuts the controller
+ *	down.  Needs CAP_NET_ADMIN.
+ * @RBLK_CMD_GET: describe one controller (doit) or all (dumpit): one
+ *	%RBLK_CMD_GET message per controller with its parameters, state
+ *	and one %RBLK_ATTR_NS nest per namespace.
+ * @RBLK_CMD_GET_STATS: statistics, nested in %RBLK_ATTR_STATS: of one
+ *	namespace when one is named, else the sum over the controller's
+ *	namespaces; the reconnect counters are the controller's.
  * @RBLK_CMD_DISCOVER: connect to the discovery controller at
  *	%RBLK_ATTR_TRADDR, read the discovery log page and answer with one
  *	%RBLK_ATTR_DISC_ENTRY nest per record. Needs CAP_NET_ADMIN.
  * @RBLK_CMD_EVENT: multicast notification on the "events" group, carrying
- *	%RBLK_ATTR_EVENT, %RBLK_ATTR_INDEX, %RBLK_ATTR_DISK_NAME and
- *	%RBLK_ATTR_STATE.
- * @RBLK_CMD_RESET_STATS: zero the statistics of one device. Needs
- *	CAP_NET_ADMIN.
+ *	%RBLK_ATTR_EVENT, %RBLK_ATTR_CTRL_INDEX, %RBLK_ATTR_CTRL_NAME,
+ *	%RBLK_ATTR_STATE and, for namespace events, one %RBLK_ATTR_NS nest.
+ * @RBLK_CMD_RESET_STATS: zero the statistics of one namespace, or of all
+ *	namespaces and the controller. Needs CAP_NET_ADMIN.
  * @__RBLK_CMD_MAX: number of commands
  */
 enum rblk_cmd {
@@ -78,7 +98,7 @@ enum rblk_cmd {
 /**
  * enum rblk_attr - top-level attributes
  * @RBLK_ATTR_UNSPEC: unused
- * @RBLK_ATTR_INDEX: u32, device index N of /dev/rblkN
+ * @RBLK_ATTR_INDEX: u32, index N of the namespace device /dev/rblkN
  * @RBLK_ATTR_DISK_NAME: string, "rblkN"
  * @RBLK_ATTR_TRTYPE: string, transport type; only "rdma" is accepted
  * @RBLK_ATTR_ADRFAM: u8, address family: %RBLK_ADRFAM_IPV4 or
@@ -86,7 +106,7 @@ enum rblk_cmd {
  * @RBLK_ATTR_TRADDR: string, transport address (IPv4 or IPv6 literal)
  * @RBLK_ATTR_TRSVCID: string, transport service id (port, default "4420")
  * @RBLK_ATTR_SUBSYSNQN: string, NVMe qualified name of the subsystem
- * @RBLK_ATTR_NSID: u32, namespace id (default 1)
+ * @RBLK_ATTR_NSID: u32, expose only this namespace (default: all)
  * @RBLK_ATTR_HOSTNQN: string, host NQN (default: the module's host NQN)
  * @RBLK_ATTR_HOSTID: binary, 16-byte host identifier (UUID)
  * @RBLK_ATTR_NR_IO_QUEUES: u32, wanted I/O queues (default: online CPUs,
@@ -98,15 +118,16 @@ enum rblk_cmd {
  * @RBLK_ATTR_RECONNECT_DELAY: u32, seconds between reconnect attempts
  *	(1..%RBLK_MAX_RECONNECT_DELAY, default 10)
  * @RBLK_ATTR_CTRL_LOSS_TMO: s32, seconds to keep reconnecting before the
- *	device fails its I/O; -1 reconnects forever (-1..%RBLK_MAX_TMO,
+ *	controller fails its I/O; -1 reconnects forever (-1..%RBLK_MAX_TMO,
  *	default 600)
  * @RBLK_ATTR_FAST_IO_FAIL_TMO: s32, seconds after which queued I/O fails
  *	while reconnecting; -1 holds it until ctrl_loss_tmo
  *	(-1..%RBLK_MAX_TMO, default -1)
- * @RBLK_ATTR_STATE: u8, &enum rblk_state
+ * @RBLK_ATTR_STATE: u8, &enum rblk_state of the controller
  * @RBLK_ATTR_CNTLID: u16, controller id the target assigned
- * @RBLK_ATTR_SIZE: u64, namespace size in bytes
- * @RBLK_ATTR_BLOCK_SIZE: u32, logical block size in bytes
+ * @RBLK_ATTR_SIZE_V1: unused since version 2 (sizes are per namespace, in
+ *	%RBLK_ATTR_NS); kept so that no attribute changes its number
+ * @RBLK_ATTR_BLOCK_SIZE_V1: unused since version 2, likewise
  * @RBLK_ATTR_STATS: nest of &enum rblk_stat_attr
  * @RBLK_ATTR_DISC_ENTRY: nest of &enum rblk_disc_attr, repeated
  * @RBLK_ATTR_EVENT: u8, &enum rblk_event
@@ -117,6 +138,11 @@ enum rblk_cmd {
  * @RBLK_ATTR_DISC_NUMREC: u64, records in the target's discovery log; more
  *	than the %RBLK_ATTR_DISC_ENTRY nests when the log is longer than
  *	%RBLK_DISC_MAX_RECORDS
+ * @RBLK_ATTR_CTRL_INDEX: u32, index M of the controller "rblk-ctrlM"
+ * @RBLK_ATTR_CTRL_NAME: string, "rblk-ctrlM"
+ * @RBLK_ATTR_NS: nest of &enum rblk_ns_attr, one namespace; repeated
+ * @RBLK_ATTR_DUPLICATE_CONNECT: flag, allow a second controller to the
+ *	same address, subsystem and host NQN
  * @__RBLK_ATTR_MAX: number of attributes
  */
 enum rblk_attr {
@@ -139,8 +165,8 @@ enum rblk_attr {
 	RBLK_ATTR_FAST_IO_FAIL_TMO,
 	RBLK_ATTR_STATE,
 	RBLK_ATTR_CNTLID,
-	RBLK_ATTR_SIZE,
-	RBLK_ATTR_BLOCK_SIZE,
+	RBLK_ATTR_SIZE_V1,
+	RBLK_ATTR_BLOCK_SIZE_V1,
 	RBLK_ATTR_STATS,
 	RBLK_ATTR_DISC_ENTRY,
 	RBLK_ATTR_EVENT,
@@ -149,10 +175,52 @@ enum rblk_attr {
 	RBLK_ATTR_FIRMWARE,
 	RBLK_ATTR_PAD,
 	RBLK_ATTR_DISC_NUMREC,
+	RBLK_ATTR_CTRL_INDEX,
+	RBLK_ATTR_CTRL_NAME,
+	RBLK_ATTR_NS,
+	RBLK_ATTR_DUPLICATE_CONNECT,
 	__RBLK_ATTR_MAX,
 };
 /* Highest valid value of the enum above. */
 #define RBLK_ATTR_MAX (__RBLK_ATTR_MAX - 1)
+
+/**
+ * enum rblk_ns_attr - attributes of one namespace, nested in %RBLK_ATTR_NS
+ * @RBLK_NS_ATTR_UNSPEC: unused
+ * @RBLK_NS_ATTR_INDEX: u32, index N of /dev/rblkN
+ * @RBLK_NS_ATTR_DISK_NAME: string, "rblkN"
+ * @RBLK_NS_ATTR_NSID: u32, namespace id on the target
+ * @RBLK_NS_ATTR_SIZE: u64, size in bytes
+ * @RBLK_NS_ATTR_BLOCK_SIZE: u32, logical block size in bytes
+ * @RBLK_NS_ATTR_WWID: string, world wide identifier: "uuid.<UUID>",
+ *	"eui.<NGUID>", "eui.<EUI-64>" (the first the namespace reports), or
+ *	"nvme.<vid>-<serial>-<model>-<nsid>" in hex when it reports none
+ * @RBLK_NS_ATTR_NGUID: binary, 16-byte namespace globally unique id (only
+ *	if the namespace reports one)
+ * @RBLK_NS_ATTR_EUI64: binary, 8-byte IEEE EUI-64 (only if reported)
+ * @RBLK_NS_ATTR_UUID: binary, 16-byte namespace UUID (only if reported)
+ * @RBLK_NS_ATTR_PAD: padding for 64-bit attributes
+ * @__RBLK_NS_ATTR_MAX: number of attributes
+ */
+enum rblk_ns_attr {
+	RBLK_NS_ATTR_UNSPEC,
+	RBLK_NS_ATTR_INDEX,
+	RBLK_NS_ATTR_DISK_NAME,
+	RBLK_NS_ATTR_NSID,
+	RBLK_NS_ATTR_SIZE,
+	RBLK_NS_ATTR_BLOCK_SIZE,
+	RBLK_NS_ATTR_WWID,
+	RBLK_NS_ATTR_NGUID,
+	RBLK_NS_ATTR_EUI64,
+	RBLK_NS_ATTR_UUID,
+	RBLK_NS_ATTR_PAD,
+	__RBLK_NS_ATTR_MAX,
+};
+/* Highest valid value of the enum above. */
+#define RBLK_NS_ATTR_MAX (__RBLK_NS_ATTR_MAX - 1)
+
+/* Longest RBLK_NS_ATTR_WWID, with its NUL ("nvme." form, 20 + 40 bytes). */
+#define RBLK_WWID_MAX_LEN	160
 
 /**
  * enum rblk_adrfam - address families, numbered as the NVMe-oF ADRFAM field
@@ -165,13 +233,14 @@ enum rblk_adrfam {
 };
 
 /**
- * enum rblk_state - controller state of a device
+ * enum rblk_state - controller state
  * @RBLK_STATE_NEW: created, not yet connecting
  * @RBLK_STATE_CONNECTING: establishing queues (first connect or reconnect)
  * @RBLK_STATE_LIVE: connected, I/O flows
  * @RBLK_STATE_RESETTING: an error was seen, queues are being torn down
  * @RBLK_STATE_DELETING: disconnect in progress
  * @RBLK_STATE_DEAD: gave up reconnecting, I/O fails until disconnect
+ * @__RBLK_STATE_MAX: number of states
  */
 enum rblk_state {
 	RBLK_STATE_NEW,
@@ -180,21 +249,54 @@ enum rblk_state {
 	RBLK_STATE_RESETTING,
 	RBLK_STATE_DELETING,
 	RBLK_STATE_DEAD,
+	__RBLK_STATE_MAX,
 };
+
+/*
+ * Names of &enum rblk_state as sysfs and nvmecfg spell them: an
+ * initializer for a "const char * const names[__RBLK_STATE_MAX]".
+ */
+#define RBLK_STATE_NAMES {			\
+	[RBLK_STATE_NEW]	= "new",	\
+	[RBLK_STATE_CONNECTING]	= "connecting",	\
+	[RBLK_STATE_LIVE]	= "live",	\
+	[RBLK_STATE_RESETTING]	= "resetting",	\
+	[RBLK_STATE_DELETING]	= "deleting",	\
+	[RBLK_STATE_DEAD]	= "dead",	\
+}
 
 /**
  * enum rblk_event - kinds of %RBLK_CMD_EVENT notifications
- * @RBLK_EVENT_ADDED: a device was created
- * @RBLK_EVENT_REMOVED: a device was deleted
- * @RBLK_EVENT_STATE: a device changed state (see %RBLK_ATTR_STATE)
+ * @RBLK_EVENT_ADDED: a controller was created
+ * @RBLK_EVENT_REMOVED: a controller was deleted
+ * @RBLK_EVENT_STATE: a controller changed state (see %RBLK_ATTR_STATE)
  * @RBLK_EVENT_RECONNECTING: a reconnect attempt starts
+ * @RBLK_EVENT_NS_ADDED: a namespace block device was created
+ * @RBLK_EVENT_NS_REMOVED: a namespace block device was removed
+ * @RBLK_EVENT_NS_RESIZED: a namespace changed size or logical block size
+ * @__RBLK_EVENT_MAX: one above the highest event
  */
 enum rblk_event {
 	RBLK_EVENT_ADDED = 1,
 	RBLK_EVENT_REMOVED,
 	RBLK_EVENT_STATE,
 	RBLK_EVENT_RECONNECTING,
+	RBLK_EVENT_NS_ADDED,
+	RBLK_EVENT_NS_REMOVED,
+	RBLK_EVENT_NS_RESIZED,
+	__RBLK_EVENT_MAX,
 };
+
+/* Names of &enum rblk_event, an initializer like %RBLK_STATE_NAMES. */
+#define RBLK_EVENT_NAMES {					\
+	[RBLK_EVENT_ADDED]		= "added",		\
+	[RBLK_EVENT_REMOVED]		= "removed",		\
+	[RBLK_EVENT_STATE]		= "state",		\
+	[RBLK_EVENT_RECONNECTING]	= "reconnecting",	\
+	[RBLK_EVENT_NS_ADDED]		= "ns-added",		\
+	[RBLK_EVENT_NS_REMOVED]		= "ns-removed",		\
+	[RBLK_EVENT_NS_RESIZED]		= "ns-resized",		\
+}
 
 /**
  * enum rblk_stat_attr - attributes nested in %RBLK_ATTR_STATS
@@ -206,10 +308,10 @@ enum rblk_event {
  * @RBLK_STAT_READ_BYTES: u64, bytes read
  * @RBLK_STAT_WRITE_BYTES: u64, bytes written
  * @RBLK_STAT_DISCARD_BYTES: u64, bytes discarded or zeroed
- * @RBLK_STAT_ERRORS: u64, commands completed with an error status
+ * @RBLK_STAT_ERRORS: u64, requests completed with an error
  * @RBLK_STAT_TIMEOUTS: u64, request timeouts
- * @RBLK_STAT_RECONNECTS: u64, successful reconnects
- * @RBLK_STAT_RECONNECT_ATTEMPTS: u64, reconnect attempts
+ * @RBLK_STAT_RECONNECTS: u64, successful reconnects of the controller
+ * @RBLK_STAT_RECONNECT_ATTEMPTS: u64, reconnect attempts of the controller
  * @RBLK_STAT_INLINE_WRITES: u64, writes sent as in-capsule data
  * @RBLK_STAT_LAT_HIST: binary, array of u64: completions by latency, bucket
  *	i counts latencies in [2^i, 2^(i+1)) microseconds (bucket 0 also
@@ -220,7 +322,7 @@ enum rblk_event {
  * @RBLK_STAT_STATUS_MEDIA: u64, errors with status code type 2 (media and
  *	data integrity)
  * @RBLK_STAT_STATUS_PATH: u64, errors with status code type 3 (path) or
- *	host-side aborts
+ *	failed by the host (no usable path, aborted, retries exhausted)
  * @RBLK_STAT_STATUS_VENDOR: u64, errors with status code type 7 (vendor)
  * @RBLK_STAT_PAD: padding
  * @__RBLK_STAT_MAX: number of attributes
@@ -250,6 +352,31 @@ enum rblk_stat_attr {
 };
 /* Highest valid value of the enum above. */
 #define RBLK_STAT_MAX (__RBLK_STAT_MAX - 1)
+
+/*
+ * Names of the u64 counters of &enum rblk_stat_attr, as sysfs files and
+ * nvmecfg keys: an initializer for "const char * const names[__RBLK_STAT_MAX]"
+ * (the attributes without a name are not counters).
+ */
+#define RBLK_STAT_NAMES {						\
+	[RBLK_STAT_READS]		= "reads",			\
+	[RBLK_STAT_WRITES]		= "writes",			\
+	[RBLK_STAT_FLUSHES]		= "flushes",			\
+	[RBLK_STAT_DISCARDS]		= "discards",			\
+	[RBLK_STAT_READ_BYTES]		= "read_bytes",			\
+	[RBLK_STAT_WRITE_BYTES]		= "write_bytes",		\
+	[RBLK_STAT_DISCARD_BYTES]	= "discard_bytes",		\
+	[RBLK_STAT_ERRORS]		= "errors",			\
+	[RBLK_STAT_TIMEOUTS]		= "timeouts",			\
+	[RBLK_STAT_RECONNECTS]		= "reconnects",			\
+	[RBLK_STAT_RECONNECT_ATTEMPTS]	= "reconnect_attempts",		\
+	[RBLK_STAT_INLINE_WRITES]	= "inline_writes",		\
+	[RBLK_STAT_STATUS_GENERIC]	= "errors_generic",		\
+	[RBLK_STAT_STATUS_CMD]		= "errors_cmd_specific",	\
+	[RBLK_STAT_STATUS_MEDIA]	= "errors_media",		\
+	[RBLK_STAT_STATUS_PATH]		= "errors_path",		\
+	[RBLK_STAT_STATUS_VENDOR]	= "errors_vendor",		\
+}
 
 /* Number of u64 buckets in %RBLK_STAT_LAT_HIST. */
 #define RBLK_LAT_BUCKETS	24

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rblk host: the registry of controllers, their names and the connect,
+ * delete and lookup operations the control plane calls.
+ *
+ * A connect registers its controller before it connects, so that a
+ * concurrent connect to the same target is refused and a disconnect can
+ * find it.  While RBLK_CTRL_STARTING is set the connecting caller owns the
+ * teardown: a disconnect then only moves the controller to DELETING, and
+ * the connect notices and cleans up.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/idr.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+
+#include "rblk.h"
+
+/* Controller indexes; namespaces have their own (ns.c). */
+#define RBLK_MAX_CTRL_INDEX	INT_MAX
+
+static char rblk_hostnqn[NVMF_NQN_SIZE + 1];
+module_param_string(hostnqn, rblk_hostnqn, sizeof(rblk_hostnqn), 0444);
+MODULE_PARM_DESC(hostnqn, "default host NQN (default: derived from a random UUID)");
+
+static uuid_t rblk_hostid;
+
+static LIST_HEAD(rblk_ctrl_list);
+static DEFINE_MUTEX(rblk_ctrl_mutex);
+static DEFINE_IDA(rblk_ctrl_ida);
+
+/**
+ * rblk_opts_init() - connect options with every default filled in
+ * @opts: options to initialise
+ */
+void rblk_opts_init(struct rblk_ctrl_opts *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	strscpy(opts->trsvcid, "4420", sizeof(opts->trsvcid));
+	strscpy(opts->hostnqn, rblk_hostnqn, sizeof(opts->hostnqn));
+	uuid_copy(&opts->hostid, &rblk_hostid);
+	opts->nr_io_queues = min_t(u32, num_online_cpus(), RBLK_MAX_IO_QUEUES);
+	opts->queue_size = RBLK_DEF_QUEUE_SIZE;
+	opts->kato = RBLK_DEF_KATO;
+	opts->reconnect_delay = RBLK_DEF_RECONNECT;
+	opts->ctrl_loss_tmo = RBLK_DEF_LOSS_TMO;
+	opts->fast_io_fail_tmo = -1;
+}
+
+/* What nvme-cli calls a duplicate: same target port, subsystem and host. */
+static bool rblk_opts_same_target(const struct rblk_ctrl_opts *a,
+				  const struct rblk_ctrl_opts *b)
+{
+	return !strcmp(a->traddr, b->traddr) &&
+	       !strcmp(a->trsvcid, b->trsvcid) &&
+	       !strcmp(a->subsysnqn, b->subsysnqn) &&
+	       !strcmp(a->hostnqn, b->hostnqn);
+}
+
+static int rblk_opts_check(const struct rblk_ctrl_opts *o, const char **errmsg)
+{
+	if (!o->traddr[0]) {
+		*errmsg = "transport address missing";
+		return -EINVAL;
+	}
+	if (!rblk_nqn_valid(o->subsysnqn) || !rblk_nqn_valid(o->hostnqn)) {
+		*errmsg = "NQN must begin with \"nqn.\"";
+		return -EINVAL;
+	}
+	if (o->discovery)
+		return 0;
+	if (o->nsid == NVME_NSID_ALL) {
+		*errmsg = "invalid namespace id";
+		return -EINVAL;
+	}
+	if (!o->nr_io_queues || o->nr_io_queues > RBLK_MAX_IO_QUEUES) {
+		*errmsg = "nr_io_queues out of range";
+		return -EINVAL;
+	}
+	if (o->queue_size < RBLK_MIN_QUEUE_SIZE ||
+	    o->queue_size > RBLK_MAX_QUEUE_SIZE) {
+		*errmsg = "queue_size out of range";
+		return -EINVAL;
+	}
+	if (!o->reconnect_delay) {
+		*errmsg = "reconnect_delay must be at least 1 second";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A controller of the options' target, ready for rblk_ctrl_start(). */
+static struct rblk_ctrl *rblk_host_alloc(const struct rblk_ctrl_opts *opts,
+					 const struct rblk_ctrl_ops *ops,
+					 const char **errmsg)
+{
+	struct rblk_ctrl *ctrl;
+	u16 port;
+	int ret;
+
+	ret = rblk_opts_check(opts, errmsg);
+	if (ret)
+		return ERR_PTR(ret);
+
+	ctrl = rblk_ctrl_alloc(opts, ops);
+	if (!ctrl) {
+		*errmsg = "out of memory";
+		return ERR_PTR(-ENOMEM);
+	}
+	rblk_ns_init_ctrl(ctrl);
+	if (rblk_parse_port(opts->trsvcid, &port) ||
+	    rblk_parse_traddr(opts->traddr, port, opts->adrfam, &ctrl->addr)) {
+		*errmsg = "invalid transport address or service id";
+		rblk_ctrl_put(ctrl);
+		return ERR_PTR(-EINVAL);
+	}
+	return ctrl;
+}
+
+/* Take a controller off the list; true if this call did. */
+static bool rblk_host_unregister(struct rblk_ctrl *ctrl)
+{
+	bool was;
+
+	mutex_lock(&rblk_ctrl_mutex);
+	was = test_and_clear_bit(RBLK_CTRL_REGISTERED, &ctrl->flags);
+	if (was)
+		list_del_init(&ctrl->entry);
+	mutex_unlock(&rblk_ctrl_mutex);
+	return was;
+}
+
+/*
+ * Everything after DELETING: end recovery, remove the disks (written back
+ * if the controller serves), shut the controller down, leave sysfs.
+ * Drops the list's reference.
+ */
+static void rblk_host_teardown(struct rblk_ctrl *ctrl)
+{
+	rblk_ctrl_stop_recovery(ctrl);
+	rblk_ns_remove_all(ctrl);
+	rblk_ctrl_teardown(ctrl);
+	rblk_notify(ctrl, NULL, RBLK_EVENT_REMOVED);
+	device_del(&ctrl->dev);
+	ida_free(&rblk_ctrl_ida, ctrl->index);
+	rblk_ctrl_put(ctrl);
+}
+
+static int rblk_host_register(struct rblk_ctrl *ctrl, const char **errmsg)
+{
+	struct rblk_ctrl *pos;
+	int ret;
+
+	mutex_lock(&rblk_ctrl_mutex);
+	if (!ctrl->opts.duplicate_connect) {
+		list_for_each_entry(pos, &rblk_ctrl_list, entry) {
+			if (rblk_opts_same_target(&pos->opts, &ctrl->opts)) {
+				*errmsg = "already connected to this subsystem (use --duplicate-connect)";
+				ret = -EALREADY;
+				goto out_unlock;
+			}
+		}
+	}
+	ret = ida_alloc_max(&rblk_ctrl_ida, RBLK_MAX_CTRL_INDEX, GFP_KERNEL);
+	if (ret < 0) {
+		*errmsg = "no free device index";
+		goto out_unlock;
+	}
+	ctrl->index = ret;
+	snprintf(ctrl->name, sizeof(ctrl->name), RBLK_CTRL_NAME_PREFIX "%d",
+		 ctrl->index);
+	ctrl->dev.class = rblk_class;
+	ctrl->dev.groups = rblk_ctrl_groups;
+	ret = dev_set_name(&ctrl->dev, "%s", ctrl->name) ?:
+	      device_add(&ctrl->dev);
+	if (ret) {
+		*errmsg = "failed to register the controller device";
+		ida_free(&rblk_ctrl_ida, ctrl->index);
+		ctrl->index = -1;
+		goto out_unlock;
+	}
+	/* The list holds one reference, the caller keeps its own. */
+	rblk_ctrl_get(ctrl);
+	set_bit(RBLK_CTRL_STARTING, &ctrl->flags);
+	set_bit(RBLK_CTRL_REGISTERED, &ctrl->flags);
+	list_add_tail(&ctrl->entry, &rblk_ctrl_list);
+	ret = 0;
+out_unlock:
+	mutex_unlock(&rblk_ctrl_mutex);
+	return ret;
+}
+
+static bool rblk_host_has_ns(struct rblk_ctrl *ctrl)
+{
+	bool found;
+
+	down_read(&ctrl->namespaces_rwsem);
+	found = !list_empty(&ctrl->namespaces);
+	up_read(&ctrl->namespaces_rwsem);
+	return found;
+}
+
+/**
+ * rblk_host_connect() - connect to a subsystem and expose its namespaces
+ * @opts: connect options
+ * @errmsg: set to a static reason on failure
+ *
+ * Returns after the first namespace scan: the block devices it found
+ * exist.
+ *
+ * Return: the live controller with a reference for the caller, or an
+ * ERR_PTR: -EINVAL, -EALREADY, -ECONNREFUSED, -ENOENT, -EACCES,
+ * -EHOSTUNREACH, -ENETUNREACH, -ETIMEDOUT, -ENODEV, -EINTR or -ENOMEM.
+ */
+struct rblk_ctrl *rblk_host_connect(const struct rblk_ctrl_opts *opts,
+				    const char **errmsg)
+{
+	struct rblk_ctrl *ctrl;
+	bool deleted;
+	int ret;
+
+	ctrl = rblk_host_alloc(opts, &rblk_ns_ctrl_ops, errmsg);
+	if (IS_ERR(ctrl))
+		return ctrl;
+	ret = rblk_host_register(ctrl, errmsg);
+	if (ret) {
+		rblk_ctrl_put(ctrl);
+		return ERR_PTR(ret);
+	}
+	rblk_notify(ctrl, NULL, RBLK_EVENT_ADDED);
+
+	ret = rblk_ctrl_start(ctrl, errmsg);
+
+	mutex_lock(&rblk_ctrl_mutex);
+	clear_bit(RBLK_CTRL_STARTING, &ctrl->flags);
+	deleted = rblk_ctrl_state(ctrl) == RBLK_STATE_DELETING;
+	mutex_unlock(&rblk_ctrl_mutex);
+	if (!ret && deleted) {
+		*errmsg = "disconnected while connecting";
+		ret = -EINTR;
+	}
+	if (ret)
+		goto out_delete;
+
+	/* A delete completes the scan early; a fatal signal ends the wait. */
+	if (wait_for_completion_killable(&ctrl->first_scan)) {
+		*errmsg = "interrupted";
+		ret = -EINTR;
+		goto out_delete;
+	}
+	if (rblk_ctrl_state(ctrl) == RBLK_STATE_DELETING) {
+		*errmsg = "disconnected while connecting";
+		ret = -EINTR;
+		goto out_delete;
+	}
+	if (ctrl->opts.nsid && !rblk_host_has_ns(ctrl)) {
+		*errmsg = "namespace not found or not usable";
+		ret = -ENODEV;
+		goto out_delete;
+	}
+	return ctrl;
+
+out_delete:
+	rblk_change_state(ctrl, RBLK_STATE_DELETING);
+	if (rblk_host_unregister(ctrl))
+		rblk_host_teardown(ctrl);
+	rblk_ctrl_put(ctrl);
+	return ERR_PTR(ret);
+}
+
+/**
+ * rblk_host_delete() - disconnect a controller and remove its devices
+ * @ctrl: controller, referenced by the caller
+ *
+ * Return: 0, or -EALREADY if another caller is deleting it.
+ */
+int rblk_host_delete(struct rblk_ctrl *ctrl)
+{
+	bool starting;
+
+	mutex_lock(&rblk_ctrl_mutex);
+	if (!test_bit(RBLK_CTRL_REGISTERED, &ctrl->flags) ||
+	    !rblk_change_state(ctrl, RBLK_STATE_DELETING)) {
+		mutex_unlock(&rblk_ctrl_mutex);
+		return -EALREADY;
+	}
+	starting = test_bit(RBLK_CTRL_STARTING, &ctrl->flags);
+	mutex_unlock(&rblk_ctrl_mutex);
+
+	rblk_info(ctrl, "disconnecting\n");
+	/* The connecting caller sees DELETING and tears down. */
+	if (starting)
+		return 0;
+	/* A connect waiting for its first scan may also unregister. */
+	if (rblk_host_unregister(ctrl))
+		rblk_host_teardown(ctrl);
+	return 0;
+}
+
+/**
+ * rblk_ctrl_find() - look a controller up by index or name
+ * @index: index M of rblk-ctrlM, or negative to match by @name
+ * @name: "rblk-ctrlM", used when @index is negative
+ *
+ * Return: the controller with a reference, or NULL.
+ */
+struct rblk_ctrl *rblk_ctrl_find(int index, const char *name)
+{
+	struct rblk_ctrl *ctrl, *found = NULL;
+
+	mutex_lock(&rblk_ctrl_mutex);
+	list_for_each_entry(ctrl, &rblk_ctrl_list, entry) {
+		if (index >= 0 ? ctrl->index == index :
+				 (name && !strcmp(ctrl->name, name))) {
+			rblk_ctrl_get(ctrl);
+			found = ctrl;
+			break;
+		}
+	}
+	mutex_unlock(&rblk_ctrl_mutex);
+	return found;
+}
+
+/**
+ * rblk_ctrl_next() - the controller with the lowest index at or above
+ *	*@index
+ * @index: cursor; set to the index of the controller returned
+ *
+ * Return: the controller with a reference, or NULL at the end.
+ */
+struct rblk_ctrl *rblk_ctrl_next(int *index)
+{
+	struct rblk_ctrl *ctrl, *found = NULL;
+
+	mutex_lock(&rblk_ctrl_mutex);
+	list_for_each_entry(ctrl, &rblk_ctrl_list, entry) {
+		if (ctrl->index >= *index &&
+		    (!found || ctrl->index < found->index))
+			found = ctrl;
+	}
+	if (found) {
+		rblk_ctrl_get(found);
+		*index = found->index;
+	}
+	mutex_unlock(&rblk_ctrl_mutex);
+	return found;
+}
+
+/**
+ * rblk_ns_find() - look a namespace device up by index or name
+ * @index: N of rblkN, or negative to match by @name
+ * @name: "rblkN", used when @index is negative
+ *
+ * Return: the namespace with a reference (rblk_ns_put()), or NULL.  A
+ * namespace being removed is not found.
+ */
+struct rblk_ns *rblk_ns_find(int index, const char *name)
+{
+	struct rblk_ns *ns, *found = NULL;
+	struct rblk_ctrl *ctrl;
+	int ci = 0;
+
+	/*
+	 * Not under rblk_ctrl_mutex: a controller in recovery may hold its
+	 * namespaces_rwsem for long, and must not stall every other one.
+	 */
+	while (!found && (ctrl = rblk_ctrl_next(&ci))) {
+		down_read(&ctrl->namespaces_rwsem);
+		list_for_each_entry(ns, &ctrl->namespaces, entry) {
+			if (!test_bit(RBLK_NS_ADDED, &ns->flags) ||
+			    test_bit(RBLK_NS_REMOVING, &ns->flags))
+				continue;
+			if (index >= 0 ? ns->index == index :
+					 (name && !strcmp(ns->name, name))) {
+				kref_get(&ns->ref);
+				found = ns;
+				break;
+			}
+		}
+		up_read(&ctrl->namespaces_rwsem);
+		rblk_ctrl_put(ctrl);
+		ci++;
+	}
+	return found;
+}
+
+/**
+ * rblk_discover() - read the discovery log of a discovery controller
+ * @opts: address of the discovery controller; an empty subsystem NQN means
+ *	the well-known discovery NQN
+ * @entries: set to a kvmalloc'ed array, caller kvfree()s
+ * @nr: set to the number of entries
+ * @numrec: set to the number of records in the target's log (more than @nr
+ *	if the log is longer than %RBLK_DISC_MAX_RECORDS)
+ * @errmsg: set to a static reason on failure
+ *
+ * Return: 0 or a negative errno.
+ */
+int rblk_discover(const struct rblk_ctrl_opts *opts,
+		  struct nvmf_disc_rsp_page_entry **entries, u32 *nr,
+		  u64 *numrec, const char **errmsg)
+{
+	static const struct rblk_ctrl_ops disc_ops = {
+		.admin_mq_ops	= &rblk_admin_mq_ops,
+	};
+	struct rblk_ctrl_opts o = *opts;
+	struct rblk_ctrl *ctrl;
+	int ret;
+
+	o.discovery = true;
+	o.kato = 0;
+	o.nr_io_queues = 0;
+	o.nsid = 0;
+	if (!o.subsysnqn[0])
+		strscpy(o.subsysnqn, NVME_DISC_SUBSYS_NAME, sizeof(o.subsysnqn));
+
+	ctrl = rblk_host_alloc(&o, &disc_ops, errmsg);
+	if (IS_ERR(ctrl))
+		return PTR_ERR(ctrl);
+	ret = rblk_ctrl_start(ctrl, errmsg);
+	if (!ret) {
+		ret = rblk_get_disc_log(ctrl, entries, nr, numrec);
+		if (ret)
+			*errmsg = "failed to read the discovery log page";
+	}
+	rblk_change_state(ctrl, RBLK_STATE_DELETING);
+	rblk_ctrl_stop_recovery(ctrl);
+	rblk_ctrl_teardown(ctrl);
+	rblk_ctrl_put(ctrl);
+	return ret;
+}
+
+/**
+ * rblk_host_init() - set the default host identity
+ *
+ * Return: 0.
+ */
+int rblk_host_init(void)
+{
+	uuid_gen(&rblk_hostid);
+	if (!rblk_hostnqn[0])
+		snprintf(rblk_hostnqn, sizeof(rblk_hostnqn),
+			 "nqn.2014-08.org.nvmexpress:uuid:%pUb", &rblk_hostid);
+	pr_info("host NQN %s\n", rblk_hostnqn);
+	return 0;
+}
+
+/**
+ * rblk_host_exit() - delete every controller
+ *
+ * The control plane is gone, so no new controller appears meanwhile.
+ */
+void rblk_host_exit(void)
+{
+	struct rblk_ctrl *ctrl;
+	int index = 0;
+
+	while ((ctrl = rblk_ctrl_next(&index))) {
+		rblk_host_delete(ctrl);
+		rblk_ctrl_put(ctrl);
+		index++;
+	}
+	ida_destroy(&rblk_ctrl_ida);
+}

@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rblk namespaces: the scan of the Active Namespace ID list, the identity
+ * and format checks after every reconnect and namespace change notice,
+ * and the block device of each namespace.
+ *
+ * Locking: scan_lock serialises scans (the only place namespaces are
+ * created).  ns->lock orders format changes of the scan against those of
+ * a reconnect; the scan freezes a queue before taking it, because a
+ * reconnect holding it waits for nothing but the target, while a freeze
+ * waits for I/O the reconnect holds.  Namespaces are removed with no lock
+ * held: deleting a disk waits for its I/O.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blkdev.h>
+#include <linux/idr.h>
+#include <linux/kdev_t.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "rblk.h"
+
+#define RBLK_MAX_NS_INDEX	((1U << MINORBITS) / RBLK_MINORS - 1)
+/* Namespace ids one Identify Active Namespace ID list page holds. */
+#define RBLK_NS_LIST_LEN	(NVME_IDENTIFY_DATA_SIZE / sizeof(__le32))
+
+static int rblk_major;
+static DEFINE_IDA(rblk_ns_ida);
+
+static void rblk_ns_release(struct kref *ref)
+{
+	struct rblk_ns *ns = container_of(ref, struct rblk_ns, ref);
+
+	rblk_iostats_exit(&ns->stats);
+	ida_free(&rblk_ns_ida, ns->index);
+	mutex_destroy(&ns->lock);
+	rblk_ctrl_put(ns->ctrl);
+	kfree(ns);
+}
+
+/**
+ * rblk_ns_put() - drop a namespace reference
+ * @ns: namespace
+ */
+void rblk_ns_put(struct rblk_ns *ns)
+{
+	kref_put(&ns->ref, rblk_ns_release);
+}
+
+static int rblk_ns_open(struct block_device *bdev, fmode_t mode)
+{
+	struct rblk_ns *ns = bdev->bd_disk->private_data;
+
+	if (test_bit(RBLK_NS_REMOVING, &ns->flags))
+		return -ENXIO;
+	return 0;
+}
+
+/* The disk's reference on the namespace, taken when it was added. */
+static void rblk_ns_free_disk(struct gendisk *disk)
+{
+	rblk_ns_put(disk->private_data);
+}
+
+static const struct block_device_operations rblk_ns_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rblk_ns_open,
+	.free_disk	= rblk_ns_free_disk,
+};
+
+/**
+ * rblk_ns_wwid() - world wide identifier of a namespace, as nvme spells it
+ * @ns: namespace
+ * @buf: output
+ * @len: its size, %RBLK_WWID_MAX_LEN is enough
+ *
+ * The first identifier the namespace reports: UUID, NGUID, EUI-64; else
+ * one made of the controller's vendor id, serial and model and the nsid.
+ */
+void rblk_ns_wwid(struct rblk_ns *ns, char *buf, size_t len)
+{
+	struct rblk_ctrl *ctrl = ns->ctrl;
+	struct rblk_ns_ids ids;
+
+	mutex_lock(&ns->lock);
+	ids = ns->info.ids;
+	mutex_unlock(&ns->lock);
+
+	if (!uuid_is_null(&ids.uuid))
+		snprintf(buf, len, "uuid.%pU", &ids.uuid);
+	else if (memchr_inv(ids.nguid, 0, sizeof(ids.nguid)))
+		snprintf(buf, len, "eui.%16phN", ids.nguid);
+	else if (memchr_inv(ids.eui64, 0, sizeof(ids.eui64)))
+		snprintf(buf, len, "eui.%8phN", ids.eui64);
+	else
+		snprintf(buf, len, "nvme.%04x-%*phN-%*phN-%08x", ctrl->vid,
+			 (int)strlen(ctrl->serial), ctrl->serial,
+			 (int)strlen(ctrl->model), ctrl->model, ns->nsid);
+}
+
+static sector_t rblk_ns_capacity(const struct rblk_ns_info *info)
+{
+	return info->nsze << (info->lba_shift - SECTOR_SHIFT);
+}
+
+static bool rblk_ns_format_changed(const struct rblk_ns_info *a,
+				   const struct rblk_ns_info *b)
+{
+	return a->lba_shift != b->lba_shift || a->pb_size != b->pb_size;
+}
+
+/* The controller's limits changed since they were applied (a reconnect). */
+static bool rblk_ns_limits_changed(struct rblk_ns *ns)
+{
+	struct rblk_ctrl *ctrl = ns->ctrl;
+
+	return ns->limits.max_hw_sectors != ctrl->max_hw_sectors ||
+	       ns->limits.max_segments != ctrl->max_segments ||
+	       ns->limits.oncs != ctrl->oncs || ns->limits.vwc != ctrl->vwc;
+}
+
+/* Limits of the namespace's format; the queue is frozen or quiesced. */
+static void rblk_ns_set_limits(struct rblk_ns *ns)
+{
+	struct rblk_ctrl *ctrl = ns->ctrl;
+	struct request_queue *q = ns->queue;
+	u32 lbasz = 1U << ns->info.lba_shift;
+
+	ns->limits.max_hw_sectors = ctrl->max_hw_sectors;
+	ns->limits.max_segments = ctrl->max_segments;
+	ns->limits.oncs = ctrl->oncs;
+	ns->limits.vwc = ctrl->vwc;
+	rblk_set_queue_limits(ctrl, q);
+	blk_queue_logical_block_size(q, lbasz);
+	blk_queue_physical_block_size(q, ns->info.pb_size);
+	blk_queue_io_min(q, ns->info.pb_size);
+	blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
+	blk_queue_write_cache(q, ctrl->vwc & NVME_CTRL_VWC_PRESENT,
+			      ctrl->vwc & NVME_CTRL_VWC_PRESENT);
+
+	if (ctrl->oncs & NVME_CTRL_ONCS_DSM) {
+		q->limits.discard_granularity = lbasz;
+		blk_queue_max_discard_sectors(q, UINT_MAX >> SECTOR_SHIFT);
+		blk_queue_max_discard_segments(q, 1);
+	}
+	if (ctrl->oncs & NVME_CTRL_ONCS_WRITE_ZEROES)
+		/* NLB is 16 bits wide. */
+		blk_queue_max_write_zeroes_sectors(q,
+			min_t(u32, queue_max_hw_sectors(q),
+			      0x10000U << (ns->info.lba_shift - SECTOR_SHIFT)));
+}
+
+static void rblk_ns_set_capacity(struct rblk_ns *ns, sector_t capacity)
+{
+	if (get_capacity(ns->disk) == capacity)
+		return;
+	rblk_info(ns->ctrl, "%s: namespace %u is now %llu sectors\n",
+		  ns->name, ns->nsid, (unsigned long long)capacity);
+	set_capacity_and_notify(ns->disk, capacity);
+	rblk_notify(ns->ctrl, ns, RBLK_EVENT_NS_RESIZED);
+}
+
+/* The namespace with this nsid, referenced, or NULL. */
+static struct rblk_ns *rblk_ns_get(struct rblk_ctrl *ctrl, u32 nsid)
+{
+	struct rblk_ns *ns, *found = NULL;
+
+	down_read(&ctrl->namespaces_rwsem);
+	list_for_each_entry(ns, &ctrl->namespaces, entry) {
+		if (ns->nsid == nsid) {
+			kref_get(&ns->ref);
+			found = ns;
+			break;
+		}
+	}
+	up_read(&ctrl->namespaces_rwsem);
+	return found;
+}
+
+static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
+			  const struct rblk_ns_info *info, int gen)
+{
+	struct gendisk *disk;
+	struct rblk_ns *ns;
+	int ret = -ENOMEM;
+
+	ns = kzalloc(sizeof(*ns), GFP_KERNEL);
+	if (!ns)
+		goto out;
+	ret = rblk_iostats_init(&ns->stats);
+	if (ret)
+		goto out_free_ns;
+	ret = ida_alloc_max(&rblk_ns_ida, RBLK_MAX_NS_INDEX, GFP_KERNEL);
+	if (ret < 0)
+		goto out_free_stats;
+	ns->index = ret;
+	kref_init(&ns->ref);
+	mutex_init(&ns->lock);
+	INIT_LIST_HEAD(&ns->entry);
+	rblk_ctrl_get(ctrl);
+	ns->ctrl = ctrl;
+	ns->nsid = nsid;
+	ns->info = *info;
+	snprintf(ns->name, sizeof(ns->name), RBLK_NS_NAME_PREFIX "%d",
+		 ns->index);
+
+	/* From here on the release function undoes the above. */
+	disk = blk_mq_alloc_disk(&ctrl->tag_set, ns);
+	if (IS_ERR(disk)) {
+		ret = PTR_ERR(disk);
+		goto out_put_ns;
+	}
+	disk->major = rblk_major;
+	disk->first_minor = ns->index * RBLK_MINORS;
+	disk->minors = RBLK_MINORS;
+	disk->fops = &rblk_ns_fops;
+	disk->private_data = ns;
+	strscpy(disk->disk_name, ns->name, DISK_NAME_LEN);
+	ns->disk = disk;
+	ns->queue = disk->queue;
+	rblk_ns_set_limits(ns);
+	set_capacity(disk, rblk_ns_capacity(info));
+
+	/* On the list first: recovery must quiesce the partition scan too. */
+	rblk_ctrl_add_ns(ctrl, ns);
+	/*
+	 * A reconnect revalidated the list before this namespace joined it:
+	 * @info may be stale.  The scan that follows the reconnect adds it.
+	 */
+	ret = atomic_read(&ctrl->reval_gen) != gen ? -EAGAIN :
+	      device_add_disk(&ctrl->dev, disk, rblk_ns_groups);
+	if (ret) {
+		rblk_ctrl_kill_ns(ctrl, ns);
+		rblk_ctrl_del_ns(ctrl, ns);
+		put_disk(disk);
+		goto out_put_ns;
+	}
+	kref_get(&ns->ref);	/* put by rblk_ns_free_disk() */
+	set_bit(RBLK_NS_ADDED, &ns->flags);
+	rblk_info(ctrl, "%s: namespace %u, %llu blocks of %u bytes\n",
+		  ns->name, nsid, info->nsze, 1U << info->lba_shift);
+	rblk_notify(ctrl, ns, RBLK_EVENT_NS_ADDED);
+	return;
+
+out_put_ns:
+	rblk_ns_put(ns);
+	goto out;
+out_free_stats:
+	rblk_iostats_exit(&ns->stats);
+out_free_ns:
+	kfree(ns);
+out:
+	if (ret == -EAGAIN)
+		rblk_dbg(ctrl, "namespace %u: reconnected meanwhile, left to the next scan\n",
+			 nsid);
+	else
+		rblk_err(ctrl, "namespace %u: no block device: %d\n", nsid, ret);
+}
+
+/*
+ * Remove a namespace's block device.  @gone: the namespace left the
+ * target, so its I/O fails at once; otherwise (the controller is deleted)
+ * what is cached is written back first, if the controller still serves.
+ */
+static void rblk_ns_remove(struct rblk_ns *ns, bool gone)
+{
+	struct rblk_ctrl *ctrl = ns->ctrl;
+
+	if (test_and_set_bit(RBLK_NS_REMOVING, &ns->flags))
+		return;
+	if (gone) {
+		rblk_ctrl_kill_ns(ctrl, ns);
+		blk_mark_disk_dead(ns->disk);
+	}
+	if (test_bit(RBLK_NS_ADDED, &ns->flags))
+		del_gendisk(ns->disk);
+	rblk_ctrl_del_ns(ctrl, ns);
+	rblk_info(ctrl, "%s: namespace %u removed\n", ns->name, ns->nsid);
+	rblk_notify(ctrl, ns, RBLK_EVENT_NS_REMOVED);
+	put_disk(ns->disk);
+	rblk_ns_put(ns);	/* the list's reference */
+}
+
+/* Remove the namespaces with lo < nsid < hi, one at a time. */
+static void rblk_ns_remove_range(struct rblk_ctrl *ctrl, u32 lo, u64 hi,
+				 bool gone)
+{
+	struct rblk_ns *ns, *victim;
+
+	for (;;) {
+		victim = NULL;
+		down_read(&ctrl->namespaces_rwsem);
+		list_for_each_entry(ns, &ctrl->namespaces, entry) {
+			if (ns->nsid > lo && ns->nsid < hi &&
+			    !test_bit(RBLK_NS_REMOVING, &ns->flags)) {
+				kref_get(&ns->ref);
+				victim = ns;
+				break;
+			}
+		}
+		up_read(&ctrl->namespaces_rwsem);
+		if (!victim)
+			return;
+		rblk_ns_remove(victim, gone);
+		rblk_ns_put(victim);
+	}
+}
+
+/*
+ * A known namespace identified again, identity unchanged.  @gen: the
+ * revalidation generation before the Identify; if a reconnect came in
+ * between, it applied newer data and this is dropped.
+ */
+static void rblk_ns_update(struct rblk_ns *ns, const struct rblk_ns_info *info,
+			   int gen)
+{
+	struct rblk_ctrl *ctrl = ns->ctrl;
+	bool format, stale;
+
+	mutex_lock(&ns->lock);
+	format = rblk_ns_format_changed(&ns->info, info) ||
+		 rblk_ns_limits_changed(ns);
+	mutex_unlock(&ns->lock);
+
+	/* No request may be in flight across a change of the limits. */
+	if (format)
+		blk_mq_freeze_queue(ns->queue);
+	mutex_lock(&ns->lock);
+	stale = atomic_read(&ctrl->reval_gen) != gen;
+	if (!stale) {
+		if (format) {
+			ns->info = *info;
+			rblk_ns_set_limits(ns);
+		} else {
+			ns->info.nsze = info->nsze;
+		}
+	}
+	mutex_unlock(&ns->lock);
+	if (format)
+		blk_mq_unfreeze_queue(ns->queue);
+	if (stale)
+		return;
+	if (format) {
+		rblk_info(ctrl, "%s: namespace %u: %u-byte blocks\n",
+			  ns->name, ns->nsid, 1U << info->lba_shift);
+		rblk_notify(ctrl, ns, RBLK_EVENT_NS_RESIZED);
+	}
+	rblk_ns_set_capacity(ns, rblk_ns_capacity(info));
+}
+
+static void rblk_scan_one(struct rblk_ctrl *ctrl, u32 nsid)
+{
+	struct rblk_ns_info info;
+	struct rblk_ns *ns;
+	bool same;
+	int ret, gen;
+
+	gen = atomic_read(&ctrl->reval_gen);
+	ret = rblk_identify_ns(ctrl, nsid, &info);
+	/* The answer may be the host's own, of a queue going down. */
+	if (rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE)
+		return;
+	ns = rblk_ns_get(ctrl, nsid);
+	if (ns) {
+		if (ret && ret != -ENODEV && ret != -EOPNOTSUPP) {
+			/* Not an answer about the namespace: keep it. */
+			rblk_ns_put(ns);
+			return;
+		}
+		mutex_lock(&ns->lock);
+		same = !ret && rblk_ns_ids_equal(&ns->info.ids, &info.ids);
+		mutex_unlock(&ns->lock);
+		if (same && !test_bit(RBLK_NS_DEAD, &ns->flags)) {
+			rblk_ns_update(ns, &info, gen);
+			rblk_ns_put(ns);
+			return;
+		}
+		if (!ret)
+			rblk_warn(ctrl, "%s: namespace %u is another namespace now, replacing it\n",
+				  ns->name, nsid);
+		rblk_ns_remove(ns, true);
+		rblk_ns_put(ns);
+	}
+	if (!ret)
+		rblk_ns_alloc(ctrl, nsid, &info, gen);
+}
+
+/*
+ * Walk the Active Namespace ID list, a page of 1024 ids at a time, and
+ * remove the namespaces it skips.  A list that cannot be read removes
+ * nothing.
+ */
+static void rblk_scan_list(struct rblk_ctrl *ctrl)
+{
+	u32 prev = 0, nsid, i;
+	__le32 *list;
+	int ret;
+
+	list = kmalloc(NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
+	if (!list)
+		return;
+	for (;;) {
+		ret = rblk_identify_ns_list(ctrl, prev, list);
+		if (ret) {
+			rblk_warn(ctrl, "namespace scan failed: %d\n", ret);
+			goto out;
+		}
+		for (i = 0; i < RBLK_NS_LIST_LEN; i++) {
+			nsid = le32_to_cpu(list[i]);
+			if (!nsid)
+				goto done;
+			if (nsid <= prev || nsid == NVME_NSID_ALL) {
+				rblk_warn(ctrl, "invalid namespace list entry %#x after %#x\n",
+					  nsid, prev);
+				goto out;
+			}
+			rblk_scan_one(ctrl, nsid);
+			rblk_ns_remove_range(ctrl, prev, nsid, true);
+			prev = nsid;
+			if (rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE)
+				goto out;
+		}
+	}
+done:
+	rblk_ns_remove_range(ctrl, prev, (u64)NVME_NSID_ALL + 1, true);
+out:
+	kfree(list);
+}
+
+static void rblk_scan_work(struct work_struct *work)
+{
+	struct rblk_ctrl *ctrl = container_of(work, struct rblk_ctrl,
+					      scan_work);
+	int ret;
+
+	if (rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE)
+		goto out;
+
+	/* Reading the log re-arms the notice; the rescan covers all. */
+	if (test_and_clear_bit(RBLK_CTRL_NS_CHANGED, &ctrl->flags)) {
+		ret = rblk_clear_changed_ns_log(ctrl);
+		if (ret)
+			rblk_warn(ctrl, "reading the changed namespace log failed: %d\n",
+				  ret);
+	}
+
+	mutex_lock(&ctrl->scan_lock);
+	if (ctrl->opts.nsid)
+		rblk_scan_one(ctrl, ctrl->opts.nsid);
+	else
+		rblk_scan_list(ctrl);
+	mutex_unlock(&ctrl->scan_lock);
+out:
+	complete_all(&ctrl->first_scan);
+}
+
+/*
+ * After a reconnect, with block I/O still held: whatever the target says
+ * now is what held I/O will be built with.  A namespace that is gone, of
+ * another identity or of a format rblk cannot serve fails its I/O until
+ * the scan that follows removes it.
+ */
+static int rblk_ns_revalidate(struct rblk_ctrl *ctrl)
+{
+	struct rblk_ns_info info;
+	struct rblk_ns *ns;
+	bool same, format;
+	int ret = 0;
+
+	down_read(&ctrl->namespaces_rwsem);
+	/* Ordered against rblk_ns_alloc() by the rwsem. */
+	atomic_inc(&ctrl->reval_gen);
+	list_for_each_entry(ns, &ctrl->namespaces, entry) {
+		if (test_bit(RBLK_NS_DEAD, &ns->flags))
+			continue;
+		ret = rblk_identify_ns(ctrl, ns->nsid, &info);
+		if (ret == -ENODEV || ret == -EOPNOTSUPP) {
+			rblk_warn(ctrl, "%s: namespace %u is gone, failing its I/O\n",
+				  ns->name, ns->nsid);
+			rblk_ctrl_kill_ns(ctrl, ns);
+			ret = 0;
+			continue;
+		}
+		if (ret)
+			break;
+
+		mutex_lock(&ns->lock);
+		same = rblk_ns_ids_equal(&ns->info.ids, &info.ids);
+		if (!same) {
+			mutex_unlock(&ns->lock);
+			rblk_warn(ctrl, "%s: namespace %u changed identity, failing its I/O\n",
+				  ns->name, ns->nsid);
+			rblk_ctrl_kill_ns(ctrl, ns);
+			continue;
+		}
+		format = rblk_ns_format_changed(&ns->info, &info);
+		if (format || rblk_ns_limits_changed(ns)) {
+			/*
+			 * Quiesced, nothing in flight (recovery cancelled it)
+			 * and block I/O not dispatched before IO_READY.
+			 */
+			ns->info = info;
+			rblk_ns_set_limits(ns);
+		}
+		ns->info.nsze = info.nsze;
+		mutex_unlock(&ns->lock);
+		if (!test_bit(RBLK_NS_ADDED, &ns->flags))
+			continue;
+		if (format) {
+			rblk_info(ctrl, "%s: namespace %u: %u-byte blocks\n",
+				  ns->name, ns->nsid, 1U << info.lba_shift);
+			rblk_notify(ctrl, ns, RBLK_EVENT_NS_RESIZED);
+		}
+		rblk_ns_set_capacity(ns, rblk_ns_capacity(&info));
+	}
+	up_read(&ctrl->namespaces_rwsem);
+	return ret;
+}
+
+/* Only a live controller scans; going live again scans anyway. */
+static void rblk_ns_queue_scan(struct rblk_ctrl *ctrl)
+{
+	if (rblk_ctrl_state(ctrl) == RBLK_STATE_LIVE)
+		queue_work(rblk_wq, &ctrl->scan_work);
+}
+
+const struct rblk_ctrl_ops rblk_ns_ctrl_ops = {
+	.admin_mq_ops	= &rblk_admin_mq_ops,
+	.io_mq_ops	= &rblk_io_mq_ops,
+	.revalidate	= rblk_ns_revalidate,
+	.live		= rblk_ns_queue_scan,
+	.ns_changed	= rblk_ns_queue_scan,
+};
+
+/**
+ * rblk_ns_init_ctrl() - prepare a new controller for namespaces
+ * @ctrl: controller from rblk_ctrl_alloc()
+ */
+void rblk_ns_init_ctrl(struct rblk_ctrl *ctrl)
+{
+	INIT_WORK(&ctrl->scan_work, rblk_scan_work);
+	rblk_blk_init_ctrl(ctrl);
+}
+
+/**
+ * rblk_ns_remove_all() - remove every block device of a controller
+ * @ctrl: controller being deleted, after rblk_ctrl_stop_recovery()
+ *
+ * Dirty data is written back while the controller still serves I/O.
+ */
+void rblk_ns_remove_all(struct rblk_ctrl *ctrl)
+{
+	cancel_work_sync(&ctrl->scan_work);
+	complete_all(&ctrl->first_scan);
+	rblk_ns_remove_range(ctrl, 0, (u64)NVME_NSID_ALL + 1, false);
+}
+
+/**
+ * rblk_ns_init() - register the block major
+ *
+ * Return: 0 or a negative errno.
+ */
+int rblk_ns_init(void)
+{
+	rblk_major = register_blkdev(0, RBLK_NS_NAME_PREFIX);
+	return rblk_major < 0 ? rblk_major : 0;
+}
+
+/**
+ * rblk_ns_exit() - undo rblk_ns_init(), all disks gone
+ */
+void rblk_ns_exit(void)
+{
+	unregister_blkdev(rblk_major, RBLK_NS_NAME_PREFIX);
+	ida_destroy(&rblk_ns_ida);
+}

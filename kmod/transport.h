@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rblk RDMA transport: the interface rdma.c offers to the files above it.
+ *
+ * A queue is one NVMe queue pair carried by one RDMA RC queue pair.  Its
+ * owner (the controller) fills in @ctrl, @qid and @ops, then the transport
+ * connects it, posts capsules for it and reports back only through @ops:
+ * the transport never calls into the controller or the block layer.
+ */
+#ifndef _RBLK_TRANSPORT_H
+#define _RBLK_TRANSPORT_H
+
+#include <linux/blk-mq.h>
+#include <linux/completion.h>
+#include <linux/mutex.h>
+#include <linux/nvme.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+
+struct rblk_ctrl;
+struct rblk_queue;
+
+/* A DMA-mapped array of fixed-size entries: submission or receive ring. */
+struct rblk_ring {
+	void *buf;
+	u64 dma;
+	size_t entry_size;
+	unsigned int nr;
+	enum dma_data_direction dir;
+};
+
+/**
+ * struct rblk_device - an RDMA device and the protection domain all our
+ *	queues on it share
+ * @dev: the RDMA device
+ * @pd: protection domain
+ * @ref: one per queue on the device
+ * @entry: link in the transport's device list
+ * @queues: queues with transport resources on this device
+ */
+struct rblk_device {
+	struct ib_device *dev;
+	struct ib_pd *pd;
+	struct kref ref;
+	struct list_head entry;
+	struct list_head queues;
+};
+
+/**
+ * struct rblk_queue_ops - how a queue reports to its owner
+ * @error: the queue is broken (a work request failed, the connection or
+ *	the RDMA device went away) and must be torn down; any context
+ * @async_event: an Asynchronous Event Request completed on the admin
+ *	queue with NVMe @status (without the phase bit) and dword 0 @result;
+ *	softirq context
+ */
+struct rblk_queue_ops {
+	void (*error)(struct rblk_queue *queue);
+	void (*async_event)(struct rblk_queue *queue, u16 status, u32 result);
+};
+
+enum rblk_queue_flags {
+	RBLK_Q_ALLOCATED,	/* cm_id exists */
+	RBLK_Q_TR_READY,	/* QP, CQ and rings exist */
+	RBLK_Q_CONNECTED,	/* RDMA CM connection established */
+	RBLK_Q_LIVE,		/* Fabrics Connect done, commands may flow */
+	RBLK_Q_RETIRED,		/* not coming back: resubmit what it holds */
+};
+
+/**
+ * struct rblk_queue - one NVMe queue pair over one RDMA queue pair
+ * @ctrl: owning controller, for its name, address and capsule sizes
+ * @ops: owner's callbacks
+ * @qid: NVMe queue id, 0 for the admin queue
+ * @flags: &enum rblk_queue_flags
+ * @queue_size: submission queue entries, and receive buffers
+ * @depth: commands outstanding at most: tags, plus the AER slot of the
+ *	admin queue
+ * @tags: tags of the blk-mq hardware queue behind this queue, set before
+ *	its Connect
+ * @device: RDMA device and PD
+ * @dev_entry: link in @device's queue list
+ * @cm_id: RDMA CM identifier
+ * @qp: RDMA queue pair
+ * @cq: completion queue for sends and receives
+ * @sqes: one NVMe command buffer per tag (and the AER's)
+ * @rsps: receive buffers for completions
+ * @rsp_cqes: one &struct ib_cqe per receive buffer
+ * @aer_cqe: completion of the AER's SEND
+ * @cm_done: signalled when a CM step finished
+ * @cm_error: result of the last CM step
+ * @stop_lock: serialises stopping the queue (timeout vs error recovery)
+ * @inline_data_size: bytes of in-capsule data the target accepts
+ * @max_inline_segs: send SGEs available for in-capsule data
+ */
+struct rblk_queue {
+	struct rblk_ctrl *ctrl;
+	const struct rblk_queue_ops *ops;
+	u16 qid;
+	unsigned long flags;
+	u32 queue_size;
+	u32 depth;
+	struct blk_mq_tags *tags;
+	struct rblk_device *device;
+	struct list_head dev_entry;
+	struct rdma_cm_id *cm_id;
+	struct ib_qp *qp;
+	struct ib_cq *cq;
+	struct rblk_ring sqes;
+	struct rblk_ring rsps;
+	struct ib_cqe *rsp_cqes;
+	struct ib_cqe aer_cqe;
+	struct completion cm_done;
+	int cm_error;
+	struct mutex stop_lock;
+	u32 inline_data_size;
+	u32 max_inline_segs;
+};
+
+static inline bool rblk_queue_is_admin(struct rblk_queue *queue)
+{
+	return queue->qid == 0;
+}
+
+int rblk_rdma_init(void);
+void rblk_rdma_exit(void);
+int rblk_queue_alloc(struct rblk_queue *queue, u32 queue_size, u32 depth);
+void rblk_queue_stop(struct rblk_queue *queue);
+void rblk_queue_free(struct rblk_queue *queue);
+int rblk_queue_submit(struct rblk_queue *queue, struct request *rq);
+int rblk_queue_submit_aer(struct rblk_queue *queue,
+			  const struct nvme_command *cmd);
+void rblk_unmap_data(struct request *rq);
+int rblk_device_max_segments(struct rblk_device *device);
+
+#endif /* _RBLK_TRANSPORT_H */

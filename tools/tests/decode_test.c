@@ -1,0 +1,525 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of nvmecfg's side of the rblk messages (nl.c) without a kernel:
+ * the decoders are fed answers built here as the module sends them, and
+ * the requests the commands build are read back.
+ */
+#include <errno.h>
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
+#include "fixtures.h"
+#include "ktap.h"
+#include "nl.h"
+#include "output.h"
+
+/* Any id: the decoders do not look at it. */
+#define FAMILY	0x20
+
+#define CHECK_INT(got, want)						\
+	do {								\
+		long long __g = (got), __w = (want);			\
+		if (__g != __w) {					\
+			printf("# %s:%d: %s is %lld, want %lld\n",	\
+			       __FILE__, __LINE__, #got, __g, __w);	\
+			ktap_failed = 1;				\
+		}							\
+	} while (0)
+
+#define CHECK_MEM(got, want)						\
+	CHECK(sizeof(got) == sizeof(want) &&				\
+	      !memcmp((got), (want), sizeof(got)))
+
+/* Room for a hundred namespaces, as the kernel's dump messages have. */
+static struct nl_msg *answer(uint8_t cmd)
+{
+	struct nl_msg *msg = nlmsg_alloc_size(65536);
+
+	if (msg && !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, FAMILY, 0, 0,
+				cmd, RBLK_GENL_VERSION)) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	if (!msg) {
+		printf("# cannot build a message\n");
+		exit(1);
+	}
+	return msg;
+}
+
+/* Every message a controller is split over names it. */
+static void put_ctrl_id(struct nl_msg *msg, const struct ctrl_info *c)
+{
+	CHECK(!nla_put_u32(msg, RBLK_ATTR_CTRL_INDEX, c->index));
+	CHECK(!nla_put_string(msg, RBLK_ATTR_CTRL_NAME, c->name));
+}
+
+/* The first message of a controller: all its attributes. */
+static void put_ctrl(struct nl_msg *msg, const struct ctrl_info *c)
+{
+	int ret;
+
+	put_ctrl_id(msg, c);
+	ret = nla_put_string(msg, RBLK_ATTR_TRTYPE, c->trtype) ||
+	      nla_put_u8(msg, RBLK_ATTR_ADRFAM, c->adrfam) ||
+	      nla_put_string(msg, RBLK_ATTR_TRADDR, c->traddr) ||
+	      nla_put_string(msg, RBLK_ATTR_TRSVCID, c->trsvcid) ||
+	      nla_put_string(msg, RBLK_ATTR_SUBSYSNQN, c->subsysnqn) ||
+	      (c->nsid && nla_put_u32(msg, RBLK_ATTR_NSID, c->nsid)) ||
+	      nla_put_string(msg, RBLK_ATTR_HOSTNQN, c->hostnqn) ||
+	      nla_put(msg, RBLK_ATTR_HOSTID, RBLK_HOSTID_LEN, c->hostid) ||
+	      nla_put_u32(msg, RBLK_ATTR_NR_IO_QUEUES, c->nr_io_queues) ||
+	      nla_put_u32(msg, RBLK_ATTR_QUEUE_SIZE, c->queue_size) ||
+	      nla_put_u32(msg, RBLK_ATTR_KATO, c->kato) ||
+	      nla_put_u32(msg, RBLK_ATTR_RECONNECT_DELAY,
+			  c->reconnect_delay) ||
+	      nla_put_s32(msg, RBLK_ATTR_CTRL_LOSS_TMO, c->ctrl_loss_tmo) ||
+	      nla_put_s32(msg, RBLK_ATTR_FAST_IO_FAIL_TMO,
+			  c->fast_io_fail_tmo) ||
+	      nla_put_u8(msg, RBLK_ATTR_STATE, c->state) ||
+	      nla_put_u16(msg, RBLK_ATTR_CNTLID, c->cntlid) ||
+	      nla_put_string(msg, RBLK_ATTR_MODEL, c->model) ||
+	      nla_put_string(msg, RBLK_ATTR_SERIAL, c->serial) ||
+	      nla_put_string(msg, RBLK_ATTR_FIRMWARE, c->firmware);
+	CHECK(!ret);
+}
+
+/* An RBLK_ATTR_NS nest, with a pad before the u64 as the kernel may. */
+static void put_ns(struct nl_msg *msg, const struct ns_info *ns)
+{
+	struct nlattr *nest = nla_nest_start(msg, RBLK_ATTR_NS);
+	int ret;
+
+	ret = !nest ||
+	      nla_put_u32(msg, RBLK_NS_ATTR_INDEX, ns->index) ||
+	      nla_put_string(msg, RBLK_NS_ATTR_DISK_NAME, ns->name) ||
+	      nla_put_u32(msg, RBLK_NS_ATTR_NSID, ns->nsid) ||
+	      nla_put(msg, RBLK_NS_ATTR_PAD, 0, NULL) ||
+	      nla_put_u64(msg, RBLK_NS_ATTR_SIZE, ns->size) ||
+	      nla_put_u32(msg, RBLK_NS_ATTR_BLOCK_SIZE, ns->block_size) ||
+	      nla_put_string(msg, RBLK_NS_ATTR_WWID, ns->wwid) ||
+	      (ns->has_nguid && nla_put(msg, RBLK_NS_ATTR_NGUID,
+					RBLK_NGUID_LEN, ns->nguid)) ||
+	      (ns->has_eui64 && nla_put(msg, RBLK_NS_ATTR_EUI64,
+					RBLK_EUI64_LEN, ns->eui64)) ||
+	      (ns->has_uuid && nla_put(msg, RBLK_NS_ATTR_UUID,
+				       RBLK_UUID_LEN, ns->uuid));
+	CHECK(!ret);
+	nla_nest_end(msg, nest);
+}
+
+/* Decodes @msg into @vec as rnl_transact() would, and frees it. */
+static int feed(struct nl_msg *msg, rnl_parse_fn parse, void *arg)
+{
+	int ret = rnl_decode(nlmsg_hdr(msg), parse, arg);
+
+	nlmsg_free(msg);
+	return ret;
+}
+
+static void check_ns(const struct ns_info *got, const struct ns_info *want)
+{
+	CHECK_INT(got->index, want->index);
+	CHECK_STR(got->name, want->name);
+	CHECK_INT(got->nsid, want->nsid);
+	CHECK_INT(got->size, want->size);
+	CHECK_INT(got->block_size, want->block_size);
+	CHECK_STR(got->wwid, want->wwid);
+	CHECK_INT(got->has_nguid, want->has_nguid);
+	CHECK_INT(got->has_eui64, want->has_eui64);
+	CHECK_INT(got->has_uuid, want->has_uuid);
+	if (want->has_nguid)
+		CHECK_MEM(got->nguid, want->nguid);
+	if (want->has_eui64)
+		CHECK_MEM(got->eui64, want->eui64);
+	if (want->has_uuid)
+		CHECK_MEM(got->uuid, want->uuid);
+}
+
+static void check_ctrl(const struct ctrl_info *got,
+		       const struct ctrl_info *want)
+{
+	size_t i;
+
+	CHECK_INT(got->index, want->index);
+	CHECK_STR(got->name, want->name);
+	CHECK_STR(got->trtype, want->trtype);
+	CHECK_INT(got->adrfam, want->adrfam);
+	CHECK_STR(got->traddr, want->traddr);
+	CHECK_STR(got->trsvcid, want->trsvcid);
+	CHECK_STR(got->subsysnqn, want->subsysnqn);
+	CHECK_INT(got->nsid, want->nsid);
+	CHECK_STR(got->hostnqn, want->hostnqn);
+	CHECK_MEM(got->hostid, want->hostid);
+	CHECK_INT(got->nr_io_queues, want->nr_io_queues);
+	CHECK_INT(got->queue_size, want->queue_size);
+	CHECK_INT(got->kato, want->kato);
+	CHECK_INT(got->reconnect_delay, want->reconnect_delay);
+	CHECK_INT(got->ctrl_loss_tmo, want->ctrl_loss_tmo);
+	CHECK_INT(got->fast_io_fail_tmo, want->fast_io_fail_tmo);
+	CHECK_INT(got->state, want->state);
+	CHECK_INT(got->cntlid, want->cntlid);
+	CHECK_STR(got->model, want->model);
+	CHECK_STR(got->serial, want->serial);
+	CHECK_STR(got->firmware, want->firmware);
+	CHECK_INT(got->nr_ns, want->nr_ns);
+	for (i = 0; i < got->nr_ns && i < want->nr_ns; i++)
+		check_ns(&got->ns[i], &want->ns[i]);
+}
+
+static struct ctrl_info fc[2];
+static struct ns_info fns[3];
+
+static void get_several_namespaces(void)
+{
+	struct ctrl_vec vec = { 0 };
+	struct nl_msg *msg = answer(RBLK_CMD_GET);
+
+	put_ctrl(msg, &fc[0]);
+	put_ns(msg, &fns[0]);
+	put_ns(msg, &fns[1]);
+	CHECK_INT(feed(msg, rnl_parse_ctrl, &vec), 0);
+	CHECK_INT(vec.nr, 1);
+	if (vec.nr == 1)
+		check_ctrl(&vec.v[0], &fc[0]);
+	rnl_ctrls_free(vec.v, vec.nr);
+}
+
+static void get_split_over_two_messages(void)
+{
+	struct ctrl_vec vec = { 0 };
+	struct nl_msg *msg = answer(RBLK_CMD_GET);
+
+	put_ctrl(msg, &fc[0]);
+	put_ns(msg, &fns[0]);
+	CHECK_INT(feed(msg, rnl_parse_ctrl, &vec), 0);
+	/* The continuation: the controller's name and more namespaces. */
+	msg = answer(RBLK_CMD_GET);
+	put_ctrl_id(msg, &fc[0]);
+	put_ns(msg, &fns[1]);
+	CHECK_INT(feed(msg, rnl_parse_ctrl, &vec), 0);
+	CHECK_INT(vec.nr, 1);
+	if (vec.nr == 1)
+		check_ctrl(&vec.v[0], &fc[0]);
+	rnl_ctrls_free(vec.v, vec.nr);
+}
+
+static void dump_two_controllers(void)
+{
+	struct ctrl_vec vec = { 0 };
+	struct nl_msg *msg = answer(RBLK_CMD_GET);
+
+	put_ctrl(msg, &fc[0]);
+	put_ns(msg, &fns[0]);
+	CHECK_INT(feed(msg, rnl_parse_ctrl, &vec), 0);
+	msg = answer(RBLK_CMD_GET);
+	put_ctrl_id(msg, &fc[0]);
+	put_ns(msg, &fns[1]);
+	CHECK_INT(feed(msg, rnl_parse_ctrl, &vec), 0);
+	msg = answer(RBLK_CMD_GET);
+	put_ctrl(msg, &fc[1]);
+	put_ns(msg, &fns[2]);
+	CHECK_INT(feed(msg, rnl_parse_ctrl, &vec), 0);
+	CHECK_INT(vec.nr, 2);
+	if (vec.nr == 2) {
+		check_ctrl(&vec.v[0], &fc[0]);
+		/* Created with -N 3: the filter comes back. */
+		check_ctrl(&vec.v[1], &fc[1]);
+	}
+	rnl_ctrls_free(vec.v, vec.nr);
+}
+
+/* No limit on the namespaces of a controller: 1000 over 10 messages. */
+static void many_namespaces(void)
+{
+	struct ctrl_vec vec = { 0 };
+	struct ns_info ns = fns[2];
+	struct nl_msg *msg;
+	int m, i, bad = 0;
+
+	for (m = 0; m < 10; m++) {
+		msg = answer(RBLK_CMD_GET);
+		if (!m)
+			put_ctrl(msg, &fc[1]);
+		else
+			put_ctrl_id(msg, &fc[1]);
+		for (i = 0; i < 100; i++) {
+			ns.index = ns.nsid = m * 100 + i;
+			snprintf(ns.name, sizeof(ns.name), "rblk%u", ns.index);
+			put_ns(msg, &ns);
+		}
+		CHECK_INT(feed(msg, rnl_parse_ctrl, &vec), 0);
+	}
+	CHECK_INT(vec.nr, 1);
+	if (vec.nr != 1)
+		goto out;
+	CHECK_INT(vec.v[0].nr_ns, 1000);
+	CHECK_STR(vec.v[0].traddr, fc[1].traddr);
+	for (i = 0; i < (int)vec.v[0].nr_ns; i++)
+		bad += vec.v[0].ns[i].nsid != (uint32_t)i;
+	CHECK_INT(bad, 0);
+	CHECK_STR(vec.v[0].ns[999].name, "rblk999");
+out:
+	rnl_ctrls_free(vec.v, vec.nr);
+}
+
+static void connect_reply(void)
+{
+	struct ctrl_vec vec = { 0 };
+	struct nl_msg *msg = answer(RBLK_CMD_CONNECT);
+
+	put_ctrl_id(msg, &fc[0]);
+	put_ns(msg, &fns[0]);
+	put_ns(msg, &fns[1]);
+	CHECK_INT(feed(msg, rnl_parse_ctrl, &vec), 0);
+	CHECK_INT(vec.nr, 1);
+	if (vec.nr == 1) {
+		CHECK_INT(vec.v[0].index, 0);
+		CHECK_STR(vec.v[0].name, "rblk-ctrl0");
+		CHECK_INT(vec.v[0].nr_ns, 2);
+		if (vec.v[0].nr_ns == 2) {
+			check_ns(&vec.v[0].ns[0], &fns[0]);
+			check_ns(&vec.v[0].ns[1], &fns[1]);
+		}
+	}
+	rnl_ctrls_free(vec.v, vec.nr);
+
+	/* A controller whose subsystem has no namespace (yet). */
+	memset(&vec, 0, sizeof(vec));
+	msg = answer(RBLK_CMD_CONNECT);
+	put_ctrl_id(msg, &fc[1]);
+	CHECK_INT(feed(msg, rnl_parse_ctrl, &vec), 0);
+	CHECK_INT(vec.nr, 1);
+	if (vec.nr == 1) {
+		CHECK_STR(vec.v[0].name, "rblk-ctrl7");
+		CHECK_INT(vec.v[0].nr_ns, 0);
+	}
+	rnl_ctrls_free(vec.v, vec.nr);
+}
+
+static void malformed_answers(void)
+{
+	static const unsigned char short_id[4];
+	struct ctrl_vec vec = { 0 };
+	struct nlattr *nest;
+	struct nl_msg *msg;
+
+	/* Without the controller's index. */
+	msg = answer(RBLK_CMD_GET);
+	CHECK(!nla_put_string(msg, RBLK_ATTR_CTRL_NAME, "rblk-ctrl0"));
+	CHECK_INT(feed(msg, rnl_parse_ctrl, &vec), -EBADMSG);
+
+	/* A namespace without its device name. */
+	msg = answer(RBLK_CMD_GET);
+	put_ctrl_id(msg, &fc[0]);
+	nest = nla_nest_start(msg, RBLK_ATTR_NS);
+	CHECK(!nla_put_u32(msg, RBLK_NS_ATTR_INDEX, 0));
+	nla_nest_end(msg, nest);
+	CHECK_INT(feed(msg, rnl_parse_ctrl, &vec), -EBADMSG);
+
+	/* An NGUID of 4 bytes: it would be read past its end. */
+	msg = answer(RBLK_CMD_GET);
+	put_ctrl_id(msg, &fc[0]);
+	nest = nla_nest_start(msg, RBLK_ATTR_NS);
+	CHECK(!nla_put_u32(msg, RBLK_NS_ATTR_INDEX, 0));
+	CHECK(!nla_put_string(msg, RBLK_NS_ATTR_DISK_NAME, "rblk0"));
+	CHECK(!nla_put(msg, RBLK_NS_ATTR_NGUID, sizeof(short_id), short_id));
+	nla_nest_end(msg, nest);
+	CHECK_INT(feed(msg, rnl_parse_ctrl, &vec), -EBADMSG);
+
+	/* A controller index of the wrong size fails the policy. */
+	msg = answer(RBLK_CMD_GET);
+	CHECK(!nla_put_u8(msg, RBLK_ATTR_CTRL_INDEX, 0));
+	CHECK(!nla_put_string(msg, RBLK_ATTR_CTRL_NAME, "rblk-ctrl0"));
+	CHECK_INT(feed(msg, rnl_parse_ctrl, &vec), -EBADMSG);
+	rnl_ctrls_free(vec.v, vec.nr);
+}
+
+static void put_stats(struct nl_msg *msg, const struct stats_info *st)
+{
+	struct nlattr *nest;
+	int i;
+
+	CHECK(!nla_put_u32(msg, RBLK_ATTR_CTRL_INDEX, st->ctrl_index));
+	CHECK(!nla_put_string(msg, RBLK_ATTR_CTRL_NAME, st->ctrl_name));
+	if (st->is_ns) {
+		CHECK(!nla_put_u32(msg, RBLK_ATTR_INDEX, st->index));
+		CHECK(!nla_put_string(msg, RBLK_ATTR_DISK_NAME, st->name));
+	}
+	nest = nla_nest_start(msg, RBLK_ATTR_STATS);
+	for (i = 1; i <= RBLK_STAT_MAX; i++) {
+		if (stat_name(i))
+			CHECK(!nla_put_u64(msg, i, st->counter[i]));
+	}
+	CHECK(!nla_put(msg, RBLK_STAT_LAT_HIST, sizeof(st->lat_hist),
+		       st->lat_hist));
+	nla_nest_end(msg, nest);
+}
+
+static void check_stats(const struct stats_info *got,
+			const struct stats_info *want)
+{
+	int i;
+
+	CHECK_INT(got->ctrl_index, want->ctrl_index);
+	CHECK_STR(got->ctrl_name, want->ctrl_name);
+	CHECK_INT(got->is_ns, want->is_ns);
+	CHECK_INT(got->index, want->index);
+	CHECK_STR(got->name, want->name);
+	for (i = 1; i <= RBLK_STAT_MAX; i++) {
+		if (stat_name(i))
+			CHECK_INT(got->counter[i], want->counter[i]);
+	}
+	CHECK_MEM(got->lat_hist, want->lat_hist);
+}
+
+static void stats_reply(bool ns)
+{
+	struct stats_info want, got;
+	struct nl_msg *msg = answer(RBLK_CMD_GET_STATS);
+
+	fix_stats(&want, ns);
+	put_stats(msg, &want);
+	CHECK_INT(feed(msg, rnl_parse_stats, &got), 0);
+	check_stats(&got, &want);
+}
+
+static void stats_namespace(void)
+{
+	stats_reply(true);
+}
+
+static void stats_controller(void)
+{
+	stats_reply(false);
+}
+
+static void event_namespace(void)
+{
+	struct ctrl_event want, got;
+	struct nl_msg *msg = answer(RBLK_CMD_EVENT);
+
+	fix_event(&want);
+	CHECK(!nla_put_u8(msg, RBLK_ATTR_EVENT, want.event));
+	CHECK(!nla_put_u32(msg, RBLK_ATTR_CTRL_INDEX, want.ctrl_index));
+	CHECK(!nla_put_string(msg, RBLK_ATTR_CTRL_NAME, want.ctrl_name));
+	CHECK(!nla_put_u8(msg, RBLK_ATTR_STATE, want.state));
+	put_ns(msg, &want.ns);
+	CHECK_INT(feed(msg, rnl_parse_event, &got), 0);
+	CHECK_INT(got.event, RBLK_EVENT_NS_ADDED);
+	CHECK_INT(got.ctrl_index, 0);
+	CHECK_STR(got.ctrl_name, "rblk-ctrl0");
+	CHECK_INT(got.state, RBLK_STATE_LIVE);
+	CHECK(got.has_ns);
+	check_ns(&got.ns, &want.ns);
+}
+
+static void event_controller(void)
+{
+	struct ctrl_event got;
+	struct nl_msg *msg = answer(RBLK_CMD_EVENT);
+
+	CHECK(!nla_put_u8(msg, RBLK_ATTR_EVENT, RBLK_EVENT_STATE));
+	CHECK(!nla_put_u32(msg, RBLK_ATTR_CTRL_INDEX, 7));
+	CHECK(!nla_put_string(msg, RBLK_ATTR_CTRL_NAME, "rblk-ctrl7"));
+	CHECK(!nla_put_u8(msg, RBLK_ATTR_STATE, RBLK_STATE_RESETTING));
+	CHECK_INT(feed(msg, rnl_parse_event, &got), 0);
+	CHECK_INT(got.event, RBLK_EVENT_STATE);
+	CHECK_INT(got.ctrl_index, 7);
+	CHECK_STR(got.ctrl_name, "rblk-ctrl7");
+	CHECK_INT(got.state, RBLK_STATE_RESETTING);
+	CHECK(!got.has_ns);
+
+	/* Not an event without its kind. */
+	msg = answer(RBLK_CMD_EVENT);
+	CHECK(!nla_put_u32(msg, RBLK_ATTR_CTRL_INDEX, 7));
+	CHECK_INT(feed(msg, rnl_parse_event, &got), -EBADMSG);
+}
+
+/* The request's top-level attributes, as the kernel would parse them. */
+static void request_attrs(struct nl_msg *msg, struct nlattr **tb)
+{
+	CHECK(!genlmsg_parse(nlmsg_hdr(msg), 0, tb, RBLK_ATTR_MAX, NULL));
+}
+
+static void selector(const char *device, bool by_index, int want_type)
+{
+	struct nlattr *tb[RBLK_ATTR_MAX + 1];
+	struct cfg cfg = { .device = device, .index = 3 };
+	struct nl_msg *msg = answer(RBLK_CMD_GET);
+	int type, n = 0;
+
+	if (by_index)
+		cfg.set = OPT(INDEX);
+	CHECK(!rnl_put_dev(msg, &cfg));
+	request_attrs(msg, tb);
+	for (type = 1; type <= RBLK_ATTR_MAX; type++)
+		n += !!tb[type];
+	CHECK_INT(n, 1);
+	CHECK(tb[want_type]);
+	if (tb[want_type] && want_type == RBLK_ATTR_INDEX)
+		CHECK_INT(nla_get_u32(tb[want_type]), 3);
+	else if (tb[want_type])
+		CHECK_STR(nla_get_string(tb[want_type]), device);
+	nlmsg_free(msg);
+}
+
+static void request_selectors(void)
+{
+	selector("rblk-ctrl0", false, RBLK_ATTR_CTRL_NAME);
+	selector("rblk-ctrl12", false, RBLK_ATTR_CTRL_NAME);
+	selector("rblk0", false, RBLK_ATTR_DISK_NAME);
+	selector("rblk12", false, RBLK_ATTR_DISK_NAME);
+	/* Not a controller name: the kernel says what it is. */
+	selector("rblk-ctr", false, RBLK_ATTR_DISK_NAME);
+	selector(NULL, true, RBLK_ATTR_INDEX);
+}
+
+static void request_connect(void)
+{
+	struct nlattr *tb[RBLK_ATTR_MAX + 1];
+	struct cfg cfg = {
+		.traddr = "10.99.0.1", .nqn = FIX_NQN, .nsid = 2,
+	};
+	struct nl_msg *msg = answer(RBLK_CMD_CONNECT);
+
+	/* Only what the command line said: no NSID, no flag. */
+	CHECK(!rnl_put_connect(msg, &cfg));
+	request_attrs(msg, tb);
+	CHECK_STR(nla_get_string(tb[RBLK_ATTR_TRADDR]), "10.99.0.1");
+	CHECK_STR(nla_get_string(tb[RBLK_ATTR_SUBSYSNQN]), FIX_NQN);
+	CHECK(!tb[RBLK_ATTR_NSID]);
+	CHECK(!tb[RBLK_ATTR_DUPLICATE_CONNECT]);
+	nlmsg_free(msg);
+
+	cfg.set = OPT(NSID) | OPT(DUPLICATE_CONNECT);
+	msg = answer(RBLK_CMD_CONNECT);
+	CHECK(!rnl_put_connect(msg, &cfg));
+	request_attrs(msg, tb);
+	CHECK(tb[RBLK_ATTR_NSID] && nla_get_u32(tb[RBLK_ATTR_NSID]) == 2);
+	CHECK(tb[RBLK_ATTR_DUPLICATE_CONNECT] &&
+	      nla_len(tb[RBLK_ATTR_DUPLICATE_CONNECT]) == 0);
+	nlmsg_free(msg);
+}
+
+static const struct ktap_case cases[] = {
+	KTAP_CASE(get_several_namespaces),
+	KTAP_CASE(get_split_over_two_messages),
+	KTAP_CASE(dump_two_controllers),
+	KTAP_CASE(many_namespaces),
+	KTAP_CASE(connect_reply),
+	KTAP_CASE(malformed_answers),
+	KTAP_CASE(stats_namespace),
+	KTAP_CASE(stats_controller),
+	KTAP_CASE(event_namespace),
+	KTAP_CASE(event_controller),
+	KTAP_CASE(request_selectors),
+	KTAP_CASE(request_connect),
+};
+
+int main(void)
+{
+	fix_ctrls(fc, fns);
+	return ktap_run("decode", cases, ARRAY_SIZE(cases));
+}
