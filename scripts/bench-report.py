@@ -28,6 +28,7 @@ ROWS = [
     "randread_4k_qd1", "randwrite_4k_qd1",
     "randread_4k_qd32", "randwrite_4k_qd32",
     "read_128k", "write_128k",
+    "randread_4k_qd32_2ns",
 ]
 SWEEP = [1, 4, 16, 32, 64]
 VERDICT_HELP = ("verdict: ≥ every pair ratio ≥ 1; < every pair ratio < 1;"

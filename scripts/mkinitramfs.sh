@@ -186,10 +186,11 @@ mkdir -p "$ROOT/selftests"
 cp -r selftests/. "$ROOT/selftests/"
 cp selftests/init.sh "$ROOT/init"
 chmod 755 "$ROOT/init"
-# The sysfs ABI document: selftests/rblk/stats_abi_doc.sh checks the module
-# against it.
+# The sysfs ABI documents (controllers, namespaces):
+# selftests/rblk/stats_abi_doc.sh checks the module against them.
 mkdir -p "$ROOT/usr/share/doc/rblk"
-cp Documentation/ABI/testing/sysfs-block-rblk "$ROOT/usr/share/doc/rblk/"
+cp Documentation/ABI/testing/sysfs-class-rblk \
+   Documentation/ABI/testing/sysfs-block-rblk "$ROOT/usr/share/doc/rblk/"
 
 # Minimal identity files for busybox and nvme-cli.
 echo 'root:x:0:0:root:/root:/bin/sh' > "$ROOT/etc/passwd"

@@ -2,7 +2,9 @@
 # Guest side of `make bench`: the same fio jobs on rblk, on the in-kernel
 # nvme-rdma host and on the null_blk device behind both, in one boot.
 #
-# Both hosts connect to the same nvmet-rdma namespace (nsid 1, null_blk).
+# Both hosts connect to the same nvmet-rdma subsystem; the single-device
+# jobs use namespace 1 (null_blk), the *_2ns job drives namespaces 1 and 3
+# at once (fio's filename list), over each host's one controller.
 # Each job runs in RBLK_BENCH_ROUNDS rounds of rblk, nvme, nvme, rblk, so slow
 # drift of the TCG guest cancels out; runs are numbered 1..2*ROUNDS per
 # device, and the rblk and nvme runs of the same number ran back to back (a
@@ -53,7 +55,8 @@ randwrite_4k_qd1:--rw=randwrite,--bs=4k,--iodepth=1,--numjobs=1
 randread_4k_qd32:--rw=randread,--bs=4k,--iodepth=32,--numjobs=$NQ
 randwrite_4k_qd32:--rw=randwrite,--bs=4k,--iodepth=32,--numjobs=$NQ
 read_128k:--rw=read,--bs=128k,--iodepth=16,--numjobs=1
-write_128k:--rw=write,--bs=128k,--iodepth=16,--numjobs=1"
+write_128k:--rw=write,--bs=128k,--iodepth=16,--numjobs=1
+randread_4k_qd32_2ns:--rw=randread,--bs=4k,--iodepth=32,--numjobs=$NQ,--size=64M"
 for qd in 1 4 16 32 64; do
 	JOBS="$JOBS
 sweep_qd$qd:--rw=randread,--bs=4k,--iodepth=$qd,--numjobs=1"
@@ -80,21 +83,25 @@ if [ "$PERF" = 1 ]; then
 fi
 
 rblk_load
-nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
-	-n "$RBLK_NQN" -N "$RBLK_NSID_NULL" -i $NQ >/dev/null ||
-	bench_fail "nvmecfg connect"
-wait_for_path /dev/rblk0 10 -b || bench_fail "/dev/rblk0 did not appear"
+out=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
+	-n "$RBLK_NQN" -i $NQ) || bench_fail "nvmecfg connect"
+CTRL=$(echo "$out" | head -n 1)
+RBLK=$(rblk_ns_dev "$CTRL" "$RBLK_NSID_NULL") || bench_fail "no rblk device for nsid $RBLK_NSID_NULL"
+RBLK2=$(rblk_ns_dev "$CTRL" "$RBLK_NSID_512") || bench_fail "no rblk device for nsid $RBLK_NSID_512"
+wait_for_path "$RBLK" 10 -b || bench_fail "$RBLK did not appear"
+wait_for_path "$RBLK2" 10 -b || bench_fail "$RBLK2 did not appear"
 
 modprobe nvme-rdma || bench_fail "modprobe nvme-rdma"
 nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN" \
 	-i $NQ >/dev/null || bench_fail "nvme connect"
-NVME=
+NVME= NVME2=
 for _ in $(seq 50); do
-	NVME=$(nvme_ns_dev "$RBLK_NQN" "$RBLK_NSID_NULL") && [ -b "$NVME" ] && break
+	NVME=$(nvme_ns_dev "$RBLK_NQN" "$RBLK_NSID_NULL") && [ -b "$NVME" ] &&
+		NVME2=$(nvme_ns_dev "$RBLK_NQN" "$RBLK_NSID_512") && [ -b "$NVME2" ] && break
 	sleep 0.2
 done
-[ -b "$NVME" ] || bench_fail "nvme-rdma namespace did not appear"
-echo "BENCH-INFO rblk=/dev/rblk0 nvme=$NVME ceiling=$RBLK_NULL_DEV queues=$NQ" \
+[ -b "$NVME" ] && [ -b "$NVME2" ] || bench_fail "nvme-rdma namespaces did not appear"
+echo "BENCH-INFO rblk=$RBLK,$RBLK2 nvme=$NVME,$NVME2 ceiling=$RBLK_NULL_DEV queues=$NQ" \
 	"runtime=${RUNTIME}s rounds=$ROUNDS jobs=$(echo "${SELECT:-all}" | tr ' ' ',') perf=$PERF"
 
 # Every fio argument but the job's own: no value holds a space.
@@ -170,25 +177,30 @@ for line in $JOBS; do
 	njobs=$((njobs + 1))
 	# shellcheck disable=SC2046 # args are comma-separated on purpose
 	set -- $(echo "$args" | tr ',' ' ')
+	# Two namespaces: fio spreads the job over both devices.
+	case $job in
+	*_2ns) rdev=$RBLK:$RBLK2 ndev=$NVME:$NVME2 ;;
+	*) rdev=$RBLK ndev=$NVME ;;
+	esac
 	r=1
 	while [ "$r" -le "$ROUNDS" ]; do
-		run_fio rblk /dev/rblk0 "$job" $((2 * r - 1)) "$@"
-		run_fio nvme "$NVME" "$job" $((2 * r - 1)) "$@"
-		run_fio nvme "$NVME" "$job" $((2 * r)) "$@"
-		run_fio rblk /dev/rblk0 "$job" $((2 * r)) "$@"
+		run_fio rblk "$rdev" "$job" $((2 * r - 1)) "$@"
+		run_fio nvme "$ndev" "$job" $((2 * r - 1)) "$@"
+		run_fio nvme "$ndev" "$job" $((2 * r)) "$@"
+		run_fio rblk "$rdev" "$job" $((2 * r)) "$@"
 		r=$((r + 1))
 	done
 	case $job in
-	sweep_*) ;;
+	sweep_* | *_2ns) ;;
 	*) run_fio nullb "$RBLK_NULL_DEV" "$job" 1 "$@" ;;
 	esac
 	if [ "$PERF" = 1 ] && echo " $PERF_JOBS " | grep -q " $job "; then
-		perf_fio rblk /dev/rblk0 "$job" "$@"
-		perf_fio nvme "$NVME" "$job" "$@"
+		perf_fio rblk "$RBLK" "$job" "$@"
+		perf_fio nvme "$ndev" "$job" "$@"
 	fi
 done
 [ "$njobs" -gt 0 ] || bench_fail "no job selected"
 
 nvme disconnect -n "$RBLK_NQN" >/dev/null
-nvmecfg disconnect rblk0 >/dev/null
+nvmecfg disconnect "$CTRL" >/dev/null
 echo "BENCH-DONE"

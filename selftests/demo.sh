@@ -1,13 +1,15 @@
 #!/bin/sh
 # `make demo`: rblk end to end, as a person would try it.  Loads rblk, connects
-# /dev/rblk0 to the file-backed namespace with nvmecfg, writes and reads data
-# with O_DIRECT, shows the device, its attributes and statistics, disconnects.
+# one controller to the test subsystem with nvmecfg (a /dev/rblkN for each of
+# its three namespaces, over the same queue pairs), writes and reads data with
+# O_DIRECT on the file-backed one, shows the devices, the controller's and the
+# namespace's attributes and statistics, disconnects.
 # rblk-timeout: 300
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-DEV=rblk0
-SYS=/sys/block/$DEV
+DEV=
+SYS=/nonexistent
 BYTES=$((4 * 1024 * 1024))
 OFFSET=$((16 * 1024 * 1024))
 NVMECFG=${RBLK_NVMECFG:-nvmecfg}
@@ -19,7 +21,7 @@ command -v "$NVMECFG" >/dev/null 2>&1 ||
 	fail "nvmecfg is not in the guest (tools/nvmecfg not built: run 'make tools')"
 
 cleanup() {
-	[ -e "$SYS" ] && "$NVMECFG" disconnect "$DEV" >/dev/null 2>&1
+	[ -n "$DEV" ] && [ -e "$SYS" ] && "$NVMECFG" disconnect "$DEV" >/dev/null 2>&1
 	rm -f /tmp/demo.pat /tmp/demo.got /tmp/demo.bak
 }
 trap cleanup EXIT
@@ -28,10 +30,16 @@ step "load rblk"
 rblk_load
 show cat /sys/module/rblk/parameters/hostnqn 2>/dev/null
 
-step "connect to $RBLK_NQN (namespace $RBLK_NSID_FILE, file-backed) at $RBLK_TRADDR:$RBLK_TRSVCID"
-show "$NVMECFG" connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN" \
-	--nsid "$RBLK_NSID_FILE" || fail "nvmecfg connect failed"
+step "connect to $RBLK_NQN at $RBLK_TRADDR:$RBLK_TRSVCID"
+show "$NVMECFG" connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN" ||
+	fail "nvmecfg connect failed"
+CTRL=$(ls /sys/class/rblk | head -n 1)
+DEV=$(rblk_ns_dev "$CTRL" "$RBLK_NSID_FILE") || fail "no device for namespace $RBLK_NSID_FILE"
+DEV=${DEV#/dev/}
+SYS=/sys/block/$DEV
 wait_for_path /dev/$DEV 15 -b || fail "/dev/$DEV did not appear"
+show "$NVMECFG" list
+echo "queue pairs: $(rdma resource show qp | grep -c 'type RC') RC QPs on the RDMA device (rblk's and the target's side)"
 
 step "the block device"
 sectors=$(cat "$SYS/size")
@@ -55,7 +63,18 @@ read_region "$RBLK_BACKING" "$OFFSET" "$BYTES" /tmp/demo.bak
 show cmp /tmp/demo.pat /tmp/demo.bak || fail "target's backing file differs"
 echo "target's backing file ($RBLK_BACKING): identical"
 
-step "device attributes ($SYS/rblk/)"
+step "controller attributes (/sys/class/rblk/$CTRL/)"
+for a in /sys/class/rblk/"$CTRL"/*; do
+	[ -f "$a" ] && [ -r "$a" ] && [ "${a##*/}" != uevent ] &&
+		printf '%-20s %s\n' "${a##*/}" "$(cat "$a" 2>/dev/null)"
+done
+
+step "namespace identifiers ($SYS/)"
+for a in nsid wwid nguid uuid eui; do
+	[ -f "$SYS/$a" ] && printf '%-20s %s\n' "$a" "$(cat "$SYS/$a")"
+done
+
+step "namespace statistics ($SYS/rblk/)"
 for a in "$SYS"/rblk/*; do
 	[ -f "$a" ] && printf '%-20s %s\n' "${a##*/}" "$(cat "$a" 2>/dev/null)"
 done
@@ -63,8 +82,8 @@ done
 step "statistics"
 show "$NVMECFG" stats "$DEV" || fail "nvmecfg stats failed"
 
-step "disconnect"
-show "$NVMECFG" disconnect "$DEV" || fail "nvmecfg disconnect failed"
+step "disconnect (the controller and all its namespaces)"
+show "$NVMECFG" disconnect "$CTRL" || fail "nvmecfg disconnect failed"
 wait_for_path "$SYS" 15 ! || fail "$DEV still present after disconnect"
 rblk_unload
 echo "demo: done"

@@ -147,18 +147,29 @@ nvme_ns_dev() {
 	return 1
 }
 
+# nvme_wait_ns_dev NQN NSID [SECS]: print /dev/nvmeXnY of that namespace once
+# nvme-rdma shows it; 1 after SECS (default 10) seconds.
+nvme_wait_ns_dev() {
+	_n=$((${3:-10} * 10))
+	while [ "$_n" -gt 0 ]; do
+		nvme_ns_dev "$1" "$2" && return 0
+		usleep 100000
+		_n=$((_n - 1))
+	done
+	return 1
+}
+
 # --- rblk devices (through nvmecfg, the real control plane) ---
-# rblk_connect NSID [nvmecfg connect options...]: connect, wait for the
-# block device, print its path (/dev/rblkN).
+# rblk_connect NSID [nvmecfg connect options...]: connect one controller to
+# the test subsystem, with every namespace on it (so that each test runs
+# with several namespaces sharing the queues), wait for the block devices
+# and print the path of namespace NSID's (/dev/rblkN).
 rblk_connect() {
 	_nsid=$1; shift
-	_out=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
-		-n "$RBLK_NQN" -N "$_nsid" "$@" 2>&1) ||
-		fail "nvmecfg connect nsid $_nsid failed: $_out"
-	_name=$(echo "$_out" | grep -o 'rblk[0-9][0-9]*' | head -n 1)
-	[ -n "$_name" ] || fail "nvmecfg connect printed no device name: $_out"
-	wait_for_path "/dev/$_name" 10 -b || fail "/dev/$_name did not appear"
-	echo "/dev/$_name"
+	_all=$(rblk_connect_all "$@") || { echo "$_all"; exit "$KSFT_FAIL"; }
+	_ctrl=$(echo "$_all" | head -n 1)
+	rblk_ns_dev "$_ctrl" "$_nsid" ||
+		fail "no device for namespace $_nsid on $_ctrl: $_all"
 }
 
 # rblk_disconnect DEV: disconnect and wait for the device to go.
@@ -168,9 +179,50 @@ rblk_disconnect() {
 	wait_for_path "/sys/block/$_n" 10 ! || fail "/sys/block/$_n still present after disconnect"
 }
 
-# rblk_attr DEV NAME: one attribute of /sys/block/rblkN/rblk/.
+# rblk_attr DEV NAME: one attribute of a namespace device: its statistics
+# and state in /sys/block/rblkN/rblk/, its identifiers in /sys/block/rblkN/,
+# or one of its controller's (/sys/block/rblkN/device/ is rblk-ctrlM).
 rblk_attr() {
-	cat "/sys/block/${1##*/}/rblk/$2"
+	for _f in "/sys/block/${1##*/}/rblk/$2" "/sys/block/${1##*/}/$2" \
+		  "/sys/block/${1##*/}/device/$2"; do
+		[ -f "$_f" ] && { cat "$_f"; return; }
+	done
+	echo "rblk_attr: no attribute $2 for ${1##*/}" >&2
+	return 1
+}
+
+# rblk_ctrl_of DEV: the controller name (rblk-ctrlM) of a namespace device.
+rblk_ctrl_of() {
+	_l=$(readlink "/sys/block/${1##*/}/device") || return 1
+	echo "${_l##*/}"
+}
+
+# rblk_connect_all [nvmecfg connect options...]: connect to every namespace
+# of the test subsystem over one controller; print the controller name,
+# then one /dev/rblkN per namespace, in nsid order.
+rblk_connect_all() {
+	_out=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
+		-n "$RBLK_NQN" "$@" 2>&1) ||
+		fail "nvmecfg connect failed: $_out"
+	_ctrl=$(echo "$_out" | head -n 1)
+	case $_ctrl in rblk-ctrl[0-9]*) ;; *) fail "connect printed no controller: $_out" ;; esac
+	echo "$_ctrl"
+	for _name in $(echo "$_out" | tail -n +2); do
+		wait_for_path "/dev/$_name" 10 -b || fail "/dev/$_name did not appear"
+		echo "/dev/$_name"
+	done
+}
+
+# rblk_ns_dev CTRL NSID: /dev/rblkN of that namespace on controller CTRL;
+# 1 if there is none.
+rblk_ns_dev() {
+	for _d in /sys/class/rblk/"$1"/rblk[0-9]*; do
+		[ -e "$_d" ] || continue
+		[ "$(cat "$_d/nsid" 2>/dev/null)" = "$2" ] || continue
+		echo "/dev/${_d##*/}"
+		return 0
+	done
+	return 1
 }
 
 # rblk_wait_state DEV STATE SECS: wait for the controller state; 1 on timeout.
@@ -221,7 +273,7 @@ uptime_ms() {
 # left behind (run.sh calls it after every test): no rblk or nvme-rdma
 # devices, rblk unloaded, the RDMA device and the nvmet port as set up.
 reset_fabric() {
-	for _d in /sys/block/rblk*; do
+	for _d in /sys/class/rblk/rblk-ctrl* /sys/block/rblk*; do
 		[ -e "$_d" ] && timeout 60 nvmecfg disconnect "${_d##*/}" >/dev/null 2>&1
 	done
 	rblk_loaded && rmmod rblk 2>/dev/null

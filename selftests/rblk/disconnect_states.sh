@@ -32,10 +32,12 @@ wait_for_path "/sys/block/${dev##*/}" 10 ! || fail "dead device still present"
 log "disconnect of a dead controller: ok"
 nvmet_relink
 
-# --- rmmod with two devices connected ---
+# --- rmmod with two controllers and their namespaces connected ---
 a=$(rblk_connect "$RBLK_NSID_NULL") || exit 1
-b=$(rblk_connect "$RBLK_NSID_512") || exit 1
+b=$(rblk_connect_all -N "$RBLK_NSID_512" --duplicate-connect | tail -n 1) || exit 1
+[ -b "$b" ] || fail "second controller has no device: $b"
 [ "$a" != "$b" ] || fail "two connections got the same device"
+[ "$(rblk_ctrl_of "$a")" != "$(rblk_ctrl_of "$b")" ] || fail "--duplicate-connect shared a controller"
 timeout 60 rmmod rblk || fail "rmmod with devices connected failed"
 wait_for_path /sys/module/rblk 10 ! || fail "module still loaded"
 [ -e "/sys/block/${a##*/}" ] && fail "$a survived rmmod"

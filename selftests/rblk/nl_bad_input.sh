@@ -19,7 +19,7 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 nfail=0
 
 no_devices() {
-	for _d in /sys/block/rblk*; do
+	for _d in /sys/block/rblk* /sys/class/rblk/rblk-ctrl*; do
 		[ -e "$_d" ] && return 1
 	done
 	return 0
@@ -106,6 +106,8 @@ check "dead port" 1 '^nvmecfg: connect: ' \
 check "disconnect rblk9" 1 'disconnect: No such device' disconnect rblk9
 check "disconnect --index 9" 1 'No such device' disconnect --index 9
 check "show rblk9" 1 'show: No such device' show rblk9
+check "disconnect rblk-ctrl9" 1 'disconnect: No such device' disconnect rblk-ctrl9
+check "show rblk-ctrl9" 1 'show: No such device' show rblk-ctrl9
 check "stats rblk9" 1 'stats: No such device' stats rblk9
 
 [ "$nfail" -eq 0 ] || fail "$nfail nvmecfg check(s) failed"
@@ -116,7 +118,7 @@ must nlraw
 # The family still answers sanely.
 out=$(nvmecfg list -o json) || fail "nvmecfg list failed after nlraw"
 [ "$out" = '{
-  "devices": []
+  "controllers": []
 }' ] || fail "unexpected list after nlraw: $out"
 no_devices || fail "a device was created"
 exit 0

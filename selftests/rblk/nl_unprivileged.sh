@@ -59,7 +59,7 @@ expect "discover" 4 "^nvmecfg: discover: $EPERM" \
 expect "disconnect" 4 "^nvmecfg: disconnect: $EPERM" disconnect rblk0
 expect "reset" 4 "^nvmecfg: stats: $EPERM" stats rblk0 --reset
 expect "list" 0 '' list
-expect "list json" 0 '"devices": \[\]' list -o json
+expect "list json" 0 '"controllers": \[\]' list -o json
 expect "monitor" 0 '' monitor --timeout 1
 # Usage errors stay usage errors.
 expect "usage" 2 'missing required option' connect -a "$RBLK_TRADDR"
@@ -67,9 +67,13 @@ expect "usage" 2 'missing required option' connect -a "$RBLK_TRADDR"
 # With a device there: readable, not removable.
 dev=$(rblk_connect "$RBLK_NSID_NULL") || exit 1
 name=${dev##*/}
-expect "show" 0 "^$name: live" show "$name"
+ctrl=$(rblk_ctrl_of "$dev")
+expect "show" 0 "^$ctrl: live" show "$name"
+expect "show controller" 0 "^  $name:" show "$ctrl"
 expect "stats" 0 "^$name:" stats "$name"
-expect "list with a device" 0 "^$name " list
+expect "stats controller" 0 "^$ctrl:" stats "$ctrl"
+expect "list with a device" 0 "^  $name " list
+expect "disconnect a controller" 4 "^nvmecfg: disconnect: $EPERM" disconnect "$ctrl"
 expect "disconnect a device" 4 "^nvmecfg: disconnect: $EPERM" disconnect "$name"
 expect "reset a device" 4 "$EPERM" stats "$name" --reset
 [ -b "$dev" ] || fail "$dev vanished after an unprivileged disconnect"

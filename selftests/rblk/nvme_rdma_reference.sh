@@ -23,13 +23,8 @@ trap cleanup EXIT
 must modprobe nvme-rdma
 must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN"
 
-dev=
-i=0
-while [ -z "$dev" ] && [ $i -lt 100 ]; do
-	dev=$(nvme_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE") || usleep 100000
-	i=$((i + 1))
-done
-[ -n "$dev" ] || fail "no block device for nsid $RBLK_NSID_FILE after connect"
+dev=$(nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE") ||
+	fail "no block device for nsid $RBLK_NSID_FILE after connect"
 wait_for_path "$dev" 10 -b || fail "$dev is not a block device"
 log "nsid $RBLK_NSID_FILE is $dev"
 

@@ -66,7 +66,7 @@ reader=$!
 # QID_MAX I/O queues.
 requeue_with() {
 	echo "$1" > "$qid_max" || fail "cannot set attr_qid_max to $1"
-	echo 1 > "/sys/block/${dev##*/}/rblk/reset_controller" ||
+	echo 1 > "/sys/block/${dev##*/}/device/reset_controller" ||
 		fail "reset_controller refused"
 }
 
@@ -83,7 +83,7 @@ done
 [ "$i" -gt 0 ] || fail "fio did not keep both queues busy within 60 s"
 requeue_with 1
 # reconnect_delay is 1 s: still resetting or connecting, not live.
-(echo 1 > "/sys/block/${dev##*/}/rblk/reset_controller") 2>/dev/null &&
+(echo 1 > "/sys/block/${dev##*/}/device/reset_controller") 2>/dev/null &&
 	fail "reset_controller accepted a reset while not live"
 wait_queues "$dev" 1 1
 sleep 2

@@ -59,7 +59,7 @@ DEV=${dev#/dev/}
 SYS=/sys/block/$DEV
 ST=$SYS/rblk
 expect state live
-nq=$(st nr_io_queues)
+nq=$(rblk_attr "$dev" nr_io_queues)
 lbs=$(cat "$SYS/queue/logical_block_size")
 [ "$lbs" -le 4096 ] || skip "logical block size $lbs > 4096"
 
@@ -156,14 +156,10 @@ log "latency_hist: $(st latency_hist)"
 jq -e . /tmp/stats.json >/dev/null || fail "nvmecfg stats -o json is not JSON: $(cat /tmp/stats.json)"
 json() { jq -r ".$1" /tmp/stats.json; }
 [ "$(json name)" = "$DEV" ] || fail "nvmecfg stats name is $(json name)"
-for c in reads writes flushes discards read_bytes write_bytes discard_bytes \
-	 inline_writes timeouts reconnects reconnect_attempts; do
+[ "$(json controller)" = "$(rblk_ctrl_of "$DEV")" ] || fail "nvmecfg stats controller is $(json controller)"
+for c in $COUNTERS errors; do
 	[ "$(json "$c")" = "$(st "$c")" ] ||
 		fail "nvmecfg stats $c is $(json "$c"), sysfs says $(st "$c")"
-done
-for pair in generic:generic cmd:cmd_specific media:media path:path vendor:vendor; do
-	[ "$(json "status_${pair%%:*}")" = "$(st "errors_${pair#*:}")" ] ||
-		fail "nvmecfg stats status_${pair%%:*} differs from errors_${pair#*:}"
 done
 [ "$(json errors)" = 0 ] || fail "nvmecfg stats errors is $(json errors)"
 [ "$(json reads)" = "$reads" ] || fail "nvmecfg stats reads is $(json reads), expected $reads"

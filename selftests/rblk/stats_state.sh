@@ -32,7 +32,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-st() { cat "$ST/$1" || fail "cannot read $ST/$1"; }
+st() { rblk_attr "$DEV" "$1" || fail "cannot read attribute $1 of $DEV"; }
 
 expect() {
 	_v=$(st "$1")
@@ -113,13 +113,15 @@ expect reconnect_attempts 0
 
 "$NVMECFG" show "$DEV" -o json > /tmp/state.json || fail "nvmecfg show -o json failed"
 json() { jq -r ".$1" /tmp/state.json; }
-for a in state transport traddr trsvcid subsysnqn hostnqn hostid nsid cntlid \
+for a in state transport traddr trsvcid subsysnqn hostnqn hostid cntlid \
 	 model serial nr_io_queues queue_size kato reconnect_delay \
 	 ctrl_loss_tmo fast_io_fail_tmo; do
 	[ "$(json "$a")" = "$(st "$a")" ] ||
 		fail "nvmecfg show $a is '$(json "$a")', sysfs says '$(st "$a")'"
 done
 [ "$(json firmware)" = "$(st firmware_rev)" ] || fail "nvmecfg show firmware differs"
+[ "$(jq -r --arg d "$DEV" '.namespaces[] | select(.name == $d) | .nsid' /tmp/state.json)" = "$(st nsid)" ] ||
+	fail "nvmecfg show lists no namespace $DEV with nsid $(st nsid)"
 log "connected: cntlid $cntlid, 1 I/O queue of 64, kato 1, reconnect_delay 1; nvmecfg show agrees"
 
 # --- 2. target gone and back: resetting/connecting, then live again ---
