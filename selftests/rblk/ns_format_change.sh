@@ -6,8 +6,10 @@
 # null_blk, and the port comes back.  After the reconnect the device has
 # 4096-byte blocks, the 512-byte write failed instead of landing on the
 # wrong block, the 4 KiB write is at its byte offset on the new device,
-# and nothing else was written there.
-# rblk-timeout: 240
+# and nothing else was written there.  Then, across another outage, the
+# namespace is deleted and re-created (same nsid, new identity): the old
+# device goes and a new one comes with the new uuid.
+# rblk-timeout: 300
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -110,6 +112,32 @@ read_region "$n4k" 3145728 65536 /tmp/fmt.got
 assert_same /tmp/fmt.c /tmp/fmt.got "4096-byte format write vs $n4k"
 read_direct "$dev" 3145728 65536 /tmp/fmt.got
 assert_same /tmp/fmt.c /tmp/fmt.got "read back through $dev"
+
+# --- across another outage the namespace is replaced: new identity ---
+ctrl=$(rblk_ctrl_of "$dev")
+nvmet_unlink
+rblk_wait_state "$dev" connecting 15 || fail "state $(rblk_attr "$dev" state), expected connecting"
+echo 0 > "$NS_DIR/enable" && rmdir "$NS_DIR" && mkdir "$NS_DIR" &&
+	echo "$n4k" > "$NS_DIR/device_path" && echo 1 > "$NS_DIR/enable" ||
+	fail "cannot re-create namespace $NSID"
+new_uuid=$(cat "$NS_DIR/device_uuid")
+[ "$new_uuid" != "$uuid" ] || fail "nvmet kept the uuid of the re-created namespace"
+nvmet_relink
+wait_for_path "/sys/block/${dev##*/}" 30 ! ||
+	fail "$dev (old identity) still present after the reconnect"
+i=0
+new=
+while [ $i -lt 100 ]; do
+	new=$(rblk_ns_dev "$ctrl" "$NSID") && [ "$(rblk_attr "$new" uuid 2>/dev/null)" = "$new_uuid" ] && break
+	new=
+	usleep 100000
+	i=$((i + 1))
+done
+[ -n "$new" ] || fail "no device with the new identity of namespace $NSID"
+log "namespace $NSID with a new identity: $dev removed, $new added"
+read_direct "$new" 3145728 65536 /tmp/fmt.got
+assert_same /tmp/fmt.c /tmp/fmt.got "$new reads the data on $n4k"
+dev=$new
 
 rblk_disconnect "$dev"
 rblk_unload
