@@ -123,17 +123,20 @@ echo 0 > "$NS_DIR/enable" && rmdir "$NS_DIR" && mkdir "$NS_DIR" &&
 new_uuid=$(cat "$NS_DIR/device_uuid")
 [ "$new_uuid" != "$uuid" ] || fail "nvmet kept the uuid of the re-created namespace"
 nvmet_relink
-wait_for_path "/sys/block/${dev##*/}" 30 ! ||
-	fail "$dev (old identity) still present after the reconnect"
+rblk_wait_state "$dev" live 30 2>/dev/null
 i=0
 new=
-while [ $i -lt 100 ]; do
+while [ $i -lt 300 ]; do
 	new=$(rblk_ns_dev "$ctrl" "$NSID") && [ "$(rblk_attr "$new" uuid 2>/dev/null)" = "$new_uuid" ] && break
 	new=
 	usleep 100000
 	i=$((i + 1))
 done
 [ -n "$new" ] || fail "no device with the new identity of namespace $NSID"
+# The name may come back (the index is free again): the old disk must have
+# been deleted, not kept with a new uuid.
+dmesg | grep -q "${dev##*/}: namespace $NSID removed" ||
+	fail "$dev of the old identity was not removed"
 log "namespace $NSID with a new identity: $dev removed, $new added"
 read_direct "$new" 3145728 65536 /tmp/fmt.got
 assert_same /tmp/fmt.c /tmp/fmt.got "$new reads the data on $n4k"
