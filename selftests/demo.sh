@@ -65,7 +65,8 @@ echo "target's backing file ($RBLK_BACKING): identical"
 
 step "controller attributes (/sys/class/rblk/$CTRL/)"
 for a in /sys/class/rblk/"$CTRL"/*; do
-	[ -f "$a" ] && [ -r "$a" ] && [ "${a##*/}" != uevent ] &&
+	# Not uevent, nor the write-only triggers (reset_*).
+	[ -f "$a" ] && [ "${a##*/}" != uevent ] && [ "$(stat -c %a "$a")" != 200 ] &&
 		printf '%-20s %s\n' "${a##*/}" "$(cat "$a" 2>/dev/null)"
 done
 
@@ -76,7 +77,7 @@ done
 
 step "namespace statistics ($SYS/rblk/)"
 for a in "$SYS"/rblk/*; do
-	[ -f "$a" ] && printf '%-20s %s\n' "${a##*/}" "$(cat "$a" 2>/dev/null)"
+	[ -f "$a" ] && [ "$(stat -c %a "$a")" != 200 ] && printf '%-20s %s\n' "${a##*/}" "$(cat "$a" 2>/dev/null)"
 done
 
 step "statistics"
