@@ -143,12 +143,17 @@ static void rblk_ns_set_limits(struct rblk_ns *ns)
 		q->limits.discard_granularity = lbasz;
 		blk_queue_max_discard_sectors(q, UINT_MAX >> SECTOR_SHIFT);
 		blk_queue_max_discard_segments(q, 1);
+	} else {
+		/* A reconnect may find it gone. */
+		blk_queue_max_discard_sectors(q, 0);
 	}
 	if (ctrl->oncs & NVME_CTRL_ONCS_WRITE_ZEROES)
 		/* NLB is 16 bits wide. */
 		blk_queue_max_write_zeroes_sectors(q,
 			min_t(u32, queue_max_hw_sectors(q),
 			      0x10000U << (ns->info.lba_shift - SECTOR_SHIFT)));
+	else
+		blk_queue_max_write_zeroes_sectors(q, 0);
 }
 
 static void rblk_ns_set_capacity(struct rblk_ns *ns, sector_t capacity)
@@ -335,18 +340,17 @@ static void rblk_ns_update(struct rblk_ns *ns, const struct rblk_ns_info *info,
 		} else {
 			ns->info.nsze = info->nsze;
 		}
+		/* Under the lock: a reconnect may set a newer size. */
+		rblk_ns_set_capacity(ns, rblk_ns_capacity(&ns->info));
 	}
 	mutex_unlock(&ns->lock);
 	if (format)
 		blk_mq_unfreeze_queue(ns->queue);
-	if (stale)
-		return;
-	if (format) {
+	if (!stale && format) {
 		rblk_info(ctrl, "%s: namespace %u: %u-byte blocks\n",
 			  ns->name, ns->nsid, 1U << info->lba_shift);
 		rblk_notify(ctrl, ns, RBLK_EVENT_NS_RESIZED);
 	}
-	rblk_ns_set_capacity(ns, rblk_ns_capacity(info));
 }
 
 static void rblk_scan_one(struct rblk_ctrl *ctrl, u32 nsid)
@@ -440,9 +444,12 @@ static void rblk_scan_work(struct work_struct *work)
 	/* Reading the log re-arms the notice; the rescan covers all. */
 	if (test_and_clear_bit(RBLK_CTRL_NS_CHANGED, &ctrl->flags)) {
 		ret = rblk_clear_changed_ns_log(ctrl);
-		if (ret)
+		if (ret) {
+			/* Read it again with the next scan. */
+			set_bit(RBLK_CTRL_NS_CHANGED, &ctrl->flags);
 			rblk_warn(ctrl, "reading the changed namespace log failed: %d\n",
 				  ret);
+		}
 	}
 
 	mutex_lock(&ctrl->scan_lock);
@@ -482,6 +489,17 @@ static int rblk_ns_revalidate(struct rblk_ctrl *ctrl)
 			ret = 0;
 			continue;
 		}
+		if (ret == -EREMOTEIO) {
+			/*
+			 * The target answered, with an error: about this
+			 * namespace only (not ready, say).  Its I/O will get
+			 * the target's answer; the others go on.
+			 */
+			rblk_warn(ctrl, "%s: namespace %u could not be identified\n",
+				  ns->name, ns->nsid);
+			ret = 0;
+			continue;
+		}
 		if (ret)
 			break;
 
@@ -504,22 +522,29 @@ static int rblk_ns_revalidate(struct rblk_ctrl *ctrl)
 			rblk_ns_set_limits(ns);
 		}
 		ns->info.nsze = info.nsze;
+		rblk_ns_set_capacity(ns, rblk_ns_capacity(&info));
 		mutex_unlock(&ns->lock);
-		if (!test_bit(RBLK_NS_ADDED, &ns->flags))
-			continue;
-		if (format) {
+		if (format && test_bit(RBLK_NS_ADDED, &ns->flags)) {
 			rblk_info(ctrl, "%s: namespace %u: %u-byte blocks\n",
 				  ns->name, ns->nsid, 1U << info.lba_shift);
 			rblk_notify(ctrl, ns, RBLK_EVENT_NS_RESIZED);
 		}
-		rblk_ns_set_capacity(ns, rblk_ns_capacity(&info));
 	}
 	up_read(&ctrl->namespaces_rwsem);
 	return ret;
 }
 
-/* Only a live controller scans; going live again scans anyway. */
-static void rblk_ns_queue_scan(struct rblk_ctrl *ctrl)
+/*
+ * Always after going live: the scan (which returns at once if the
+ * controller left LIVE again) is what completes the first connect.
+ */
+static void rblk_ns_ctrl_live(struct rblk_ctrl *ctrl)
+{
+	queue_work(rblk_wq, &ctrl->scan_work);
+}
+
+/* A notice: only a live controller scans; going live again scans anyway. */
+static void rblk_ns_changed(struct rblk_ctrl *ctrl)
 {
 	if (rblk_ctrl_state(ctrl) == RBLK_STATE_LIVE)
 		queue_work(rblk_wq, &ctrl->scan_work);
@@ -529,8 +554,8 @@ const struct rblk_ctrl_ops rblk_ns_ctrl_ops = {
 	.admin_mq_ops	= &rblk_admin_mq_ops,
 	.io_mq_ops	= &rblk_io_mq_ops,
 	.revalidate	= rblk_ns_revalidate,
-	.live		= rblk_ns_queue_scan,
-	.ns_changed	= rblk_ns_queue_scan,
+	.live		= rblk_ns_ctrl_live,
+	.ns_changed	= rblk_ns_changed,
 };
 
 /**
