@@ -460,6 +460,7 @@ static void rblk_aer_work(struct work_struct *work)
 {
 	struct rblk_ctrl *ctrl = container_of(work, struct rblk_ctrl, aer_work);
 	struct nvme_command cmd = {};
+	int ret;
 
 	/* teardown_admin_queue() cancels this work before the queue goes. */
 	if (rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE ||
@@ -468,7 +469,9 @@ static void rblk_aer_work(struct work_struct *work)
 	rblk_cmd_async_event(&cmd);
 	/* No data, but RDMA targets want an SGL in every command. */
 	rblk_sgl_null(&cmd);
-	if (rblk_queue_submit_aer(&ctrl->queues[0], &cmd))
+	ret = rblk_queue_submit_aer(&ctrl->queues[0], &cmd);
+	/* A stopped queue: recovery is already under way. */
+	if (ret && ret != -ESHUTDOWN)
 		rblk_error_recovery(ctrl);
 }
 

@@ -580,7 +580,8 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq)
  * request and never times out.  Its completion goes to
  * &rblk_queue_ops.async_event.  The caller submits one at a time.
  *
- * Return: 0 or a negative errno.
+ * Return: 0, -ESHUTDOWN if the queue was stopped, or another negative
+ * errno.
  */
 int rblk_queue_submit_aer(struct rblk_queue *queue,
 			  const struct nvme_command *cmd)
@@ -604,6 +605,12 @@ int rblk_queue_submit_aer(struct rblk_queue *queue,
 
 	if (WARN_ON_ONCE(!rblk_queue_is_admin(queue)))
 		return -EINVAL;
+	/* Not into a queue that rblk_queue_stop() drained meanwhile. */
+	mutex_lock(&queue->stop_lock);
+	if (!test_bit(RBLK_Q_LIVE, &queue->flags)) {
+		mutex_unlock(&queue->stop_lock);
+		return -ESHUTDOWN;
+	}
 	ib_dma_sync_single_for_cpu(ibdev, sqe_dma, sizeof(*sqe), DMA_TO_DEVICE);
 	*sqe = *cmd;
 	sqe->common.command_id = RBLK_CID(0, RBLK_AER_TAG);
@@ -613,6 +620,7 @@ int rblk_queue_submit_aer(struct rblk_queue *queue,
 
 	queue->aer_cqe.done = rblk_aer_send_done;
 	ret = ib_post_send(queue->qp, &wr, NULL);
+	mutex_unlock(&queue->stop_lock);
 	if (unlikely(ret))
 		rblk_err(queue->ctrl, "queue 0: post of the async event request failed: %d\n",
 			 ret);

@@ -89,7 +89,8 @@ enum rblk_queue_flags {
  * @aer_cqe: completion of the AER's SEND
  * @cm_done: signalled when a CM step finished
  * @cm_error: result of the last CM step
- * @stop_lock: serialises stopping the queue (timeout vs error recovery)
+ * @stop_lock: serialises stopping the queue (timeout vs error recovery) and
+ *	posting the AER against it
  * @inline_data_size: bytes of in-capsule data the target accepts
  * @max_inline_segs: send SGEs available for in-capsule data
  */
