@@ -969,6 +969,8 @@ static void rblk_give_up(struct rblk_ctrl *ctrl)
 	if (!rblk_change_state(ctrl, RBLK_STATE_DEAD))
 		return;
 	rblk_err(ctrl, "ctrl_loss_tmo expired, failing all I/O until disconnect\n");
+	/* A first connect waiting for its scan gets no namespaces. */
+	complete_all(&ctrl->first_scan);
 	set_bit(RBLK_CTRL_FAILFAST, &ctrl->flags);
 	rblk_unquiesce_io(ctrl);
 }

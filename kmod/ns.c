@@ -432,6 +432,22 @@ out:
 	kfree(list);
 }
 
+/*
+ * The first connect waits for a scan of a live controller.  One that a
+ * reset interrupted does not count: going live again scans again.  Dead
+ * or deleted, nothing will.
+ */
+static void rblk_scan_done(struct rblk_ctrl *ctrl)
+{
+	switch (rblk_ctrl_state(ctrl)) {
+	case RBLK_STATE_RESETTING:
+	case RBLK_STATE_CONNECTING:
+		break;
+	default:
+		complete_all(&ctrl->first_scan);
+	}
+}
+
 static void rblk_scan_work(struct work_struct *work)
 {
 	struct rblk_ctrl *ctrl = container_of(work, struct rblk_ctrl,
@@ -459,7 +475,7 @@ static void rblk_scan_work(struct work_struct *work)
 		rblk_scan_list(ctrl);
 	mutex_unlock(&ctrl->scan_lock);
 out:
-	complete_all(&ctrl->first_scan);
+	rblk_scan_done(ctrl);
 }
 
 /*
