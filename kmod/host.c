@@ -368,8 +368,7 @@ struct rblk_ns *rblk_ns_find(int index, const char *name)
 	while (!found && (ctrl = rblk_ctrl_next(&ci))) {
 		down_read(&ctrl->namespaces_rwsem);
 		list_for_each_entry(ns, &ctrl->namespaces, entry) {
-			if (!test_bit(RBLK_NS_ADDED, &ns->flags) ||
-			    test_bit(RBLK_NS_REMOVING, &ns->flags))
+			if (!rblk_ns_visible(ns))
 				continue;
 			if (index >= 0 ? ns->index == index :
 					 (name && !strcmp(ns->name, name))) {

@@ -354,13 +354,6 @@ static int rblk_nl_parse_connect(struct genl_info *info,
 
 /* --- naming a controller or a namespace --- */
 
-/* A namespace users can name: its disk is there and not going away. */
-static bool rblk_nl_ns_visible(struct rblk_ns *ns)
-{
-	return test_bit(RBLK_NS_ADDED, &ns->flags) &&
-	       !test_bit(RBLK_NS_REMOVING, &ns->flags);
-}
-
 /* The namespace named by INDEX or DISK_NAME (both must agree). */
 static struct rblk_ns *rblk_nl_lookup_ns(struct genl_info *info)
 {
@@ -588,13 +581,13 @@ static int rblk_nl_put_ns(struct sk_buff *skb, struct rblk_ns *ns)
 	if (rblk_nl_put_ns_id(skb, ns, info.nsze, info.lba_shift) ||
 	    nla_put_string(skb, RBLK_NS_ATTR_WWID, wwid) ||
 	    /* The identifiers only if the namespace reports them. */
-	    (memchr_inv(ids->nguid, 0, sizeof(ids->nguid)) &&
+	    (rblk_ns_has_nguid(ids) &&
 	     nla_put(skb, RBLK_NS_ATTR_NGUID, sizeof(ids->nguid),
 		     ids->nguid)) ||
-	    (memchr_inv(ids->eui64, 0, sizeof(ids->eui64)) &&
+	    (rblk_ns_has_eui64(ids) &&
 	     nla_put(skb, RBLK_NS_ATTR_EUI64, sizeof(ids->eui64),
 		     ids->eui64)) ||
-	    (!uuid_is_null(&ids->uuid) &&
+	    (rblk_ns_has_uuid(ids) &&
 	     nla_put(skb, RBLK_NS_ATTR_UUID, sizeof(ids->uuid), &ids->uuid))) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
@@ -611,7 +604,7 @@ static unsigned int rblk_nl_count_ns(struct rblk_ctrl *ctrl, u32 pos)
 
 	down_read(&ctrl->namespaces_rwsem);
 	list_for_each_entry(ns, &ctrl->namespaces, entry)
-		nr += ns->nsid >= pos && rblk_nl_ns_visible(ns);
+		nr += ns->nsid >= pos && rblk_ns_visible(ns);
 	up_read(&ctrl->namespaces_rwsem);
 	return nr;
 }
@@ -660,7 +653,7 @@ static int rblk_nl_fill_ctrl(struct sk_buff *skb, struct rblk_ctrl *ctrl,
 
 	down_read(&ctrl->namespaces_rwsem);
 	list_for_each_entry(ns, &ctrl->namespaces, entry) {
-		if (ns->nsid < *pos || !rblk_nl_ns_visible(ns))
+		if (ns->nsid < *pos || !rblk_ns_visible(ns))
 			continue;
 		if (rblk_nl_put_ns(skb, ns)) {
 			next = ns->nsid;
@@ -879,7 +872,7 @@ static void rblk_nl_read_stats(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
 		memset(s, 0, sizeof(*s));
 		down_read(&ctrl->namespaces_rwsem);
 		list_for_each_entry(pos, &ctrl->namespaces, entry) {
-			if (!rblk_nl_ns_visible(pos))
+			if (!rblk_ns_visible(pos))
 				continue;
 			rblk_iostats_read(&pos->stats, tmp);
 			rblk_stats_add(s, tmp);
@@ -961,14 +954,7 @@ static int rblk_nl_reset_stats(struct sk_buff *skb, struct genl_info *info)
 		rblk_iostats_reset(&ns->stats);
 		rblk_ns_put(ns);
 	} else {
-		/* Everything GET_STATS of the controller adds up. */
-		down_read(&ctrl->namespaces_rwsem);
-		list_for_each_entry(ns, &ctrl->namespaces, entry) {
-			if (rblk_nl_ns_visible(ns))
-				rblk_iostats_reset(&ns->stats);
-		}
-		up_read(&ctrl->namespaces_rwsem);
-		rblk_ctrl_stats_reset(ctrl);
+		rblk_ns_reset_stats_all(ctrl);
 	}
 	rblk_ctrl_put(ctrl);
 	return 0;

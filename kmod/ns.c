@@ -87,11 +87,11 @@ void rblk_ns_wwid(struct rblk_ns *ns, char *buf, size_t len)
 	ids = ns->info.ids;
 	mutex_unlock(&ns->lock);
 
-	if (!uuid_is_null(&ids.uuid))
+	if (rblk_ns_has_uuid(&ids))
 		snprintf(buf, len, "uuid.%pU", &ids.uuid);
-	else if (memchr_inv(ids.nguid, 0, sizeof(ids.nguid)))
+	else if (rblk_ns_has_nguid(&ids))
 		snprintf(buf, len, "eui.%16phN", ids.nguid);
-	else if (memchr_inv(ids.eui64, 0, sizeof(ids.eui64)))
+	else if (rblk_ns_has_eui64(&ids))
 		snprintf(buf, len, "eui.%8phN", ids.eui64);
 	else
 		snprintf(buf, len, "nvme.%04x-%*phN-%*phN-%08x", ctrl->vid,
@@ -163,6 +163,14 @@ static void rblk_ns_set_capacity(struct rblk_ns *ns, sector_t capacity)
 	rblk_info(ns->ctrl, "%s: namespace %u is now %llu sectors\n",
 		  ns->name, ns->nsid, (unsigned long long)capacity);
 	set_capacity_and_notify(ns->disk, capacity);
+	rblk_notify(ns->ctrl, ns, RBLK_EVENT_NS_RESIZED);
+}
+
+/* Tell about a new block size, once it is in use. */
+static void rblk_ns_format_applied(struct rblk_ns *ns)
+{
+	rblk_info(ns->ctrl, "%s: namespace %u: %u-byte blocks\n",
+		  ns->name, ns->nsid, 1U << ns->info.lba_shift);
 	rblk_notify(ns->ctrl, ns, RBLK_EVENT_NS_RESIZED);
 }
 
@@ -346,11 +354,8 @@ static void rblk_ns_update(struct rblk_ns *ns, const struct rblk_ns_info *info,
 	mutex_unlock(&ns->lock);
 	if (format)
 		blk_mq_unfreeze_queue(ns->queue);
-	if (!stale && format) {
-		rblk_info(ctrl, "%s: namespace %u: %u-byte blocks\n",
-			  ns->name, ns->nsid, 1U << info->lba_shift);
-		rblk_notify(ctrl, ns, RBLK_EVENT_NS_RESIZED);
-	}
+	if (!stale && format)
+		rblk_ns_format_applied(ns);
 }
 
 static void rblk_scan_one(struct rblk_ctrl *ctrl, u32 nsid)
@@ -540,11 +545,8 @@ static int rblk_ns_revalidate(struct rblk_ctrl *ctrl)
 		ns->info.nsze = info.nsze;
 		rblk_ns_set_capacity(ns, rblk_ns_capacity(&info));
 		mutex_unlock(&ns->lock);
-		if (format && test_bit(RBLK_NS_ADDED, &ns->flags)) {
-			rblk_info(ctrl, "%s: namespace %u: %u-byte blocks\n",
-				  ns->name, ns->nsid, 1U << info.lba_shift);
-			rblk_notify(ctrl, ns, RBLK_EVENT_NS_RESIZED);
-		}
+		if (format && test_bit(RBLK_NS_ADDED, &ns->flags))
+			rblk_ns_format_applied(ns);
 	}
 	up_read(&ctrl->namespaces_rwsem);
 	return ret;
@@ -573,6 +575,24 @@ const struct rblk_ctrl_ops rblk_ns_ctrl_ops = {
 	.live		= rblk_ns_ctrl_live,
 	.ns_changed	= rblk_ns_changed,
 };
+
+/**
+ * rblk_ns_reset_stats_all() - count a controller's statistics from zero
+ * @ctrl: controller
+ *
+ * Its own counters and those of every namespace on it: everything the
+ * controller's statistics add up.
+ */
+void rblk_ns_reset_stats_all(struct rblk_ctrl *ctrl)
+{
+	struct rblk_ns *ns;
+
+	down_read(&ctrl->namespaces_rwsem);
+	list_for_each_entry(ns, &ctrl->namespaces, entry)
+		rblk_iostats_reset(&ns->stats);
+	up_read(&ctrl->namespaces_rwsem);
+	rblk_ctrl_stats_reset(ctrl);
+}
 
 /**
  * rblk_ns_init_ctrl() - prepare a new controller for namespaces

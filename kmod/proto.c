@@ -495,9 +495,8 @@ EXPORT_SYMBOL_IF_KUNIT(rblk_ns_ids_from_descs);
  */
 bool rblk_ns_ids_empty(const struct rblk_ns_ids *ids)
 {
-	return !memchr_inv(ids->eui64, 0, sizeof(ids->eui64)) &&
-	       !memchr_inv(ids->nguid, 0, sizeof(ids->nguid)) &&
-	       uuid_is_null(&ids->uuid);
+	return !rblk_ns_has_eui64(ids) && !rblk_ns_has_nguid(ids) &&
+	       !rblk_ns_has_uuid(ids);
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_ns_ids_empty);
 

@@ -89,6 +89,22 @@ int rblk_ns_info_from_id(const struct nvme_id_ns *id, unsigned int page_shift,
 			 struct rblk_ns_info *info);
 int rblk_ns_ids_from_descs(const void *buf, size_t len,
 			   struct rblk_ns_ids *ids);
+/* Whether the namespace reported each identifier (zero means not). */
+static inline bool rblk_ns_has_uuid(const struct rblk_ns_ids *ids)
+{
+	return !uuid_is_null(&ids->uuid);
+}
+
+static inline bool rblk_ns_has_nguid(const struct rblk_ns_ids *ids)
+{
+	return memchr_inv(ids->nguid, 0, sizeof(ids->nguid));
+}
+
+static inline bool rblk_ns_has_eui64(const struct rblk_ns_ids *ids)
+{
+	return memchr_inv(ids->eui64, 0, sizeof(ids->eui64));
+}
+
 bool rblk_ns_ids_empty(const struct rblk_ns_ids *ids);
 bool rblk_ns_ids_equal(const struct rblk_ns_ids *a,
 		       const struct rblk_ns_ids *b);

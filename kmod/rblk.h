@@ -418,6 +418,13 @@ static inline struct rblk_ctrl *rblk_dev_to_ctrl(struct device *dev)
 	return container_of(dev, struct rblk_ctrl, dev);
 }
 
+/* A namespace users can name: its disk is there and not going away. */
+static inline bool rblk_ns_visible(struct rblk_ns *ns)
+{
+	return test_bit(RBLK_NS_ADDED, &ns->flags) &&
+	       !test_bit(RBLK_NS_REMOVING, &ns->flags);
+}
+
 /* The namespace a block request is for; NULL for our own commands. */
 static inline struct rblk_ns *rblk_rq_ns(struct request *rq)
 {
@@ -458,6 +465,7 @@ void rblk_ns_init_ctrl(struct rblk_ctrl *ctrl);
 void rblk_ns_remove_all(struct rblk_ctrl *ctrl);
 void rblk_ns_put(struct rblk_ns *ns);
 void rblk_ns_wwid(struct rblk_ns *ns, char *buf, size_t len);
+void rblk_ns_reset_stats_all(struct rblk_ctrl *ctrl);
 int rblk_ns_init(void);
 void rblk_ns_exit(void);
 

@@ -205,21 +205,14 @@ static ssize_t rblk_ctrl_reset_stats_store(struct device *dev,
 					   struct device_attribute *attr,
 					   const char *buf, size_t count)
 {
-	struct rblk_ctrl *ctrl = rblk_dev_to_ctrl(dev);
-	struct rblk_ns *ns;
 	bool reset;
 	int ret;
 
 	ret = kstrtobool(buf, &reset);
 	if (ret)
 		return ret;
-	if (!reset)
-		return count;
-	rblk_ctrl_stats_reset(ctrl);
-	down_read(&ctrl->namespaces_rwsem);
-	list_for_each_entry(ns, &ctrl->namespaces, entry)
-		rblk_iostats_reset(&ns->stats);
-	up_read(&ctrl->namespaces_rwsem);
+	if (reset)
+		rblk_ns_reset_stats_all(rblk_dev_to_ctrl(dev));
 	return count;
 }
 static struct device_attribute rblk_ctrl_attr_reset_stats =
@@ -369,13 +362,9 @@ static umode_t rblk_ns_id_attrs_are_visible(struct kobject *kobj,
 	struct rblk_ns_ids ids;
 
 	rblk_ns_ids(rblk_dev_to_ns(kobj_to_dev(kobj)), &ids);
-	if (a == &rblk_ns_attr_nguid.attr &&
-	    !memchr_inv(ids.nguid, 0, sizeof(ids.nguid)))
-		return 0;
-	if (a == &rblk_ns_attr_uuid.attr && uuid_is_null(&ids.uuid))
-		return 0;
-	if (a == &rblk_ns_attr_eui.attr &&
-	    !memchr_inv(ids.eui64, 0, sizeof(ids.eui64)))
+	if ((a == &rblk_ns_attr_nguid.attr && !rblk_ns_has_nguid(&ids)) ||
+	    (a == &rblk_ns_attr_uuid.attr && !rblk_ns_has_uuid(&ids)) ||
+	    (a == &rblk_ns_attr_eui.attr && !rblk_ns_has_eui64(&ids)))
 		return 0;
 	return a->mode;
 }

@@ -147,16 +147,22 @@ nvme_ns_dev() {
 	return 1
 }
 
+# wait_until SECS CMD...: poll CMD every 100 ms until it succeeds; 1 after
+# SECS seconds.
+wait_until() {
+	_wu=$(($1 * 10)); shift
+	while [ "$_wu" -gt 0 ]; do
+		"$@" && return 0
+		usleep 100000
+		_wu=$((_wu - 1))
+	done
+	return 1
+}
+
 # nvme_wait_ns_dev NQN NSID [SECS]: print /dev/nvmeXnY of that namespace once
 # nvme-rdma shows it; 1 after SECS (default 10) seconds.
 nvme_wait_ns_dev() {
-	_n=$((${3:-10} * 10))
-	while [ "$_n" -gt 0 ]; do
-		nvme_ns_dev "$1" "$2" && return 0
-		usleep 100000
-		_n=$((_n - 1))
-	done
-	return 1
+	wait_until "${3:-10}" nvme_ns_dev "$1" "$2"
 }
 
 # --- rblk devices (through nvmecfg, the real control plane) ---

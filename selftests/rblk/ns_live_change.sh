@@ -31,16 +31,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# wait_until SECS CMD...: poll CMD every 100 ms; 1 on timeout.
-wait_until() {
-	_n=$(($1 * 10)); shift
-	while [ "$_n" -gt 0 ]; do
-		"$@" && return 0
-		usleep 100000
-		_n=$((_n - 1))
-	done
-	return 1
-}
 bytes_of() { echo $(( $(cat "/sys/block/${1##*/}/size" 2>/dev/null || echo 0) * 512 )); }
 size_is() { [ "$(bytes_of "$1")" -eq "$2" ]; }
 gone() { [ ! -e "/sys/block/${1##*/}" ]; }
@@ -56,7 +46,7 @@ sleep 1
 all=$(rblk_connect_all) || { echo "$all"; exit "$KSFT_FAIL"; }
 ctrl=$(echo "$all" | head -n 1)
 must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN"
-wait_until 10 nvme_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE" >/dev/null ||
+nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE" >/dev/null ||
 	fail "nvme-rdma did not connect"
 d2=$(rblk_ns_dev "$ctrl" "$RBLK_NSID_FILE") || fail "no device for nsid $RBLK_NSID_FILE"
 
