@@ -18,7 +18,11 @@
 #define RBLK_GENL_VERSION	2
 #define RBLK_GENL_MCAST_EVENTS	"events"
 
-/* Limits mirrored from the NVMe specification (NVMF_NQN_SIZE is 223). */
+/*
+ * Limits mirrored from the NVMe specification (NVMF_NQN_SIZE is 223).  An
+ * NQN is valid when it is 1..%RBLK_NQN_MAX_LEN bytes long, as the Linux host
+ * checks; the target judges the rest (nvmet accepts any subsystem name).
+ */
 #define RBLK_NQN_MAX_LEN	223
 #define RBLK_TRADDR_MAX_LEN	255
 #define RBLK_TRSVCID_MAX_LEN	31
@@ -35,13 +39,18 @@
 #define RBLK_MAX_IO_QUEUES	128
 #define RBLK_MIN_QUEUE_SIZE	16
 #define RBLK_MAX_QUEUE_SIZE	1024
+/* IP type of service of the RDMA CM connection (rdma_set_service_type). */
+#define RBLK_MAX_TOS		255
 
 /*
- * Discovery log records one %RBLK_CMD_DISCOVER reply carries at most (the
+ * Discovery log records a %RBLK_CMD_DISCOVER doit reply carries at most (the
  * reply stays one netlink message, at most about 160 KiB);
- * %RBLK_ATTR_DISC_NUMREC tells when the target has more.
+ * %RBLK_ATTR_DISC_NUMREC tells when the target has more.  A dump request
+ * (NLM_F_DUMP) has no such cap: it returns up to %RBLK_DISC_MAX_DUMP_RECORDS
+ * records spread over as many messages as needed.
  */
-#define RBLK_DISC_MAX_RECORDS	256
+#define RBLK_DISC_MAX_RECORDS		256
+#define RBLK_DISC_MAX_DUMP_RECORDS	65536
 
 /*
  * Upper bounds of the timers, in seconds: the kernel keeps them in jiffies
@@ -61,10 +70,10 @@
  *	%RBLK_ATTR_CTRL_NAME and one %RBLK_ATTR_NS nest per namespace found
  *	by the first scan.  A second controller with the same address,
  *	subsystem and host NQN is refused (-EALREADY) unless
- *	%RBLK_ATTR_DUPLICATE_CONNECT is given.  Needs CAP_NET_ADMIN.
+ *	%RBLK_ATTR_DUPLICATE_CONNECT is given.  Needs CAP_SYS_ADMIN.
  * @RBLK_CMD_DISCONNECT: delete the controller named (directly or by one
  *	of its namespaces) and all its block devices; shuts the controller
- *	down.  Needs CAP_NET_ADMIN.
+ *	down.  Needs CAP_SYS_ADMIN.
  * @RBLK_CMD_GET: describe one controller (doit) or all (dumpit): one
  *	%RBLK_CMD_GET message per controller with its parameters, state
  *	and one %RBLK_ATTR_NS nest per namespace.
@@ -73,12 +82,14 @@
  *	namespaces; the reconnect counters are the controller's.
  * @RBLK_CMD_DISCOVER: connect to the discovery controller at
  *	%RBLK_ATTR_TRADDR, read the discovery log page and answer with one
- *	%RBLK_ATTR_DISC_ENTRY nest per record. Needs CAP_NET_ADMIN.
+ *	%RBLK_ATTR_DISC_ENTRY nest per record, after %RBLK_ATTR_DISC_GENCTR
+ *	and %RBLK_ATTR_DISC_NUMREC.  As a dump, every message carries
+ *	those two and its share of the records. Needs CAP_SYS_ADMIN.
  * @RBLK_CMD_EVENT: multicast notification on the "events" group, carrying
  *	%RBLK_ATTR_EVENT, %RBLK_ATTR_CTRL_INDEX, %RBLK_ATTR_CTRL_NAME,
  *	%RBLK_ATTR_STATE and, for namespace events, one %RBLK_ATTR_NS nest.
  * @RBLK_CMD_RESET_STATS: zero the statistics of one namespace, or of all
- *	namespaces and the controller. Needs CAP_NET_ADMIN.
+ *	namespaces and the controller. Needs CAP_SYS_ADMIN.
  * @__RBLK_CMD_MAX: number of commands
  */
 enum rblk_cmd {
@@ -108,7 +119,9 @@ enum rblk_cmd {
  * @RBLK_ATTR_SUBSYSNQN: string, NVMe qualified name of the subsystem
  * @RBLK_ATTR_NSID: u32, expose only this namespace (default: all)
  * @RBLK_ATTR_HOSTNQN: string, host NQN (default: the module's host NQN)
- * @RBLK_ATTR_HOSTID: binary, 16-byte host identifier (UUID)
+ * @RBLK_ATTR_HOSTID: binary, 16-byte host identifier (default: the UUID
+ *	of a "nqn.2014-08.org.nvmexpress:uuid:<UUID>" host NQN, else the
+ *	module's host identifier)
  * @RBLK_ATTR_NR_IO_QUEUES: u32, wanted I/O queues (default: online CPUs,
  *	at most %RBLK_MAX_IO_QUEUES)
  * @RBLK_ATTR_QUEUE_SIZE: u32, entries per I/O queue
@@ -143,6 +156,11 @@ enum rblk_cmd {
  * @RBLK_ATTR_NS: nest of &enum rblk_ns_attr, one namespace; repeated
  * @RBLK_ATTR_DUPLICATE_CONNECT: flag, allow a second controller to the
  *	same address, subsystem and host NQN
+ * @RBLK_ATTR_HOST_TRADDR: string, local IPv4 or IPv6 address to connect
+ *	from (default: chosen by routing)
+ * @RBLK_ATTR_TOS: u8, IP type of service of the connections
+ *	(0..%RBLK_MAX_TOS; default: the RDMA CM's)
+ * @RBLK_ATTR_DISC_GENCTR: u64, generation counter of the discovery log
  * @__RBLK_ATTR_MAX: number of attributes
  */
 enum rblk_attr {
@@ -179,6 +197,9 @@ enum rblk_attr {
 	RBLK_ATTR_CTRL_NAME,
 	RBLK_ATTR_NS,
 	RBLK_ATTR_DUPLICATE_CONNECT,
+	RBLK_ATTR_HOST_TRADDR,
+	RBLK_ATTR_TOS,
+	RBLK_ATTR_DISC_GENCTR,
 	__RBLK_ATTR_MAX,
 };
 /* Highest valid value of the enum above. */
@@ -395,6 +416,12 @@ enum rblk_stat_attr {
  * @RBLK_DISC_TRSVCID: string, transport service id
  * @RBLK_DISC_TRADDR: string, transport address
  * @RBLK_DISC_SUBNQN: string, subsystem NQN
+ * @RBLK_DISC_EFLAGS: u16, entry flags
+ * @RBLK_DISC_RDMA_QPTYPE: u8, RDMA QP service type (1 connected, 2 datagram)
+ * @RBLK_DISC_RDMA_PRTYPE: u8, RDMA provider type (1 none, 2 InfiniBand,
+ *	3 RoCE, 4 RoCE v2, 5 iWARP)
+ * @RBLK_DISC_RDMA_CMS: u8, RDMA connection management service (1 RDMA CM)
+ * @RBLK_DISC_RDMA_PKEY: u16, RDMA partition key
  * @__RBLK_DISC_MAX: number of attributes
  */
 enum rblk_disc_attr {
@@ -409,6 +436,11 @@ enum rblk_disc_attr {
 	RBLK_DISC_TRSVCID,
 	RBLK_DISC_TRADDR,
 	RBLK_DISC_SUBNQN,
+	RBLK_DISC_EFLAGS,
+	RBLK_DISC_RDMA_QPTYPE,
+	RBLK_DISC_RDMA_PRTYPE,
+	RBLK_DISC_RDMA_CMS,
+	RBLK_DISC_RDMA_PKEY,
 	__RBLK_DISC_MAX,
 };
 /* Highest valid value of the enum above. */
