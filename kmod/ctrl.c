@@ -671,6 +671,8 @@ static const char *rblk_cm_errmsg(int err)
 		return "the RDMA device does not support fast memory registration";
 	case -EINVAL:
 		return "invalid transport address or service id";
+	case -EADDRNOTAVAIL:
+		return "host_traddr is not an address of this host";
 	default:
 		return "RDMA connection failed";
 	}

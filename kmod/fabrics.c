@@ -561,10 +561,8 @@ int rblk_clear_changed_ns_log(struct rblk_ctrl *ctrl)
 /**
  * rblk_get_disc_log() - read the discovery log page
  * @ctrl: enabled discovery controller
- * @entries: set to a kvmalloc'ed array of records, caller kvfree()s
- * @nr: set to the number of records in @entries, at most
- *	%RBLK_DISC_MAX_RECORDS
- * @numrec: set to the number of records in the target's log
+ * @max: records to read at most
+ * @log: filled in; the caller kvfree()s @log->entries
  *
  * The header, the records in chunks, then the header again: a generation
  * counter that moved means the log changed while it was read, and reading
@@ -572,9 +570,8 @@ int rblk_clear_changed_ns_log(struct rblk_ctrl *ctrl)
  *
  * Return: 0 or a negative errno.
  */
-int rblk_get_disc_log(struct rblk_ctrl *ctrl,
-		      struct nvmf_disc_rsp_page_entry **entries, u32 *nr,
-		      u64 *numrec)
+int rblk_get_disc_log(struct rblk_ctrl *ctrl, u32 max,
+		      struct rblk_disc_log *log)
 {
 	const size_t esz = sizeof(struct nvmf_disc_rsp_page_entry);
 	struct nvmf_disc_rsp_page_entry *e = NULL;
@@ -595,7 +592,7 @@ again:
 		goto out;
 	genctr = le64_to_cpu(hdr->genctr);
 	total = le64_to_cpu(hdr->numrec);
-	n = min_t(u64, total, RBLK_DISC_MAX_RECORDS);
+	n = min_t(u64, total, max);
 
 	kvfree(e);
 	e = kvcalloc(max(n, 1U), esz, GFP_KERNEL);
@@ -611,6 +608,11 @@ again:
 		if (ret)
 			goto out;
 		memcpy(&e[i], buf, chunk * esz);
+		/* A long log: let a signal end the read. */
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			goto out;
+		}
 	}
 
 	ret = rblk_read_log(ctrl, NVME_LOG_DISC, 0, hdr, sizeof(*hdr));
@@ -626,9 +628,10 @@ again:
 	if (total > n)
 		rblk_warn(ctrl, "discovery log has %llu records, reporting the first %u\n",
 			  total, n);
-	*entries = e;
-	*nr = n;
-	*numrec = total;
+	log->entries = e;
+	log->nr = n;
+	log->numrec = total;
+	log->genctr = genctr;
 	e = NULL;
 out:
 	kvfree(e);

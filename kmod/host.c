@@ -20,9 +20,19 @@
 /* Controller indexes; namespaces have their own (ns.c). */
 #define RBLK_MAX_CTRL_INDEX	INT_MAX
 
+/*
+ * The default host identity, fixed for the module's life: a target sees
+ * the same host on every connect that does not name another.
+ */
 static char rblk_hostnqn[NVMF_NQN_SIZE + 1];
 module_param_string(hostnqn, rblk_hostnqn, sizeof(rblk_hostnqn), 0444);
-MODULE_PARM_DESC(hostnqn, "default host NQN (default: derived from a random UUID)");
+MODULE_PARM_DESC(hostnqn,
+		 "default host NQN (default: nqn.2014-08.org.nvmexpress:uuid:<hostid>)");
+
+static char rblk_hostid_str[UUID_STRING_LEN + 1];
+module_param_string(hostid, rblk_hostid_str, sizeof(rblk_hostid_str), 0444);
+MODULE_PARM_DESC(hostid,
+		 "default host identifier, a UUID (default: the UUID of a UUID-form hostnqn, else random)");
 
 static uuid_t rblk_hostid;
 
@@ -46,14 +56,19 @@ void rblk_opts_init(struct rblk_ctrl_opts *opts)
 	opts->reconnect_delay = RBLK_DEF_RECONNECT;
 	opts->ctrl_loss_tmo = RBLK_DEF_LOSS_TMO;
 	opts->fast_io_fail_tmo = -1;
+	opts->tos = -1;
 }
 
-/* What nvme-cli calls a duplicate: same target port, subsystem and host. */
+/*
+ * What nvme-cli calls a duplicate: same target port, source address,
+ * subsystem and host.
+ */
 static bool rblk_opts_same_target(const struct rblk_ctrl_opts *a,
 				  const struct rblk_ctrl_opts *b)
 {
 	return !strcmp(a->traddr, b->traddr) &&
 	       !strcmp(a->trsvcid, b->trsvcid) &&
+	       !strcmp(a->host_traddr, b->host_traddr) &&
 	       !strcmp(a->subsysnqn, b->subsysnqn) &&
 	       !strcmp(a->hostnqn, b->hostnqn);
 }
@@ -65,7 +80,7 @@ static int rblk_opts_check(const struct rblk_ctrl_opts *o, const char **errmsg)
 		return -EINVAL;
 	}
 	if (!rblk_nqn_valid(o->subsysnqn) || !rblk_nqn_valid(o->hostnqn)) {
-		*errmsg = "NQN must begin with \"nqn.\"";
+		*errmsg = "an NQN must be 1-223 bytes";
 		return -EINVAL;
 	}
 	if (o->discovery)
@@ -112,10 +127,19 @@ static struct rblk_ctrl *rblk_host_alloc(const struct rblk_ctrl_opts *opts,
 	if (rblk_parse_port(opts->trsvcid, &port) ||
 	    rblk_parse_traddr(opts->traddr, port, opts->adrfam, &ctrl->addr)) {
 		*errmsg = "invalid transport address or service id";
-		rblk_ctrl_put(ctrl);
-		return ERR_PTR(-EINVAL);
+		goto out_put;
+	}
+	if (opts->host_traddr[0] &&
+	    rblk_parse_traddr(opts->host_traddr, 0, opts->adrfam,
+			      &ctrl->src_addr)) {
+		*errmsg = "host_traddr is not an address of traddr's family";
+		goto out_put;
 	}
 	return ctrl;
+
+out_put:
+	rblk_ctrl_put(ctrl);
+	return ERR_PTR(-EINVAL);
 }
 
 /* Take a controller off the list; true if this call did. */
@@ -388,17 +412,14 @@ struct rblk_ns *rblk_ns_find(int index, const char *name)
  * rblk_discover() - read the discovery log of a discovery controller
  * @opts: address of the discovery controller; an empty subsystem NQN means
  *	the well-known discovery NQN
- * @entries: set to a kvmalloc'ed array, caller kvfree()s
- * @nr: set to the number of entries
- * @numrec: set to the number of records in the target's log (more than @nr
- *	if the log is longer than %RBLK_DISC_MAX_RECORDS)
+ * @max: records to read at most
+ * @log: filled in; the caller kvfree()s @log->entries
  * @errmsg: set to a static reason on failure
  *
  * Return: 0 or a negative errno.
  */
-int rblk_discover(const struct rblk_ctrl_opts *opts,
-		  struct nvmf_disc_rsp_page_entry **entries, u32 *nr,
-		  u64 *numrec, const char **errmsg)
+int rblk_discover(const struct rblk_ctrl_opts *opts, u32 max,
+		  struct rblk_disc_log *log, const char **errmsg)
 {
 	static const struct rblk_ctrl_ops disc_ops = {
 		.admin_mq_ops	= &rblk_admin_mq_ops,
@@ -419,7 +440,7 @@ int rblk_discover(const struct rblk_ctrl_opts *opts,
 		return PTR_ERR(ctrl);
 	ret = rblk_ctrl_start(ctrl, errmsg);
 	if (!ret) {
-		ret = rblk_get_disc_log(ctrl, entries, nr, numrec);
+		ret = rblk_get_disc_log(ctrl, max, log);
 		if (ret)
 			*errmsg = "failed to read the discovery log page";
 	}
@@ -433,16 +454,41 @@ int rblk_discover(const struct rblk_ctrl_opts *opts,
 /**
  * rblk_host_init() - set the default host identity
  *
- * Return: 0.
+ * Return: 0, or -EINVAL if a module parameter is malformed.
  */
 int rblk_host_init(void)
 {
-	uuid_gen(&rblk_hostid);
+	if (rblk_hostid_str[0]) {
+		if (uuid_parse(rblk_hostid_str, &rblk_hostid)) {
+			pr_err("hostid=%s is not a UUID\n", rblk_hostid_str);
+			return -EINVAL;
+		}
+	} else if (!rblk_hostnqn_uuid(rblk_hostnqn, &rblk_hostid)) {
+		uuid_gen(&rblk_hostid);
+	}
 	if (!rblk_hostnqn[0])
 		snprintf(rblk_hostnqn, sizeof(rblk_hostnqn),
-			 "nqn.2014-08.org.nvmexpress:uuid:%pUb", &rblk_hostid);
-	pr_info("host NQN %s\n", rblk_hostnqn);
+			 RBLK_UUID_NQN_PREFIX "%pUb", &rblk_hostid);
+	if (!rblk_nqn_valid(rblk_hostnqn)) {
+		pr_err("hostnqn is not a valid NQN\n");
+		return -EINVAL;
+	}
+	/* Canonical, as sysfs and nvmecfg print it. */
+	snprintf(rblk_hostid_str, sizeof(rblk_hostid_str), "%pUb",
+		 &rblk_hostid);
+	pr_info("host NQN %s, host ID %s\n", rblk_hostnqn, rblk_hostid_str);
 	return 0;
+}
+
+/**
+ * rblk_default_hostid() - the host identifier to use for a host NQN
+ * @hostnqn: the host NQN of a connect that named no host identifier
+ * @hostid: set to the UUID of a UUID-form @hostnqn, else the module's
+ */
+void rblk_default_hostid(const char *hostnqn, uuid_t *hostid)
+{
+	if (!rblk_hostnqn_uuid(hostnqn, hostid))
+		uuid_copy(hostid, &rblk_hostid);
 }
 
 /**

@@ -94,17 +94,31 @@ static int rblk_nl_validate_trtype(const struct nlattr *attr,
 	return 0;
 }
 
-static int rblk_nl_validate_traddr(const struct nlattr *attr,
-				   struct netlink_ext_ack *extack)
+static int rblk_nl_validate_addr(const struct nlattr *attr,
+				 struct netlink_ext_ack *extack,
+				 const char *msg)
 {
 	struct sockaddr_storage ss;
 
 	if (rblk_parse_traddr(nla_data(attr), 0, 0, &ss)) {
-		NL_SET_ERR_MSG_ATTR(extack, attr,
-				    "traddr is not an IPv4/IPv6 address");
+		rblk_nl_set_err_attr(extack, attr, msg);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static int rblk_nl_validate_traddr(const struct nlattr *attr,
+				   struct netlink_ext_ack *extack)
+{
+	return rblk_nl_validate_addr(attr, extack,
+				     "traddr is not an IPv4/IPv6 address");
+}
+
+static int rblk_nl_validate_host_traddr(const struct nlattr *attr,
+					struct netlink_ext_ack *extack)
+{
+	return rblk_nl_validate_addr(attr, extack,
+				     "host_traddr is not an IPv4/IPv6 address");
 }
 
 static int rblk_nl_validate_trsvcid(const struct nlattr *attr,
@@ -141,6 +155,10 @@ static struct netlink_range_validation_signed rblk_tmo_range = {
 			       RBLK_TRTYPE_MAX_LEN)
 #define RBLK_POLICY_TRADDR						\
 	NLA_POLICY_VALIDATE_FN(NLA_NUL_STRING, rblk_nl_validate_traddr,	\
+			       RBLK_TRADDR_MAX_LEN)
+#define RBLK_POLICY_HOST_TRADDR						\
+	NLA_POLICY_VALIDATE_FN(NLA_NUL_STRING,				\
+			       rblk_nl_validate_host_traddr,		\
 			       RBLK_TRADDR_MAX_LEN)
 #define RBLK_POLICY_TRSVCID						\
 	NLA_POLICY_VALIDATE_FN(NLA_NUL_STRING, rblk_nl_validate_trsvcid, \
@@ -186,6 +204,8 @@ static const struct nla_policy rblk_connect_policy[RBLK_ATTR_MAX + 1] = {
 	[RBLK_ATTR_FAST_IO_FAIL_TMO]	= NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32,
 							&rblk_tmo_range),
 	[RBLK_ATTR_DUPLICATE_CONNECT]	= { .type = NLA_FLAG },
+	[RBLK_ATTR_HOST_TRADDR]		= RBLK_POLICY_HOST_TRADDR,
+	[RBLK_ATTR_TOS]			= { .type = NLA_U8 },
 };
 
 /* Commands that name one existing controller or namespace. */
@@ -205,6 +225,8 @@ static const struct nla_policy rblk_discover_policy[RBLK_ATTR_MAX + 1] = {
 	[RBLK_ATTR_SUBSYSNQN]	= RBLK_POLICY_SUBSYSNQN,
 	[RBLK_ATTR_HOSTNQN]	= RBLK_POLICY_HOSTNQN,
 	[RBLK_ATTR_HOSTID]	= NLA_POLICY_EXACT_LEN(RBLK_HOSTID_LEN),
+	[RBLK_ATTR_HOST_TRADDR]	= RBLK_POLICY_HOST_TRADDR,
+	[RBLK_ATTR_TOS]		= { .type = NLA_U8 },
 };
 
 static int rblk_nl_put_str(struct sk_buff *skb, int type, const char *s,
@@ -241,49 +263,66 @@ static int rblk_nl_put_padded(struct sk_buff *skb, int type, const char *s,
 }
 
 /*
- * Parse the address of a connect or discover request into @o. The address
- * is stored canonically so that duplicate detection compares addresses,
- * not spellings.
+ * An address attribute in canonical form into @buf, so that duplicate
+ * detection compares addresses, not spellings; a link-local IPv6 address
+ * keeps its scope as an interface index.  @adrfam: what it must be, or 0.
  */
-static int rblk_nl_parse_addr(struct genl_info *info,
-			      struct rblk_ctrl_opts *o)
+static int rblk_nl_canon_addr(struct genl_info *info, struct nlattr *attr,
+			      u8 *adrfam, char *buf, size_t len)
 {
-	struct nlattr *attr = info->attrs[RBLK_ATTR_TRADDR];
-	const char *addr = nla_data(attr);
 	struct sockaddr_storage ss;
-	u8 adrfam = 0;
 
-	if (info->attrs[RBLK_ATTR_ADRFAM])
-		adrfam = nla_get_u8(info->attrs[RBLK_ATTR_ADRFAM]);
-
-	if (rblk_parse_traddr(addr, 0, 0, &ss)) {
-		/* The policy let it through: cannot happen. */
+	if (rblk_parse_traddr(nla_data(attr), 0, *adrfam, &ss)) {
+		/* The policy checked the syntax: the family is wrong. */
 		NL_SET_ERR_MSG_ATTR(info->extack, attr,
-				    "traddr is not an IPv4/IPv6 address");
+				    "address family differs from adrfam or traddr");
 		return -EINVAL;
 	}
 	if (ss.ss_family == AF_INET) {
-		o->adrfam = RBLK_ADRFAM_IPV4;
-		snprintf(o->traddr, sizeof(o->traddr), "%pI4",
+		*adrfam = RBLK_ADRFAM_IPV4;
+		snprintf(buf, len, "%pI4",
 			 &((struct sockaddr_in *)&ss)->sin_addr);
 	} else {
-		o->adrfam = RBLK_ADRFAM_IPV6;
-		snprintf(o->traddr, sizeof(o->traddr), "%pI6c",
-			 &((struct sockaddr_in6 *)&ss)->sin6_addr);
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+
+		*adrfam = RBLK_ADRFAM_IPV6;
+		if (in6->sin6_scope_id)
+			snprintf(buf, len, "%pI6c%%%u", &in6->sin6_addr,
+				 in6->sin6_scope_id);
+		else
+			snprintf(buf, len, "%pI6c", &in6->sin6_addr);
 	}
-	if (adrfam && adrfam != o->adrfam) {
-		NL_SET_ERR_MSG_ATTR(info->extack,
-				    info->attrs[RBLK_ATTR_ADRFAM],
-				    "adrfam does not match traddr");
-		return -EINVAL;
+	return 0;
+}
+
+/* The addresses of a connect or discover request into @o. */
+static int rblk_nl_parse_addr(struct genl_info *info,
+			      struct rblk_ctrl_opts *o)
+{
+	struct nlattr **attrs = info->attrs;
+	u8 adrfam = 0;
+	int ret;
+
+	if (attrs[RBLK_ATTR_ADRFAM])
+		adrfam = nla_get_u8(attrs[RBLK_ATTR_ADRFAM]);
+	ret = rblk_nl_canon_addr(info, attrs[RBLK_ATTR_TRADDR], &adrfam,
+				 o->traddr, sizeof(o->traddr));
+	if (ret)
+		return ret;
+	o->adrfam = adrfam;
+	if (attrs[RBLK_ATTR_HOST_TRADDR]) {
+		ret = rblk_nl_canon_addr(info, attrs[RBLK_ATTR_HOST_TRADDR],
+					 &adrfam, o->host_traddr,
+					 sizeof(o->host_traddr));
+		if (ret)
+			return ret;
 	}
 
-	if (info->attrs[RBLK_ATTR_TRSVCID]) {
+	if (attrs[RBLK_ATTR_TRSVCID]) {
 		u16 port;
 
 		/* Checked by the policy; parsed again to drop leading 0s. */
-		if (rblk_parse_port(nla_data(info->attrs[RBLK_ATTR_TRSVCID]),
-				    &port))
+		if (rblk_parse_port(nla_data(attrs[RBLK_ATTR_TRSVCID]), &port))
 			return -EINVAL;
 		snprintf(o->trsvcid, sizeof(o->trsvcid), "%u", port);
 	}
@@ -293,12 +332,18 @@ static int rblk_nl_parse_addr(struct genl_info *info,
 static void rblk_nl_parse_host(struct genl_info *info,
 			       struct rblk_ctrl_opts *o)
 {
-	if (info->attrs[RBLK_ATTR_HOSTNQN])
+	if (info->attrs[RBLK_ATTR_HOSTNQN]) {
 		nla_strscpy(o->hostnqn, info->attrs[RBLK_ATTR_HOSTNQN],
 			    sizeof(o->hostnqn));
+		/* As nvme-cli: the identifier a UUID-form host NQN carries. */
+		if (!info->attrs[RBLK_ATTR_HOSTID])
+			rblk_default_hostid(o->hostnqn, &o->hostid);
+	}
 	if (info->attrs[RBLK_ATTR_HOSTID])
 		memcpy(&o->hostid, nla_data(info->attrs[RBLK_ATTR_HOSTID]),
 		       sizeof(o->hostid));
+	if (info->attrs[RBLK_ATTR_TOS])
+		o->tos = nla_get_u8(info->attrs[RBLK_ATTR_TOS]);
 }
 
 static int rblk_nl_parse_connect(struct genl_info *info,
@@ -495,8 +540,8 @@ static size_t rblk_nl_ctrl_id_size(void)
 static size_t rblk_nl_ctrl_attrs_size(void)
 {
 	return nla_total_size(sizeof("rdma")) +
-	       2 * nla_total_size(sizeof(u8)) +		/* adrfam, state */
-	       nla_total_size(RBLK_TRADDR_MAX_LEN + 1) +
+	       3 * nla_total_size(sizeof(u8)) +		/* adrfam, state, tos */
+	       2 * nla_total_size(RBLK_TRADDR_MAX_LEN + 1) +	/* and host's */
 	       nla_total_size(RBLK_TRSVCID_MAX_LEN + 1) +
 	       2 * nla_total_size(NVMF_NQN_SIZE + 1) +	/* subsys, host */
 	       nla_total_size(sizeof(uuid_t)) +		/* hostid */
@@ -521,6 +566,9 @@ static int rblk_nl_put_ctrl_attrs(struct sk_buff *skb,
 	    nla_put_u8(skb, RBLK_ATTR_ADRFAM, adrfam) ||
 	    nla_put_string(skb, RBLK_ATTR_TRADDR, o->traddr) ||
 	    nla_put_string(skb, RBLK_ATTR_TRSVCID, o->trsvcid) ||
+	    (o->host_traddr[0] &&
+	     nla_put_string(skb, RBLK_ATTR_HOST_TRADDR, o->host_traddr)) ||
+	    (o->tos >= 0 && nla_put_u8(skb, RBLK_ATTR_TOS, o->tos)) ||
 	    nla_put_string(skb, RBLK_ATTR_SUBSYSNQN, o->subsysnqn) ||
 	    /* Only a filter: without it, every namespace is there. */
 	    (o->nsid && nla_put_u32(skb, RBLK_ATTR_NSID, o->nsid)) ||
@@ -968,8 +1016,8 @@ static int rblk_nl_reset_stats(struct sk_buff *skb, struct genl_info *info)
 static size_t rblk_nl_disc_entry_size(const struct nvmf_disc_rsp_page_entry *e)
 {
 	return nla_total_size(0) +			/* the nest */
-	       4 * nla_total_size(sizeof(u8)) +		/* trtype..treq */
-	       3 * nla_total_size(sizeof(u16)) +	/* portid..asqsz */
+	       7 * nla_total_size(sizeof(u8)) +		/* trtype..treq, rdma */
+	       5 * nla_total_size(sizeof(u16)) +	/* portid..eflags, pkey */
 	       nla_total_size(rblk_padded_len(e->trsvcid,
 					      sizeof(e->trsvcid)) + 1) +
 	       nla_total_size(rblk_padded_len(e->traddr,
@@ -993,6 +1041,7 @@ static int rblk_nl_put_disc_entry(struct sk_buff *skb,
 	    nla_put_u16(skb, RBLK_DISC_PORTID, le16_to_cpu(e->portid)) ||
 	    nla_put_u16(skb, RBLK_DISC_CNTLID, le16_to_cpu(e->cntlid)) ||
 	    nla_put_u16(skb, RBLK_DISC_ASQSZ, le16_to_cpu(e->asqsz)) ||
+	    nla_put_u16(skb, RBLK_DISC_EFLAGS, le16_to_cpu(e->eflags)) ||
 	    rblk_nl_put_padded(skb, RBLK_DISC_TRSVCID, e->trsvcid,
 			       sizeof(e->trsvcid)) ||
 	    rblk_nl_put_padded(skb, RBLK_DISC_TRADDR, e->traddr,
@@ -1002,20 +1051,38 @@ static int rblk_nl_put_disc_entry(struct sk_buff *skb,
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
+	/* The transport specific address subtype means RDMA's only here. */
+	if (e->trtype == NVMF_TRTYPE_RDMA &&
+	    (nla_put_u8(skb, RBLK_DISC_RDMA_QPTYPE, e->tsas.rdma.qptype) ||
+	     nla_put_u8(skb, RBLK_DISC_RDMA_PRTYPE, e->tsas.rdma.prtype) ||
+	     nla_put_u8(skb, RBLK_DISC_RDMA_CMS, e->tsas.rdma.cms) ||
+	     nla_put_u16(skb, RBLK_DISC_RDMA_PKEY,
+			 le16_to_cpu((__force __le16)e->tsas.rdma.pkey)))) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
 	nla_nest_end(skb, nest);
 	return 0;
 }
 
-static int rblk_nl_discover(struct sk_buff *skb, struct genl_info *info)
+/* The log header attributes every discover message carries. */
+static int rblk_nl_put_disc_hdr(struct sk_buff *skb,
+				const struct rblk_disc_log *log)
 {
-	struct nvmf_disc_rsp_page_entry *entries = NULL;
+	if (nla_put_u64_64bit(skb, RBLK_ATTR_DISC_GENCTR, log->genctr,
+			      RBLK_ATTR_PAD) ||
+	    nla_put_u64_64bit(skb, RBLK_ATTR_DISC_NUMREC, log->numrec,
+			      RBLK_ATTR_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* Connect to the discovery controller a request names and read its log. */
+static int rblk_nl_read_disc_log(struct genl_info *info, u32 max,
+				 struct rblk_disc_log *log)
+{
 	const char *errmsg = NULL;
 	struct rblk_ctrl_opts *opts;
-	struct sk_buff *reply;
-	u32 i, nr = 0;
-	u64 numrec = 0;
-	size_t size;
-	void *hdr;
 	int ret;
 
 	if (GENL_REQ_ATTR_CHECK(info, RBLK_ATTR_TRADDR)) {
@@ -1036,15 +1103,30 @@ static int rblk_nl_discover(struct sk_buff *skb, struct genl_info *info)
 			    sizeof(opts->subsysnqn));
 	rblk_nl_parse_host(info, opts);
 
-	ret = rblk_discover(opts, &entries, &nr, &numrec, &errmsg);
-	if (ret) {
+	ret = rblk_discover(opts, max, log, &errmsg);
+	if (ret)
 		rblk_nl_set_err_msg(info->extack, errmsg);
-		goto out_free_opts;
-	}
+out_free_opts:
+	kfree(opts);
+	return ret;
+}
 
-	size = nla_total_size_64bit(sizeof(u64));
-	for (i = 0; i < nr; i++)
-		size += rblk_nl_disc_entry_size(&entries[i]);
+static int rblk_nl_discover(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rblk_disc_log log = {};
+	struct sk_buff *reply;
+	size_t size;
+	void *hdr;
+	u32 i;
+	int ret;
+
+	ret = rblk_nl_read_disc_log(info, RBLK_DISC_MAX_RECORDS, &log);
+	if (ret)
+		return ret;
+
+	size = 2 * nla_total_size_64bit(sizeof(u64));
+	for (i = 0; i < log.nr; i++)
+		size += rblk_nl_disc_entry_size(&log.entries[i]);
 	ret = -ENOMEM;
 	reply = genlmsg_new(size, GFP_KERNEL);
 	if (!reply)
@@ -1052,12 +1134,10 @@ static int rblk_nl_discover(struct sk_buff *skb, struct genl_info *info)
 	ret = -EMSGSIZE;
 	hdr = genlmsg_put_reply(reply, info, &rblk_genl_family, 0,
 				RBLK_CMD_DISCOVER);
-	if (!hdr ||
-	    nla_put_u64_64bit(reply, RBLK_ATTR_DISC_NUMREC, numrec,
-			      RBLK_ATTR_PAD))
+	if (!hdr || rblk_nl_put_disc_hdr(reply, &log))
 		goto out_free_reply;
-	for (i = 0; i < nr; i++) {
-		if (rblk_nl_put_disc_entry(reply, &entries[i]))
+	for (i = 0; i < log.nr; i++) {
+		if (rblk_nl_put_disc_entry(reply, &log.entries[i]))
 			goto out_free_reply;
 	}
 	genlmsg_end(reply, hdr);
@@ -1067,16 +1147,111 @@ static int rblk_nl_discover(struct sk_buff *skb, struct genl_info *info)
 out_free_reply:
 	nlmsg_free(reply);
 out_free_entries:
-	kvfree(entries);
-out_free_opts:
-	kfree(opts);
+	kvfree(log.entries);
 	return ret;
+}
+
+/*
+ * DISCOVER as a dump: the whole log is read in ->start, where an error
+ * still reaches the requester as the ACK with its reason; ->dumpit then
+ * hands it out in as many messages as it takes.
+ *	cb->args[0]: the &struct rblk_disc_log
+ *	cb->args[1]: the next record to send
+ *	cb->args[2]: a message went out (an empty log is one message)
+ */
+static int rblk_nl_discover_start(struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *dinfo = genl_dumpit_info(cb);
+	struct genl_info info = {
+		.attrs	= dinfo->attrs,
+		.extack	= cb->extack,
+	};
+	struct rblk_disc_log *log;
+	int ret;
+
+	/* Dumps skip pre_doit; the same privilege as the doit. */
+	if (!netlink_capable(cb->skb, CAP_SYS_ADMIN)) {
+		NL_SET_ERR_MSG(cb->extack, "needs CAP_SYS_ADMIN");
+		return -EPERM;
+	}
+	log = kzalloc(sizeof(*log), GFP_KERNEL);
+	if (!log)
+		return -ENOMEM;
+	ret = rblk_nl_read_disc_log(&info, RBLK_DISC_MAX_DUMP_RECORDS, log);
+	if (ret) {
+		kfree(log);
+		return ret;
+	}
+	cb->args[0] = (long)log;
+	return 0;
+}
+
+static int rblk_nl_discover_dumpit(struct sk_buff *skb,
+				   struct netlink_callback *cb)
+{
+	struct rblk_disc_log *log = (struct rblk_disc_log *)cb->args[0];
+	u32 i = cb->args[1], sent = 0;
+	void *hdr;
+
+	if (i >= log->nr && cb->args[2])
+		return 0;
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+			  cb->nlh->nlmsg_seq, &rblk_genl_family, NLM_F_MULTI,
+			  RBLK_CMD_DISCOVER);
+	if (!hdr || rblk_nl_put_disc_hdr(skb, log)) {
+		if (hdr)
+			genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	for (; i < log->nr; i++, sent++) {
+		if (rblk_nl_put_disc_entry(skb, &log->entries[i]))
+			break;
+	}
+	/* Not even one record fits a dump buffer: cannot happen. */
+	if (i < log->nr && !sent) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	cb->args[1] = i;
+	cb->args[2] = 1;
+	return skb->len;
+}
+
+static int rblk_nl_discover_done(struct netlink_callback *cb)
+{
+	struct rblk_disc_log *log = (struct rblk_disc_log *)cb->args[0];
+
+	if (log) {
+		kvfree(log->entries);
+		kfree(log);
+	}
+	return 0;
+}
+
+/*
+ * Creating and removing block devices needs CAP_SYS_ADMIN, as opening
+ * /dev/nvme-fabrics does in practice; the family's GENL_ADMIN_PERM only
+ * asks for CAP_NET_ADMIN.
+ */
+#define RBLK_NL_SYS_ADMIN	BIT(0)
+
+static int rblk_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
+			    struct genl_info *info)
+{
+	if ((ops->internal_flags & RBLK_NL_SYS_ADMIN) &&
+	    !netlink_capable(skb, CAP_SYS_ADMIN)) {
+		NL_SET_ERR_MSG(info->extack, "needs CAP_SYS_ADMIN");
+		return -EPERM;
+	}
+	return 0;
 }
 
 static const struct genl_ops rblk_genl_ops[] = {
 	{
 		.cmd		= RBLK_CMD_CONNECT,
 		.flags		= GENL_ADMIN_PERM,
+		.internal_flags	= RBLK_NL_SYS_ADMIN,
 		.policy		= rblk_connect_policy,
 		.maxattr	= RBLK_ATTR_MAX,
 		.doit		= rblk_nl_connect,
@@ -1084,6 +1259,7 @@ static const struct genl_ops rblk_genl_ops[] = {
 	{
 		.cmd		= RBLK_CMD_DISCONNECT,
 		.flags		= GENL_ADMIN_PERM,
+		.internal_flags	= RBLK_NL_SYS_ADMIN,
 		.policy		= rblk_dev_policy,
 		.maxattr	= RBLK_ATTR_MAX,
 		.doit		= rblk_nl_disconnect,
@@ -1104,13 +1280,18 @@ static const struct genl_ops rblk_genl_ops[] = {
 	{
 		.cmd		= RBLK_CMD_DISCOVER,
 		.flags		= GENL_ADMIN_PERM,
+		.internal_flags	= RBLK_NL_SYS_ADMIN,
 		.policy		= rblk_discover_policy,
 		.maxattr	= RBLK_ATTR_MAX,
 		.doit		= rblk_nl_discover,
+		.start		= rblk_nl_discover_start,
+		.dumpit		= rblk_nl_discover_dumpit,
+		.done		= rblk_nl_discover_done,
 	},
 	{
 		.cmd		= RBLK_CMD_RESET_STATS,
 		.flags		= GENL_ADMIN_PERM,
+		.internal_flags	= RBLK_NL_SYS_ADMIN,
 		.policy		= rblk_dev_policy,
 		.maxattr	= RBLK_ATTR_MAX,
 		.doit		= rblk_nl_reset_stats,
@@ -1121,10 +1302,6 @@ static const struct genl_multicast_group rblk_genl_mcgrps[] = {
 	[RBLK_MCGRP_EVENTS] = { .name = RBLK_GENL_MCAST_EVENTS },
 };
 
-/*
- * Deliberately no MODULE_ALIAS_GENL_FAMILY(): the module takes parameters
- * (hostnqn) and is loaded by the administrator, not by a family lookup.
- */
 static struct genl_family rblk_genl_family __ro_after_init = {
 	.name		= RBLK_GENL_NAME,
 	.version	= RBLK_GENL_VERSION,
@@ -1133,6 +1310,7 @@ static struct genl_family rblk_genl_family __ro_after_init = {
 	.n_ops		= ARRAY_SIZE(rblk_genl_ops),
 	.mcgrps		= rblk_genl_mcgrps,
 	.n_mcgrps	= ARRAY_SIZE(rblk_genl_mcgrps),
+	.pre_doit	= rblk_nl_pre_doit,
 	/*
 	 * A new family: every command gets strict attribute validation and
 	 * has the reserved header fields and unknown nlmsg flags rejected.
@@ -1254,3 +1432,6 @@ void rblk_nl_exit(void)
 	rblk_event_unregister(&rblk_nl_event_nb);
 	genl_unregister_family(&rblk_genl_family);
 }
+
+/* A lookup of the family by name (nvmecfg's first step) loads rblk. */
+MODULE_ALIAS_GENL_FAMILY(RBLK_GENL_NAME);

@@ -14,6 +14,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <asm/unaligned.h>
+#include <net/net_namespace.h>
 
 #include <linux/rblk.h>
 
@@ -53,8 +54,9 @@ void rblk_connect_data(struct nvmf_connect_data *data, const uuid_t *hostid,
 {
 	uuid_copy(&data->hostid, hostid);
 	data->cntlid = cpu_to_le16(cntlid);
-	strscpy(data->subsysnqn, subsysnqn, NVMF_NQN_SIZE);
-	strscpy(data->hostnqn, hostnqn, NVMF_NQN_SIZE);
+	/* NVMF_NQN_SIZE (223) characters fit, the 256-byte fields end in NULs. */
+	strscpy(data->subsysnqn, subsysnqn, NVMF_NQN_SIZE + 1);
+	strscpy(data->hostnqn, hostnqn, NVMF_NQN_SIZE + 1);
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_connect_data);
 
@@ -604,17 +606,41 @@ blk_status_t rblk_status_to_blk(u16 status)
 EXPORT_SYMBOL_IF_KUNIT(rblk_status_to_blk);
 
 /**
- * rblk_nqn_valid() - minimal NQN syntax check
+ * rblk_nqn_valid() - NQN check of the Linux host
  * @nqn: NUL-terminated candidate
  *
- * Return: true for "nqn." followed by at least one character.  The target
- * judges the rest; this only catches a swapped argument early.
+ * Return: true for 1..%RBLK_NQN_MAX_LEN bytes.  No syntax beyond that: a
+ * target may name a subsystem anything (nvmet does), and nvme-rdma
+ * connects to it.
  */
 bool rblk_nqn_valid(const char *nqn)
 {
-	return !strncmp(nqn, "nqn.", 4) && nqn[4];
+	size_t len = strnlen(nqn, RBLK_NQN_MAX_LEN + 1);
+
+	return len && len <= RBLK_NQN_MAX_LEN;
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_nqn_valid);
+
+/**
+ * rblk_hostnqn_uuid() - the UUID of a UUID-form host NQN
+ * @hostnqn: host NQN
+ * @uuid: set to the UUID
+ *
+ * nvme-cli and nvme-rdma derive the host identifier from a host NQN of the
+ * form "nqn.2014-08.org.nvmexpress:uuid:<UUID>"; so does rblk, so that a
+ * machine looks like the same host to a target under either.
+ *
+ * Return: true if @hostnqn has that form.
+ */
+bool rblk_hostnqn_uuid(const char *hostnqn, uuid_t *uuid)
+{
+	size_t plen = strlen(RBLK_UUID_NQN_PREFIX);
+
+	return !strncmp(hostnqn, RBLK_UUID_NQN_PREFIX, plen) &&
+	       strlen(hostnqn + plen) == UUID_STRING_LEN &&
+	       !uuid_parse(hostnqn + plen, uuid);
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_hostnqn_uuid);
 
 /**
  * rblk_parse_port() - parse a transport service id
@@ -633,7 +659,8 @@ EXPORT_SYMBOL_IF_KUNIT(rblk_parse_port);
 
 /**
  * rblk_parse_traddr() - parse an IP literal into a socket address
- * @traddr: IPv4 or IPv6 literal
+ * @traddr: IPv4 or IPv6 literal; a link-local IPv6 address may carry a
+ *	scope, "%<interface>" or "%<index>"
  * @port: port, host order
  * @adrfam: &enum rblk_adrfam the address must be, or 0 for either
  * @ss: the address
@@ -643,23 +670,22 @@ EXPORT_SYMBOL_IF_KUNIT(rblk_parse_port);
 int rblk_parse_traddr(const char *traddr, u16 port, u8 adrfam,
 		      struct sockaddr_storage *ss)
 {
-	struct sockaddr_in *in4 = (struct sockaddr_in *)ss;
-	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+	sa_family_t af = AF_UNSPEC;
+
+	if (adrfam == RBLK_ADRFAM_IPV4)
+		af = AF_INET;
+	else if (adrfam == RBLK_ADRFAM_IPV6)
+		af = AF_INET6;
 
 	memset(ss, 0, sizeof(*ss));
-	if (adrfam != RBLK_ADRFAM_IPV6 &&
-	    in4_pton(traddr, -1, (u8 *)&in4->sin_addr.s_addr, '\0', NULL)) {
-		in4->sin_family = AF_INET;
-		in4->sin_port = htons(port);
-		return 0;
+	if (inet_pton_with_scope(&init_net, af, traddr, NULL, ss)) {
+		memset(ss, 0, sizeof(*ss));
+		return -EINVAL;
 	}
-	if (adrfam != RBLK_ADRFAM_IPV4 &&
-	    in6_pton(traddr, -1, in6->sin6_addr.s6_addr, '\0', NULL)) {
-		in6->sin6_family = AF_INET6;
-		in6->sin6_port = htons(port);
-		return 0;
-	}
-	memset(ss, 0, sizeof(*ss));
-	return -EINVAL;
+	if (ss->ss_family == AF_INET)
+		((struct sockaddr_in *)ss)->sin_port = htons(port);
+	else
+		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_parse_traddr);

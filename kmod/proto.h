@@ -15,6 +15,9 @@
 
 #include <linux/rblk.h>
 
+/* The UUID-based NQN format of the NVMe Base Specification. */
+#define RBLK_UUID_NQN_PREFIX	"nqn.2014-08.org.nvmexpress:uuid:"
+
 /* Status code type and status code: a status without DNR and More. */
 #define RBLK_SC_MASK		0x7ff
 
@@ -114,6 +117,7 @@ int rblk_status_to_errno(int status);
 blk_status_t rblk_status_to_blk(u16 status);
 
 bool rblk_nqn_valid(const char *nqn);
+bool rblk_hostnqn_uuid(const char *hostnqn, uuid_t *uuid);
 int rblk_parse_traddr(const char *traddr, u16 port, u8 adrfam,
 		      struct sockaddr_storage *ss);
 int rblk_parse_port(const char *trsvcid, u16 *port);

@@ -99,9 +99,10 @@ static void rblk_test_connect_data(struct kunit *test)
 	memset(longnqn, 'a', 399);
 	memset(d, 0, sizeof(*d));
 	rblk_connect_data(d, &id, 1, longnqn, longnqn);
-	KUNIT_EXPECT_EQ(test, strnlen((char *)raw + 256, 256), NVMF_NQN_SIZE - 1);
-	KUNIT_EXPECT_EQ(test, raw[256 + NVMF_NQN_SIZE - 1], 0);
-	KUNIT_EXPECT_EQ(test, raw[512 + NVMF_NQN_SIZE - 1], 0);
+	KUNIT_EXPECT_EQ(test, strnlen((char *)raw + 256, 256), NVMF_NQN_SIZE);
+	KUNIT_EXPECT_EQ(test, strnlen((char *)raw + 512, 256), NVMF_NQN_SIZE);
+	KUNIT_EXPECT_EQ(test, raw[256 + NVMF_NQN_SIZE], 0);
+	KUNIT_EXPECT_EQ(test, raw[512 + NVMF_NQN_SIZE], 0);
 }
 
 static void rblk_test_connect_error(struct kunit *test)
@@ -399,12 +400,43 @@ static void rblk_test_errno_passthrough(struct kunit *test)
 
 static void rblk_test_nqn(struct kunit *test)
 {
+	char nqn[RBLK_NQN_MAX_LEN + 2];
+
 	KUNIT_EXPECT_TRUE(test, rblk_nqn_valid("nqn.2014-08.org.nvmexpress.discovery"));
-	KUNIT_EXPECT_TRUE(test, rblk_nqn_valid("nqn.x"));
-	KUNIT_EXPECT_FALSE(test, rblk_nqn_valid("nqn."));
-	KUNIT_EXPECT_FALSE(test, rblk_nqn_valid("NQN.2014-08"));
-	KUNIT_EXPECT_FALSE(test, rblk_nqn_valid("10.0.0.1"));
+	/* Whatever a target names its subsystem, as the Linux host. */
+	KUNIT_EXPECT_TRUE(test, rblk_nqn_valid("blktests-subsystem-1"));
+	KUNIT_EXPECT_TRUE(test, rblk_nqn_valid("nqn."));
+	KUNIT_EXPECT_TRUE(test, rblk_nqn_valid("x"));
 	KUNIT_EXPECT_FALSE(test, rblk_nqn_valid(""));
+
+	memset(nqn, 'n', sizeof(nqn));
+	nqn[RBLK_NQN_MAX_LEN] = '\0';
+	KUNIT_EXPECT_TRUE(test, rblk_nqn_valid(nqn));
+	nqn[RBLK_NQN_MAX_LEN] = 'n';
+	nqn[RBLK_NQN_MAX_LEN + 1] = '\0';
+	KUNIT_EXPECT_FALSE(test, rblk_nqn_valid(nqn));
+}
+
+static void rblk_test_hostnqn_uuid(struct kunit *test)
+{
+	static const uuid_t want = UUID_INIT(0x0123abcd, 0x4567, 0x89ab,
+					     0xcd, 0xef, 0x01, 0x23, 0x45,
+					     0x67, 0x89, 0xab);
+	uuid_t u;
+
+	KUNIT_EXPECT_TRUE(test, rblk_hostnqn_uuid(RBLK_UUID_NQN_PREFIX
+				"0123abcd-4567-89ab-cdef-0123456789ab", &u));
+	KUNIT_EXPECT_TRUE(test, uuid_equal(&u, &want));
+	KUNIT_EXPECT_TRUE(test, rblk_hostnqn_uuid(RBLK_UUID_NQN_PREFIX
+				"0123ABCD-4567-89AB-CDEF-0123456789AB", &u));
+	KUNIT_EXPECT_TRUE(test, uuid_equal(&u, &want));
+
+	KUNIT_EXPECT_FALSE(test, rblk_hostnqn_uuid(RBLK_UUID_NQN_PREFIX
+				 "0123abcd-4567-89ab-cdef-0123456789ab0", &u));
+	KUNIT_EXPECT_FALSE(test, rblk_hostnqn_uuid(RBLK_UUID_NQN_PREFIX
+				 "0123abcd", &u));
+	KUNIT_EXPECT_FALSE(test, rblk_hostnqn_uuid("nqn.2014-08.org.nvmexpress:uuid", &u));
+	KUNIT_EXPECT_FALSE(test, rblk_hostnqn_uuid("nqn.2026-12.io.rblk:host", &u));
 }
 
 static void rblk_test_port(struct kunit *test)
@@ -445,6 +477,16 @@ static void rblk_test_traddr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rblk_parse_traddr("fd00::1", 1, RBLK_ADRFAM_IPV4, &ss),
 			-EINVAL);
 
+	/* A link-local address keeps its scope, by index or by name. */
+	KUNIT_EXPECT_EQ(test, rblk_parse_traddr("fe80::1%7", 4420, 0, &ss), 0);
+	KUNIT_EXPECT_EQ(test, ss.ss_family, AF_INET6);
+	KUNIT_EXPECT_EQ(test, in6->sin6_scope_id, 7);
+	KUNIT_EXPECT_EQ(test, ntohs(in6->sin6_port), 4420);
+	KUNIT_EXPECT_EQ(test, rblk_parse_traddr("fe80::1%lo", 1, 0, &ss), 0);
+	KUNIT_EXPECT_EQ(test, in6->sin6_scope_id, 1);
+	KUNIT_EXPECT_EQ(test, rblk_parse_traddr("fe80::1%rblk-no-such-dev", 1, 0, &ss),
+			-EINVAL);
+
 	KUNIT_EXPECT_EQ(test, rblk_parse_traddr("10.99.0", 1, 0, &ss), -EINVAL);
 	KUNIT_EXPECT_EQ(test, rblk_parse_traddr("10.99.0.256", 1, 0, &ss), -EINVAL);
 	KUNIT_EXPECT_EQ(test, rblk_parse_traddr("target.example", 1, 0, &ss), -EINVAL);
@@ -472,6 +514,7 @@ static struct kunit_case rblk_proto_cases[] = {
 	KUNIT_CASE_PARAM(rblk_test_status, rblk_status_gen_params),
 	KUNIT_CASE(rblk_test_errno_passthrough),
 	KUNIT_CASE(rblk_test_nqn),
+	KUNIT_CASE(rblk_test_hostnqn_uuid),
 	KUNIT_CASE(rblk_test_port),
 	KUNIT_CASE(rblk_test_traddr),
 	{}

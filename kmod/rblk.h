@@ -96,6 +96,8 @@
  * @ctrl_loss_tmo: seconds of reconnecting before giving up, -1 forever
  * @fast_io_fail_tmo: seconds of reconnecting before failing I/O, -1 never
  * @duplicate_connect: allow a second controller to the same target
+ * @host_traddr: local address to connect from, "" for the routing's choice
+ * @tos: IP type of service of the connections, -1 for the RDMA CM default
  * @discovery: the controller is a discovery controller (no I/O queues)
  */
 struct rblk_ctrl_opts {
@@ -113,7 +115,23 @@ struct rblk_ctrl_opts {
 	int ctrl_loss_tmo;
 	int fast_io_fail_tmo;
 	bool duplicate_connect;
+	char host_traddr[RBLK_TRADDR_MAX_LEN + 1];
+	int tos;
 	bool discovery;
+};
+
+/**
+ * struct rblk_disc_log - a discovery log page as read
+ * @entries: kvmalloc'ed records, kvfree() them
+ * @nr: records in @entries
+ * @numrec: records in the target's log (more than @nr if it was cut)
+ * @genctr: generation counter of the log read
+ */
+struct rblk_disc_log {
+	struct nvmf_disc_rsp_page_entry *entries;
+	u32 nr;
+	u64 numrec;
+	u64 genctr;
 };
 
 enum rblk_req_flags {
@@ -274,6 +292,7 @@ enum rblk_ctrl_flags {
  * @name: "rblk-ctrlM"
  * @opts: connect options
  * @addr: resolved transport address
+ * @src_addr: address to connect from, %AF_UNSPEC for the routing's choice
  * @lock: protects @state and the %RBLK_CTRL_FAILFAST transitions
  * @ns_lock: orders recovery's quiesce of a namespace queue against
  *	rblk_ctrl_kill_ns()
@@ -341,6 +360,7 @@ struct rblk_ctrl {
 	char name[RBLK_DISK_NAME_LEN];
 	struct rblk_ctrl_opts opts;
 	struct sockaddr_storage addr;
+	struct sockaddr_storage src_addr;
 
 	spinlock_t lock;
 	spinlock_t ns_lock;
@@ -453,9 +473,9 @@ int rblk_host_delete(struct rblk_ctrl *ctrl);
 struct rblk_ctrl *rblk_ctrl_find(int index, const char *name);
 struct rblk_ctrl *rblk_ctrl_next(int *index);
 struct rblk_ns *rblk_ns_find(int index, const char *name);
-int rblk_discover(const struct rblk_ctrl_opts *opts,
-		  struct nvmf_disc_rsp_page_entry **entries, u32 *nr,
-		  u64 *numrec, const char **errmsg);
+int rblk_discover(const struct rblk_ctrl_opts *opts, u32 max,
+		  struct rblk_disc_log *log, const char **errmsg);
+void rblk_default_hostid(const char *hostnqn, uuid_t *hostid);
 int rblk_host_init(void);
 void rblk_host_exit(void);
 
@@ -524,9 +544,8 @@ int rblk_set_queue_count(struct rblk_ctrl *ctrl, u32 *count);
 int rblk_configure_aen(struct rblk_ctrl *ctrl);
 int rblk_configure_acre(struct rblk_ctrl *ctrl);
 int rblk_clear_changed_ns_log(struct rblk_ctrl *ctrl);
-int rblk_get_disc_log(struct rblk_ctrl *ctrl,
-		      struct nvmf_disc_rsp_page_entry **entries, u32 *nr,
-		      u64 *numrec);
+int rblk_get_disc_log(struct rblk_ctrl *ctrl, u32 max,
+		      struct rblk_disc_log *log);
 int rblk_send_keep_alive(struct rblk_ctrl *ctrl, rq_end_io_fn *done);
 
 /* stats.c: per-CPU statistics */

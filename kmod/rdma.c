@@ -942,7 +942,7 @@ static void rblk_queue_release(struct rblk_queue *queue)
 /**
  * rblk_queue_alloc() - create and RDMA-connect one queue
  * @queue: queue with @ctrl, @qid and @ops set; the address to connect to
- *	is @ctrl->addr
+ *	is @ctrl->addr, from @ctrl->src_addr if set, with @ctrl->opts.tos
  * @queue_size: receive and submission queue entries
  * @depth: commands outstanding at most (tags and AER slot)
  *
@@ -952,6 +952,7 @@ static void rblk_queue_release(struct rblk_queue *queue)
  */
 int rblk_queue_alloc(struct rblk_queue *queue, u32 queue_size, u32 depth)
 {
+	struct rblk_ctrl *ctrl = queue->ctrl;
 	long left;
 	int ret;
 
@@ -971,8 +972,12 @@ int rblk_queue_alloc(struct rblk_queue *queue, u32 queue_size, u32 depth)
 	}
 	set_bit(RBLK_Q_ALLOCATED, &queue->flags);
 
-	ret = rdma_resolve_addr(queue->cm_id, NULL,
-				(struct sockaddr *)&queue->ctrl->addr,
+	if (ctrl->opts.tos >= 0)
+		rdma_set_service_type(queue->cm_id, ctrl->opts.tos);
+	ret = rdma_resolve_addr(queue->cm_id,
+				ctrl->src_addr.ss_family ?
+				(struct sockaddr *)&ctrl->src_addr : NULL,
+				(struct sockaddr *)&ctrl->addr,
 				RBLK_CM_TIMEOUT_MS);
 	if (ret)
 		goto out_release;

@@ -160,6 +160,8 @@ RBLK_CTRL_ATTR_RO(trsvcid, "%s", ctrl->opts.trsvcid);
 RBLK_CTRL_ATTR_RO(subsysnqn, "%s", ctrl->opts.subsysnqn);
 RBLK_CTRL_ATTR_RO(hostnqn, "%s", ctrl->opts.hostnqn);
 RBLK_CTRL_ATTR_RO(hostid, "%pUb", &ctrl->opts.hostid);
+RBLK_CTRL_ATTR_RO(host_traddr, "%s", ctrl->opts.host_traddr);
+RBLK_CTRL_ATTR_RO(tos, "%d", ctrl->opts.tos);
 RBLK_CTRL_ATTR_RO(nsid, "%u", ctrl->opts.nsid);
 RBLK_CTRL_ATTR_RO(cntlid, "%u", ctrl->cntlid);
 RBLK_CTRL_ATTR_RO(model, "%s", ctrl->model);
@@ -246,6 +248,8 @@ static struct attribute *rblk_ctrl_fixed_attrs[] = {
 	&rblk_ctrl_attr_subsysnqn.attr,
 	&rblk_ctrl_attr_hostnqn.attr,
 	&rblk_ctrl_attr_hostid.attr,
+	&rblk_ctrl_attr_host_traddr.attr,
+	&rblk_ctrl_attr_tos.attr,
 	&rblk_ctrl_attr_cntlid.attr,
 	&rblk_ctrl_attr_model.attr,
 	&rblk_ctrl_attr_serial.attr,

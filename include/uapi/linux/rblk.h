@@ -50,7 +50,7 @@
  * records spread over as many messages as needed.
  */
 #define RBLK_DISC_MAX_RECORDS		256
-#define RBLK_DISC_MAX_DUMP_RECORDS	65536
+#define RBLK_DISC_MAX_DUMP_RECORDS	16384
 
 /*
  * Upper bounds of the timers, in seconds: the kernel keeps them in jiffies
