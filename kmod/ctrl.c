@@ -652,7 +652,7 @@ static void rblk_teardown_io_queues(struct rblk_ctrl *ctrl)
 	blk_mq_unquiesce_queue(ctrl->connect_q);
 }
 
-static const char *rblk_cm_errmsg(int err)
+static const char *rblk_cm_errmsg(struct rblk_ctrl *ctrl, int err)
 {
 	switch (err) {
 	case -EHOSTUNREACH:
@@ -672,7 +672,10 @@ static const char *rblk_cm_errmsg(int err)
 	case -EINVAL:
 		return "invalid transport address or service id";
 	case -EADDRNOTAVAIL:
-		return "host_traddr is not an address of this host";
+		/* Also what the CM says when it runs out of ports. */
+		if (ctrl->opts.host_traddr[0])
+			return "host_traddr is not an address of this host";
+		return "no local address or port for the connection";
 	default:
 		return "RDMA connection failed";
 	}
@@ -690,7 +693,7 @@ static int rblk_connect_queue(struct rblk_ctrl *ctrl, u16 qid, u32 size,
 	queue->ops = &rblk_ctrl_queue_ops;
 	ret = rblk_queue_alloc(queue, size, depth);
 	if (ret) {
-		*errmsg = rblk_cm_errmsg(ret);
+		*errmsg = rblk_cm_errmsg(ctrl, ret);
 		return ret;
 	}
 	if (!tags)

@@ -15,6 +15,8 @@
 
 /* Discovery log records per Get Log Page: 32 KiB, inside any MDTS. */
 #define RBLK_DISC_CHUNK		32
+/* A whole discovery log within this, however slowly the target answers. */
+#define RBLK_DISC_READ_TMO	(30 * HZ)
 
 /**
  * rblk_exec_cmd() - run one command synchronously
@@ -566,9 +568,9 @@ int rblk_clear_changed_ns_log(struct rblk_ctrl *ctrl)
  *
  * The header, the records in chunks, then the header again: a generation
  * counter that moved means the log changed while it was read, and reading
- * starts over.
+ * starts over.  All of it within %RBLK_DISC_READ_TMO.
  *
- * Return: 0 or a negative errno.
+ * Return: 0 or a negative errno (-ETIMEDOUT past the deadline).
  */
 int rblk_get_disc_log(struct rblk_ctrl *ctrl, u32 max,
 		      struct rblk_disc_log *log)
@@ -580,6 +582,8 @@ int rblk_get_disc_log(struct rblk_ctrl *ctrl, u32 max,
 	u64 genctr, total;
 	u32 n, i, chunk;
 	void *buf;
+
+	unsigned long deadline = jiffies + RBLK_DISC_READ_TMO;
 
 	/* One bounce buffer for header and chunks: kmalloc'ed, DMA-able. */
 	buf = kmalloc(max(sizeof(*hdr), RBLK_DISC_CHUNK * esz), GFP_KERNEL);
@@ -595,7 +599,8 @@ again:
 	n = min_t(u64, total, max);
 
 	kvfree(e);
-	e = kvcalloc(max(n, 1U), esz, GFP_KERNEL);
+	/* Up to 16 MiB held for a netlink dump: charged to its caller. */
+	e = kvcalloc(max(n, 1U), esz, GFP_KERNEL_ACCOUNT);
 	if (!e) {
 		ret = -ENOMEM;
 		goto out;
@@ -608,7 +613,16 @@ again:
 		if (ret)
 			goto out;
 		memcpy(&e[i], buf, chunk * esz);
-		/* A long log: let a signal end the read. */
+		/*
+		 * The caller holds the netlink cb_lock: a slow target must not
+		 * keep it for up to admin_timeout per chunk.
+		 */
+		if (time_after(jiffies, deadline)) {
+			rblk_err(ctrl, "discovery log not read within %u s\n",
+				 RBLK_DISC_READ_TMO / HZ);
+			ret = -ETIMEDOUT;
+			goto out;
+		}
 		if (fatal_signal_pending(current)) {
 			ret = -EINTR;
 			goto out;

@@ -14,6 +14,8 @@
 #include <linux/idr.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/slab.h>
+#include <net/ipv6.h>
 
 #include "rblk.h"
 
@@ -35,6 +37,15 @@ MODULE_PARM_DESC(hostid,
 		 "default host identifier, a UUID (default: the UUID of a UUID-form hostnqn, else random)");
 
 static uuid_t rblk_hostid;
+
+/* Identifiers drawn for other host NQNs: see rblk_default_hostid(). */
+struct rblk_host_id {
+	struct list_head entry;
+	uuid_t id;
+	char nqn[];
+};
+static LIST_HEAD(rblk_host_ids);
+static DEFINE_MUTEX(rblk_host_ids_mutex);
 
 static LIST_HEAD(rblk_ctrl_list);
 static DEFINE_MUTEX(rblk_ctrl_mutex);
@@ -129,11 +140,31 @@ static struct rblk_ctrl *rblk_host_alloc(const struct rblk_ctrl_opts *opts,
 		*errmsg = "invalid transport address or service id";
 		goto out_put;
 	}
-	if (opts->host_traddr[0] &&
-	    rblk_parse_traddr(opts->host_traddr, 0, opts->adrfam,
-			      &ctrl->src_addr)) {
-		*errmsg = "host_traddr is not an address of traddr's family";
-		goto out_put;
+	if (opts->host_traddr[0]) {
+		struct sockaddr_in6 *src = (struct sockaddr_in6 *)&ctrl->src_addr;
+		struct sockaddr_in6 *dst = (struct sockaddr_in6 *)&ctrl->addr;
+
+		if (rblk_parse_traddr(opts->host_traddr, 0, opts->adrfam,
+				      &ctrl->src_addr)) {
+			*errmsg = "host_traddr is not an address of traddr's family";
+			goto out_put;
+		}
+		/*
+		 * With a source address the CM binds to its scope and ignores
+		 * the target's: they must agree, and a link-local source needs
+		 * one.
+		 */
+		if (src->sin6_family == AF_INET6 &&
+		    (ipv6_addr_type(&src->sin6_addr) & IPV6_ADDR_LINKLOCAL) &&
+		    !src->sin6_scope_id) {
+			*errmsg = "a link-local host_traddr needs a scope (%interface)";
+			goto out_put;
+		}
+		if (src->sin6_family == AF_INET6 && dst->sin6_scope_id &&
+		    src->sin6_scope_id != dst->sin6_scope_id) {
+			*errmsg = "host_traddr and traddr have different scopes";
+			goto out_put;
+		}
 	}
 	return ctrl;
 
@@ -483,12 +514,44 @@ int rblk_host_init(void)
 /**
  * rblk_default_hostid() - the host identifier to use for a host NQN
  * @hostnqn: the host NQN of a connect that named no host identifier
- * @hostid: set to the UUID of a UUID-form @hostnqn, else the module's
+ * @hostid: set to the module's for the module's host NQN, else to the UUID
+ *	of a UUID-form @hostnqn, else to one drawn for @hostnqn and kept for
+ *	the module's life (as nvme-fabrics keeps a host per NQN): a target
+ *	never sees one identifier under two host NQNs, nor a host NQN change
+ *	its identifier between connects.
+ *
+ * Return: 0 or -ENOMEM.
  */
-void rblk_default_hostid(const char *hostnqn, uuid_t *hostid)
+int rblk_default_hostid(const char *hostnqn, uuid_t *hostid)
 {
-	if (!rblk_hostnqn_uuid(hostnqn, hostid))
+	struct rblk_host_id *h;
+	size_t len;
+
+	if (!strcmp(hostnqn, rblk_hostnqn)) {
 		uuid_copy(hostid, &rblk_hostid);
+		return 0;
+	}
+	if (rblk_hostnqn_uuid(hostnqn, hostid))
+		return 0;
+
+	mutex_lock(&rblk_host_ids_mutex);
+	list_for_each_entry(h, &rblk_host_ids, entry) {
+		if (!strcmp(h->nqn, hostnqn))
+			goto found;
+	}
+	len = strlen(hostnqn) + 1;
+	h = kmalloc(struct_size(h, nqn, len), GFP_KERNEL);
+	if (!h) {
+		mutex_unlock(&rblk_host_ids_mutex);
+		return -ENOMEM;
+	}
+	memcpy(h->nqn, hostnqn, len);
+	uuid_gen(&h->id);
+	list_add(&h->entry, &rblk_host_ids);
+found:
+	uuid_copy(hostid, &h->id);
+	mutex_unlock(&rblk_host_ids_mutex);
+	return 0;
 }
 
 /**
@@ -507,4 +570,13 @@ void rblk_host_exit(void)
 		index++;
 	}
 	ida_destroy(&rblk_ctrl_ida);
+
+	while (!list_empty(&rblk_host_ids)) {
+		struct rblk_host_id *h = list_first_entry(&rblk_host_ids,
+							  struct rblk_host_id,
+							  entry);
+
+		list_del(&h->entry);
+		kfree(h);
+	}
 }

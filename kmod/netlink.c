@@ -329,21 +329,24 @@ static int rblk_nl_parse_addr(struct genl_info *info,
 	return 0;
 }
 
-static void rblk_nl_parse_host(struct genl_info *info,
-			       struct rblk_ctrl_opts *o)
+static int rblk_nl_parse_host(struct genl_info *info,
+			      struct rblk_ctrl_opts *o)
 {
-	if (info->attrs[RBLK_ATTR_HOSTNQN]) {
-		nla_strscpy(o->hostnqn, info->attrs[RBLK_ATTR_HOSTNQN],
+	struct nlattr **attrs = info->attrs;
+
+	if (attrs[RBLK_ATTR_HOSTNQN]) {
+		nla_strscpy(o->hostnqn, attrs[RBLK_ATTR_HOSTNQN],
 			    sizeof(o->hostnqn));
-		/* As nvme-cli: the identifier a UUID-form host NQN carries. */
-		if (!info->attrs[RBLK_ATTR_HOSTID])
-			rblk_default_hostid(o->hostnqn, &o->hostid);
+		if (!attrs[RBLK_ATTR_HOSTID] &&
+		    rblk_default_hostid(o->hostnqn, &o->hostid))
+			return -ENOMEM;
 	}
-	if (info->attrs[RBLK_ATTR_HOSTID])
-		memcpy(&o->hostid, nla_data(info->attrs[RBLK_ATTR_HOSTID]),
+	if (attrs[RBLK_ATTR_HOSTID])
+		memcpy(&o->hostid, nla_data(attrs[RBLK_ATTR_HOSTID]),
 		       sizeof(o->hostid));
-	if (info->attrs[RBLK_ATTR_TOS])
-		o->tos = nla_get_u8(info->attrs[RBLK_ATTR_TOS]);
+	if (attrs[RBLK_ATTR_TOS])
+		o->tos = nla_get_u8(attrs[RBLK_ATTR_TOS]);
+	return 0;
 }
 
 static int rblk_nl_parse_connect(struct genl_info *info,
@@ -373,7 +376,9 @@ static int rblk_nl_parse_connect(struct genl_info *info,
 				    "the discovery subsystem has no namespaces, use discover");
 		return -EINVAL;
 	}
-	rblk_nl_parse_host(info, o);
+	ret = rblk_nl_parse_host(info, o);
+	if (ret)
+		return ret;
 
 	/* Without it, every namespace of the subsystem. */
 	if (attrs[RBLK_ATTR_NSID])
@@ -1010,7 +1015,7 @@ static int rblk_nl_reset_stats(struct sk_buff *skb, struct genl_info *info)
 
 /*
  * The exact size of a record's nest: sized for the largest record, a full
- * log's reply would be ~160 KiB, and with the ACK behind it overrun a
+ * log's reply would be ~170 KiB, and with the ACK behind it overrun a
  * default (208 KiB) socket receive buffer.
  */
 static size_t rblk_nl_disc_entry_size(const struct nvmf_disc_rsp_page_entry *e)
@@ -1101,7 +1106,9 @@ static int rblk_nl_read_disc_log(struct genl_info *info, u32 max,
 	if (info->attrs[RBLK_ATTR_SUBSYSNQN])
 		nla_strscpy(opts->subsysnqn, info->attrs[RBLK_ATTR_SUBSYSNQN],
 			    sizeof(opts->subsysnqn));
-	rblk_nl_parse_host(info, opts);
+	ret = rblk_nl_parse_host(info, opts);
+	if (ret)
+		goto out_free_opts;
 
 	ret = rblk_discover(opts, max, log, &errmsg);
 	if (ret)
@@ -1152,36 +1159,25 @@ out_free_entries:
 }
 
 /*
- * DISCOVER as a dump: the whole log is read in ->start, where an error
- * still reaches the requester as the ACK with its reason; ->dumpit then
- * hands it out in as many messages as it takes.
- *	cb->args[0]: the &struct rblk_disc_log
+ * DISCOVER as a dump.  The log is read by the first ->dumpit call, not by
+ * ->start: only ->dumpit has an extended ACK (6.1 runs ->start without
+ * one), so there a failure still reaches the requester with its reason,
+ * in NLMSG_DONE.  Later calls hand the records out, as many messages as it
+ * takes.
+ *	cb->args[0]: the &struct rblk_disc_log, allocated by ->start
  *	cb->args[1]: the next record to send
- *	cb->args[2]: a message went out (an empty log is one message)
+ *	cb->args[2]: the log has been read
  */
 static int rblk_nl_discover_start(struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *dinfo = genl_dumpit_info(cb);
-	struct genl_info info = {
-		.attrs	= dinfo->attrs,
-		.extack	= cb->extack,
-	};
 	struct rblk_disc_log *log;
-	int ret;
 
 	/* Dumps skip pre_doit; the same privilege as the doit. */
-	if (!netlink_capable(cb->skb, CAP_SYS_ADMIN)) {
-		NL_SET_ERR_MSG(cb->extack, "needs CAP_SYS_ADMIN");
+	if (!netlink_capable(cb->skb, CAP_SYS_ADMIN))
 		return -EPERM;
-	}
 	log = kzalloc(sizeof(*log), GFP_KERNEL);
 	if (!log)
 		return -ENOMEM;
-	ret = rblk_nl_read_disc_log(&info, RBLK_DISC_MAX_DUMP_RECORDS, log);
-	if (ret) {
-		kfree(log);
-		return ret;
-	}
 	cb->args[0] = (long)log;
 	return 0;
 }
@@ -1192,9 +1188,23 @@ static int rblk_nl_discover_dumpit(struct sk_buff *skb,
 	struct rblk_disc_log *log = (struct rblk_disc_log *)cb->args[0];
 	u32 i = cb->args[1], sent = 0;
 	void *hdr;
+	int ret;
 
-	if (i >= log->nr && cb->args[2])
+	if (!cb->args[2]) {
+		struct genl_info info = {
+			.attrs	= genl_dumpit_info(cb)->attrs,
+			.extack	= cb->extack,
+		};
+
+		ret = rblk_nl_read_disc_log(&info, RBLK_DISC_MAX_DUMP_RECORDS,
+					    log);
+		if (ret)
+			return ret;
+		cb->args[2] = 1;
+	} else if (i >= log->nr) {
 		return 0;
+	}
+
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 			  cb->nlh->nlmsg_seq, &rblk_genl_family, NLM_F_MULTI,
 			  RBLK_CMD_DISCOVER);
@@ -1214,7 +1224,6 @@ static int rblk_nl_discover_dumpit(struct sk_buff *skb,
 	}
 	genlmsg_end(skb, hdr);
 	cb->args[1] = i;
-	cb->args[2] = 1;
 	return skb->len;
 }
 

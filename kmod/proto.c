@@ -14,6 +14,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <asm/unaligned.h>
+#include <net/ipv6.h>
 #include <net/net_namespace.h>
 
 #include <linux/rblk.h>
@@ -54,7 +55,7 @@ void rblk_connect_data(struct nvmf_connect_data *data, const uuid_t *hostid,
 {
 	uuid_copy(&data->hostid, hostid);
 	data->cntlid = cpu_to_le16(cntlid);
-	/* NVMF_NQN_SIZE (223) characters fit, the 256-byte fields end in NULs. */
+	/* Up to NVMF_NQN_SIZE characters; the 256-byte fields end in NULs. */
 	strscpy(data->subsysnqn, subsysnqn, NVMF_NQN_SIZE + 1);
 	strscpy(data->hostnqn, hostnqn, NVMF_NQN_SIZE + 1);
 }
@@ -609,9 +610,9 @@ EXPORT_SYMBOL_IF_KUNIT(rblk_status_to_blk);
  * rblk_nqn_valid() - NQN check of the Linux host
  * @nqn: NUL-terminated candidate
  *
- * Return: true for 1..%RBLK_NQN_MAX_LEN bytes.  No syntax beyond that: a
- * target may name a subsystem anything (nvmet does), and nvme-rdma
- * connects to it.
+ * Return: true for 1..%RBLK_NQN_MAX_LEN bytes, the lengths nvme-fabrics
+ * takes.  No syntax beyond that: a target may name a subsystem anything
+ * (nvmet does), and nvme-rdma connects to it.
  */
 bool rblk_nqn_valid(const char *nqn)
 {
@@ -678,14 +679,23 @@ int rblk_parse_traddr(const char *traddr, u16 port, u8 adrfam,
 		af = AF_INET6;
 
 	memset(ss, 0, sizeof(*ss));
-	if (inet_pton_with_scope(&init_net, af, traddr, NULL, ss)) {
-		memset(ss, 0, sizeof(*ss));
-		return -EINVAL;
-	}
+	/* inet_pton_with_scope() stops at a newline (IPv4) or any "%...". */
+	if (strchr(traddr, '\n') ||
+	    inet_pton_with_scope(&init_net, af, traddr, NULL, ss))
+		goto invalid;
+	/* A scope only where it means something, not dropped silently. */
+	if (ss->ss_family == AF_INET6 && strchr(traddr, '%') &&
+	    !(ipv6_addr_type(&((struct sockaddr_in6 *)ss)->sin6_addr) &
+	      IPV6_ADDR_LINKLOCAL))
+		goto invalid;
 	if (ss->ss_family == AF_INET)
 		((struct sockaddr_in *)ss)->sin_port = htons(port);
 	else
 		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
 	return 0;
+
+invalid:
+	memset(ss, 0, sizeof(*ss));
+	return -EINVAL;
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_parse_traddr);

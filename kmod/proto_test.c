@@ -486,6 +486,10 @@ static void rblk_test_traddr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, in6->sin6_scope_id, 1);
 	KUNIT_EXPECT_EQ(test, rblk_parse_traddr("fe80::1%rblk-no-such-dev", 1, 0, &ss),
 			-EINVAL);
+	/* Nothing after the address is dropped silently. */
+	KUNIT_EXPECT_EQ(test, rblk_parse_traddr("fd00::1%7", 1, 0, &ss), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rblk_parse_traddr("10.99.0.1%7", 1, 0, &ss), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rblk_parse_traddr("10.99.0.1\nx", 1, 0, &ss), -EINVAL);
 
 	KUNIT_EXPECT_EQ(test, rblk_parse_traddr("10.99.0", 1, 0, &ss), -EINVAL);
 	KUNIT_EXPECT_EQ(test, rblk_parse_traddr("10.99.0.256", 1, 0, &ss), -EINVAL);

@@ -475,7 +475,7 @@ struct rblk_ctrl *rblk_ctrl_next(int *index);
 struct rblk_ns *rblk_ns_find(int index, const char *name);
 int rblk_discover(const struct rblk_ctrl_opts *opts, u32 max,
 		  struct rblk_disc_log *log, const char **errmsg);
-void rblk_default_hostid(const char *hostnqn, uuid_t *hostid);
+int rblk_default_hostid(const char *hostnqn, uuid_t *hostid);
 int rblk_host_init(void);
 void rblk_host_exit(void);
 

@@ -19,11 +19,14 @@
 #define RBLK_GENL_MCAST_EVENTS	"events"
 
 /*
- * Limits mirrored from the NVMe specification (NVMF_NQN_SIZE is 223).  An
- * NQN is valid when it is 1..%RBLK_NQN_MAX_LEN bytes long, as the Linux host
- * checks; the target judges the rest (nvmet accepts any subsystem name).
+ * NQN fields are %RBLK_NQN_SIZE bytes (NVMF_NQN_SIZE).  An NQN given to
+ * %RBLK_CMD_CONNECT or %RBLK_CMD_DISCOVER is valid when it is
+ * 1..%RBLK_NQN_MAX_LEN bytes long, whatever its content: exactly what the
+ * Linux host accepts (it keeps the field's last byte for the NUL).  The
+ * target judges the rest; nvmet names a subsystem anything.
  */
-#define RBLK_NQN_MAX_LEN	223
+#define RBLK_NQN_SIZE		223
+#define RBLK_NQN_MAX_LEN	(RBLK_NQN_SIZE - 1)
 #define RBLK_TRADDR_MAX_LEN	255
 #define RBLK_TRSVCID_MAX_LEN	31
 #define RBLK_DISK_NAME_LEN	32
@@ -44,7 +47,7 @@
 
 /*
  * Discovery log records a %RBLK_CMD_DISCOVER doit reply carries at most (the
- * reply stays one netlink message, at most about 160 KiB);
+ * reply stays one netlink message, at most about 170 KiB);
  * %RBLK_ATTR_DISC_NUMREC tells when the target has more.  A dump request
  * (NLM_F_DUMP) has no such cap: it returns up to %RBLK_DISC_MAX_DUMP_RECORDS
  * records spread over as many messages as needed.
@@ -70,10 +73,12 @@
  *	%RBLK_ATTR_CTRL_NAME and one %RBLK_ATTR_NS nest per namespace found
  *	by the first scan.  A second controller with the same address,
  *	subsystem and host NQN is refused (-EALREADY) unless
- *	%RBLK_ATTR_DUPLICATE_CONNECT is given.  Needs CAP_SYS_ADMIN.
+ *	%RBLK_ATTR_DUPLICATE_CONNECT is given.  Needs CAP_NET_ADMIN
+ *	and CAP_SYS_ADMIN.
  * @RBLK_CMD_DISCONNECT: delete the controller named (directly or by one
  *	of its namespaces) and all its block devices; shuts the controller
- *	down.  Needs CAP_SYS_ADMIN.
+ *	down.  Needs CAP_NET_ADMIN
+ *	and CAP_SYS_ADMIN.
  * @RBLK_CMD_GET: describe one controller (doit) or all (dumpit): one
  *	%RBLK_CMD_GET message per controller with its parameters, state
  *	and one %RBLK_ATTR_NS nest per namespace.
@@ -84,12 +89,14 @@
  *	%RBLK_ATTR_TRADDR, read the discovery log page and answer with one
  *	%RBLK_ATTR_DISC_ENTRY nest per record, after %RBLK_ATTR_DISC_GENCTR
  *	and %RBLK_ATTR_DISC_NUMREC.  As a dump, every message carries
- *	those two and its share of the records. Needs CAP_SYS_ADMIN.
+ *	those two and its share of the records. Needs CAP_NET_ADMIN
+ *	and CAP_SYS_ADMIN.
  * @RBLK_CMD_EVENT: multicast notification on the "events" group, carrying
  *	%RBLK_ATTR_EVENT, %RBLK_ATTR_CTRL_INDEX, %RBLK_ATTR_CTRL_NAME,
  *	%RBLK_ATTR_STATE and, for namespace events, one %RBLK_ATTR_NS nest.
  * @RBLK_CMD_RESET_STATS: zero the statistics of one namespace, or of all
- *	namespaces and the controller. Needs CAP_SYS_ADMIN.
+ *	namespaces and the controller. Needs CAP_NET_ADMIN
+ *	and CAP_SYS_ADMIN.
  * @__RBLK_CMD_MAX: number of commands
  */
 enum rblk_cmd {
