@@ -85,7 +85,7 @@ copy_bin() {
 copy_bin /usr/bin/dash
 rm -f "$ROOT/usr/bin/sh"
 ln -s dash "$ROOT/usr/bin/sh"
-for b in /usr/bin/env /usr/bin/timeout /usr/bin/xargs /usr/bin/setsid; do
+for b in /usr/bin/env /usr/bin/timeout /usr/bin/xargs /usr/bin/setsid /usr/bin/setpriv; do
 	copy_bin "$b"
 done
 copy_bin /usr/bin/ip

@@ -100,9 +100,14 @@ assert_on_target() {
 # --- rblk module ---
 rblk_loaded() { [ -d /sys/module/rblk ]; }
 
-# Load rblk.ko (its dependencies first: insmod does not resolve them).
+# rblk_load [PARAM=VALUE...]: load rblk.ko with these parameters (its
+# dependencies first: insmod does not resolve them).
 rblk_load() {
-	rblk_loaded && return 0
+	# nvmecfg may have autoloaded it already, without the parameters.
+	if rblk_loaded; then
+		[ "$#" -eq 0 ] && return 0
+		rblk_unload
+	fi
 	[ -f "$RBLK_KO" ] || fail "rblk.ko not in the guest ($RBLK_KO): was 'make modules' run?"
 	for _dep in $(modinfo -F depends "$RBLK_KO" | tr ',' ' '); do
 		modprobe "$_dep" || fail "cannot load rblk dependency $_dep"
@@ -251,6 +256,34 @@ nvmet_relink() {
 	[ -e "$RBLK_NVMET_PORT/subsystems/$RBLK_NQN" ] ||
 		ln -s "$RBLK_NVMET_SUBSYS" "$RBLK_NVMET_PORT/subsystems/$RBLK_NQN" ||
 		fail "cannot relink the nvmet port"
+}
+
+# nvmet_subsys_add NQN FILE MIB: an nvmet subsystem named NQN with one
+# namespace (nsid 1) on a new file FILE of MIB MiB, open to any host and on
+# the test port.
+nvmet_subsys_add() {
+	_s=${RBLK_NVMET_SUBSYS%/*}/$1
+	truncate -s "${3}M" "$2" || fail "cannot create $2"
+	{ mkdir "$_s" && echo 1 > "$_s/attr_allow_any_host" &&
+	  mkdir "$_s/namespaces/1" && echo "$2" > "$_s/namespaces/1/device_path" &&
+	  echo 1 > "$_s/namespaces/1/buffered_io" &&
+	  echo 1 > "$_s/namespaces/1/enable" &&
+	  ln -s "$_s" "$RBLK_NVMET_PORT/subsystems/$1"; } ||
+		fail "cannot create nvmet subsystem $1"
+}
+
+# nvmet_subsys_del NQN: undo nvmet_subsys_add and any allowed_hosts links.
+# Never fails: for cleanups.
+nvmet_subsys_del() {
+	_s=${RBLK_NVMET_SUBSYS%/*}/$1
+	rm -f "$RBLK_NVMET_PORT/subsystems/$1" 2>/dev/null
+	[ -d "$_s" ] || return 0
+	for _h in "$_s"/allowed_hosts/*; do
+		[ -L "$_h" ] && rm -f "$_h"
+	done
+	echo 0 > "$_s/namespaces/1/enable" 2>/dev/null
+	rmdir "$_s/namespaces/1" "$_s" 2>/dev/null
+	return 0
 }
 
 # d_state_tasks: tasks in uninterruptible sleep (a hang in the making).

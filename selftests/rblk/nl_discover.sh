@@ -1,6 +1,7 @@
 #!/bin/sh
 # nvmecfg discover, through rblk's own discovery controller, lists the test
-# subsystem at the test port, in text and JSON, agreeing with nvme-cli; a
+# subsystem at the test port, in text and JSON, agreeing with nvme-cli (the
+# JSON carries nvme-cli's keys and values); a
 # port nobody serves is refused; discovery leaves no device behind.
 # rblk-timeout: 180
 # shellcheck source=../lib.sh
@@ -51,8 +52,19 @@ if command -v nvme >/dev/null && command -v jq >/dev/null &&
 	want=$(printf '%s\n' "$ref" | jq -c '[.records[] | .subnqn] | sort')
 	got=$(printf '%s\n' "$json" | jq -c '[.records[] | .subnqn] | sort')
 	[ "$want" = "$got" ] || fail "nvme-cli sees $want, nvmecfg $got"
+	# Scripts written for nvme-cli's JSON work on ours: the same keys
+	# with the same values, header and records alike.
+	keys='["trtype","adrfam","subtype","treq","portid","trsvcid","subnqn","traddr","eflags","rdma_prtype","rdma_qptype","rdma_cms"]'
+	pick="{genctr, records: [.records[] | with_entries(select(.key as \$k | $keys | index(\$k)))] | sort_by(.subnqn)}"
+	want=$(printf '%s\n' "$ref" | jq -S -c "$pick")
+	got=$(printf '%s\n' "$json" | jq -S -c "$pick")
+	printf '%s\n' "$want" | jq -e --argjson k "$keys" '.records[0] | keys | length == ($k | length)' >/dev/null ||
+		fail "nvme-cli's records lack some of $keys: $want"
+	[ "$want" = "$got" ] || fail "JSON differs from nvme-cli's: nvme-cli $want, nvmecfg $got"
+	printf '%s\n' "$json" | jq -e '.numrec == (.records | length)' >/dev/null ||
+		fail "numrec is not the number of records"
 	modprobe -r nvme-rdma 2>/dev/null
-	log "nvme-cli agrees: $got"
+	log "nvme-cli agrees, key for key: $got"
 fi
 
 # Nobody listens on the next port: refused, not hung, kernel reason shown.

@@ -1,10 +1,10 @@
 #!/bin/sh
-# Large discovery logs, made of referrals on the nvmet port.  Up to
-# RBLK_DISC_MAX_RECORDS (256) records come through intact (the kernel reads
-# the log in chunks, the netlink reply is one ~160 KiB message): every
-# record, in text and JSON, the same set nvme-cli reads through the
-# kernel's own host.  A longer log is cut at 256 records, and said so: the
-# record count is the target's, nvmecfg warns on stderr.
+# Large discovery logs, made of referrals on the nvmet port.  The kernel
+# reads the log in chunks and nvmecfg takes it as a netlink dump, over as
+# many messages as it needs: 256 records (what one reply message held
+# before) and then more come through intact, every record, in text and
+# JSON, the same set nvme-cli reads through the kernel's own host, with no
+# warning and the target's record count.
 # rblk-timeout: 600
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -78,24 +78,20 @@ jq -e --arg nqn "$RBLK_NQN" '[.records[] | select(.subnqn == $nqn)] | length == 
 [ "$(reference)" = "$(ours)" ] || fail "nvme-cli and nvmecfg list different records"
 log "$MAX records through netlink, the same as nvme-cli's"
 
-# --- a longer log: cut, and said so ---
-extra=9
+# --- a longer log: no longer cut at 256 ---
+extra=44
 add_referrals $((MAX - base + 1)) $((MAX - base + extra))
 discover
 n=$(jq '.records | length' /tmp/dm.json)
-[ "$n" -eq "$MAX" ] || fail "$n records of a $((MAX + extra))-record log, expected the first $MAX"
+[ "$n" -eq $((MAX + extra)) ] || fail "$n records of a $((MAX + extra))-record log"
 [ "$(jq .numrec /tmp/dm.json)" -eq $((MAX + extra)) ] ||
 	fail "numrec $(jq .numrec /tmp/dm.json), expected $((MAX + extra))"
-grep -q "has $((MAX + extra)) records" /tmp/dm.err || fail "no warning about the cut log: $(cat /tmp/dm.err)"
-grep -q "^Discovery Log Number of Records $((MAX + extra))\$" /tmp/dm.txt ||
-	fail "text record count is not the target's"
-dmesg | grep -q "discovery log has $((MAX + extra)) records" || fail "the kernel did not log the cut"
-# What is shown is part of the real log, not made-up records.
-reference > /dev/null
-jq -c '.records[] | .traddr + ":" + (.portid | tostring)' /tmp/dm.json | sort > /tmp/dm.ours
-jq -c '.records[] | .traddr + ":" + (.portid | tostring)' /tmp/dm.ref | sort > /tmp/dm.all
-bad=$(grep -vxFf /tmp/dm.all /tmp/dm.ours) && fail "records not in the target's log: $bad"
-log "a $((MAX + extra))-record log: $MAX shown, the cut reported"
+[ -s /tmp/dm.err ] && fail "nvmecfg warned on a complete log: $(cat /tmp/dm.err)"
+[ "$(grep -c '^traddr:' /tmp/dm.txt)" -eq $((MAX + extra)) ] ||
+	fail "text output does not show $((MAX + extra)) records"
+dmesg | grep -q "discovery log has .* records, reporting" && fail "the kernel cut the log"
+[ "$(reference)" = "$(ours)" ] || fail "nvme-cli and nvmecfg list different records"
+log "a $((MAX + extra))-record log: every record, as nvme-cli reads it"
 
 splat=$(dmesg_splats) && fail "kernel splat: $splat"
 exit 0

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Without CAP_NET_ADMIN, nvmecfg may look but not touch: connect, discover,
 # disconnect and stats --reset exit 4 (EPERM from GENL_ADMIN_PERM) and
-# change nothing; list, show, stats and monitor work.
+# change nothing; list, show, stats and monitor work.  CAP_NET_ADMIN alone
+# is not enough either: creating and removing devices needs CAP_SYS_ADMIN,
+# as /dev/nvme-fabrics does.
 # rblk-timeout: 180
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -78,6 +80,28 @@ expect "disconnect a device" 4 "^nvmecfg: disconnect: $EPERM" disconnect "$name"
 expect "reset a device" 4 "$EPERM" stats "$name" --reset
 [ -b "$dev" ] || fail "$dev vanished after an unprivileged disconnect"
 [ "$(rblk_attr "$dev" state)" = live ] || fail "$dev is not live any more"
+
+# Root without CAP_SYS_ADMIN (CAP_NET_ADMIN kept): refused, with the reason.
+command -v setpriv >/dev/null || fail "setpriv missing from the guest"
+no_sys_admin() {
+	_what=$1; shift
+	_rc=0
+	_out=$(setpriv --bounding-set=-sys_admin --inh-caps=-sys_admin -- "$NVMECFG" "$@" 2>&1) || _rc=$?
+	printf '%s\n' "$_out"
+	[ "$_rc" -eq 4 ] || fail "$_what without CAP_SYS_ADMIN: exit $_rc, want 4"
+	printf '%s\n' "$_out" | grep -q "CAP_SYS_ADMIN" ||
+		fail "$_what without CAP_SYS_ADMIN: message does not name it"
+	log "ok $_what without CAP_SYS_ADMIN"
+}
+no_sys_admin "connect" connect -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN" -D
+no_sys_admin "discover" discover -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID"
+no_sys_admin "disconnect" disconnect "$ctrl"
+no_sys_admin "reset" stats "$name" --reset
+[ "$(ls -d /sys/class/rblk/rblk-ctrl* | wc -l)" -eq 1 ] || fail "a refused connect made a controller"
+[ -b "$dev" ] || fail "$dev vanished after a disconnect without CAP_SYS_ADMIN"
+out=$(setpriv --bounding-set=-sys_admin --inh-caps=-sys_admin -- "$NVMECFG" show "$ctrl" 2>&1) ||
+	fail "show without CAP_SYS_ADMIN: $out"
+
 rblk_disconnect "$dev"
 dev=
 exit 0
