@@ -3,6 +3,12 @@
 #   make check            build everything, boot the QEMU guest, run all selftests
 #   make check T=name     run only the named selftest(s) (T="a b" or TESTS="a b")
 #   make demo             boot the guest and show rblk end to end
+#   make install          rblk.ko, nvmecfg, man page, udev rules, systemd
+#                         unit, bash completion (DESTDIR, PREFIX; KVER for
+#                         another kernel); make uninstall removes them
+#   make install-tools    the same without the module (with DKMS)
+#   make install-dkms     the sources for DKMS under /usr/src/rblk-VERSION
+#   make host-check       the host tests of install, uninstall and DKMS
 #   make check-debug      the selftests on a debug kernel built from source
 #                         (KASAN, lockdep, kmemleak, fault injection)
 #
@@ -24,9 +30,11 @@ VM_TIMEOUT ?= 1200
 VM_RUN = KVER=$(KVER) BUILD=$(BUILD) scripts/vm-run.sh --timeout $(VM_TIMEOUT)
 
 .PHONY: all setup modules modules_clean tools initramfs check demo bench lint clean \
-	debug-kernel debug-modules debug-initramfs check-debug
+	debug-kernel debug-modules debug-initramfs check-debug \
+	install install-module install-tools uninstall install-dkms uninstall-dkms \
+	host-check
 
-all: modules tools
+all: modules tools $(BUILD)nvmecfg.bash
 
 setup:
 	@scripts/setup.sh $(KVER) $(BUILD)
@@ -47,6 +55,67 @@ tools:
 
 initramfs:
 	@scripts/mkinitramfs.sh $(KVER) $(BUILD)
+
+# Bash completion, from what the built nvmecfg says its commands and
+# options are.
+$(BUILD)nvmecfg.bash: tools/nvmecfg scripts/gen-completion.sh
+	@mkdir -p $(BUILD)
+	scripts/gen-completion.sh tools/nvmecfg > $@.tmp
+	@mv $@.tmp $@
+
+# --- install ---
+# PREFIX holds the tool, its man page and completion.  udev and systemd
+# read their directories only, whatever PREFIX is.  The module goes to
+# updates/, which depmod ranks above the kernel's own modules; depmod runs
+# unless DESTDIR says this is a staging tree.
+PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+UDEVDIR ?= /lib/udev
+SYSTEMDUNITDIR ?= /lib/systemd/system
+MODDIR ?= /lib/modules/$(KVER)/updates
+# The version DKMS knows the sources by: dkms.conf's.
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+DKMSSRCDIR ?= /usr/src/rblk-$(VERSION)
+INSTALLED = $(MODDIR)/rblk.ko $(SBINDIR)/nvmecfg $(MANDIR)/man8/nvmecfg.8 \
+	$(UDEVDIR)/rules.d/60-rblk.rules $(SYSTEMDUNITDIR)/rblk-autoconnect.service \
+	$(BASHCOMPDIR)/nvmecfg
+
+install: install-module install-tools
+
+install-module: modules
+	install -D -m 0644 rblk.ko $(DESTDIR)$(MODDIR)/rblk.ko
+	$(if $(DESTDIR),,depmod -a $(KVER))
+
+# Everything but the module, e.g. with DKMS building that.
+install-tools: tools $(BUILD)nvmecfg.bash
+	install -D -m 0755 tools/nvmecfg $(DESTDIR)$(SBINDIR)/nvmecfg
+	install -D -m 0644 Documentation/nvmecfg.8 $(DESTDIR)$(MANDIR)/man8/nvmecfg.8
+	install -D -m 0644 udev/60-rblk.rules $(DESTDIR)$(UDEVDIR)/rules.d/60-rblk.rules
+	@mkdir -p $(DESTDIR)$(SYSTEMDUNITDIR)
+	sed 's|@SBINDIR@|$(SBINDIR)|g' systemd/rblk-autoconnect.service.in \
+		> $(DESTDIR)$(SYSTEMDUNITDIR)/rblk-autoconnect.service
+	install -D -m 0644 $(BUILD)nvmecfg.bash $(DESTDIR)$(BASHCOMPDIR)/nvmecfg
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir --ignore-fail-on-non-empty $(DESTDIR)$(MODDIR)
+	$(if $(DESTDIR),,depmod -a $(KVER))
+
+# What `dkms add` wants: the module's sources and dkms.conf in one tree.
+install-dkms:
+	@mkdir -p $(DESTDIR)$(DKMSSRCDIR)
+	cp -R Kbuild dkms.conf kmod include $(DESTDIR)$(DKMSSRCDIR)/
+
+uninstall-dkms:
+	rm -rf $(DESTDIR)$(DKMSSRCDIR)
+
+# Host tests of install/uninstall (into a temporary DESTDIR) and of a DKMS
+# build against the pinned headers in a private DKMS tree; "N passed, N
+# failed" last.
+host-check: modules tools
+	@KVER=$(KVER) KDIR=$(KDIR) scripts/host-tests.sh
 
 # Everything the guest boots with, in order: each step needs the one before
 # (the image needs setup's kernel and the modules/tools artefacts), even
@@ -156,4 +225,5 @@ bench:
 
 clean: modules_clean
 	rm -rf $(BUILD)initramfs $(BUILD)initramfs.cpio.gz $(BUILD)console.log $(BUILD)ktap.log \
+		$(BUILD)nvmecfg.bash \
 		$(DEBUG_BUILD) $(DEBUG_MOD)

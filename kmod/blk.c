@@ -11,6 +11,7 @@
 #include <linux/blkdev.h>
 
 #include "rblk.h"
+#include "trace.h"
 
 /* Count a block request as it ends; our own commands are not counted. */
 static void rblk_account(struct request *rq, u16 status)
@@ -363,6 +364,7 @@ static void rblk_complete_rq(struct request *rq)
 	struct rblk_ctrl *ctrl = req->queue->ctrl;
 	unsigned long delay = 0;
 
+	trace_rblk_complete_rq(rq);
 	rblk_unmap_data(rq);
 
 	switch (rblk_decide(ctrl, rq)) {

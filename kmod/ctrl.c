@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 
 #include "rblk.h"
+#include "trace.h"
 
 static ATOMIC_NOTIFIER_HEAD(rblk_event_chain);
 
@@ -124,8 +125,11 @@ bool rblk_change_state(struct rblk_ctrl *ctrl, enum rblk_state new)
 	default:
 		break;
 	}
-	if (ok)
+	if (ok) {
 		WRITE_ONCE(ctrl->state, new);
+		/* Under the lock: the trace shows transitions in their order. */
+		trace_rblk_ctrl_state(ctrl, old, new);
+	}
 	spin_unlock_irqrestore(&ctrl->lock, flags);
 
 	if (ok) {
@@ -173,8 +177,10 @@ static bool rblk_begin_reset(struct rblk_ctrl *ctrl)
  */
 void rblk_error_recovery(struct rblk_ctrl *ctrl)
 {
-	if (rblk_begin_reset(ctrl))
+	if (rblk_begin_reset(ctrl)) {
+		trace_rblk_error_recovery(ctrl);
 		rblk_warn(ctrl, "starting error recovery\n");
+	}
 }
 
 /**

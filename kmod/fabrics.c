@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 
 #include "rblk.h"
+#include "trace.h"
 
 /* Discovery log records per Get Log Page: 32 KiB, inside any MDTS. */
 #define RBLK_DISC_CHUNK		32
@@ -104,6 +105,8 @@ int rblk_fabrics_connect(struct rblk_ctrl *ctrl, u16 qid, const char **errmsg)
 
 	ret = rblk_exec_cmd(ctrl, qid, &cmd, data, sizeof(*data), &res);
 	kfree(data);
+	trace_rblk_queue_connect(ctrl, qid, le16_to_cpu(cmd.connect.sqsize) + 1,
+				 ret);
 	if (ret > 0) {
 		int status = ret;
 

@@ -11,6 +11,7 @@
 #include <rdma/ib_cm.h>
 
 #include "rblk.h"
+#include "trace.h"
 
 static LIST_HEAD(rblk_device_list);
 static DEFINE_MUTEX(rblk_device_mutex);
@@ -559,6 +560,9 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq)
 		req->reg_wr.wr.next = &send_wr;
 		first = &req->reg_wr.wr;
 	}
+
+	/* Before the post: the response may end the request right after. */
+	trace_rblk_setup_cmd(queue, rq);
 
 	ret = ib_post_send(queue->qp, first, NULL);
 	if (unlikely(ret)) {

@@ -1,6 +1,6 @@
 #!/bin/bash
-# `make check` after the build: the host unit tests of the tools, then every
-# selftest in the guest; prints both summaries and, last, the total.
+# `make check` after the build: the host unit tests of the tools and the
+# install/DKMS tests (make host-check), then every selftest in the guest; prints both summaries and, last, the total.
 # Exits non-zero if either part failed (or the guest run was judged bad).
 #
 # usage: scripts/check.sh "TESTS"   (empty: all; only guest tests are named)
@@ -26,6 +26,13 @@ if [ -z "$tests" ]; then
 	host_rc=${PIPESTATUS[0]}
 	read -r hp hf hs < <(summary "${BUILD}host-tests.log")
 	[ "$host_rc" -ne 0 ] && [ "$hf" -eq 0 ] && hf=1
+	echo "== host install and DKMS tests"
+	make --no-print-directory host-check 2>&1 | tee "${BUILD}host-install-tests.log"
+	rc=${PIPESTATUS[0]}
+	read -r xp xf xs < <(summary "${BUILD}host-install-tests.log")
+	[ "$rc" -ne 0 ] && [ "$xf" -eq 0 ] && xf=1
+	[ "$rc" -ne 0 ] && host_rc=$rc
+	hp=$((hp + xp)) hf=$((hf + xf)) hs=$((hs + xs))
 else
 	hp=0 hf=0 hs=0
 fi

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build the test guest's initramfs: busybox for the basics, dash as /bin/sh,
 # the real tools the tests drive (iproute2 ip/rdma, nvme-cli, fio, e2fsprogs,
-# kmod, jq; perf with RBLK_GUEST_PERF=1) with the shared libraries ldd finds,
+# kmod, jq, udev; perf with RBLK_GUEST_PERF=1) with the shared libraries ldd finds,
 # the guest kernel's modules with dependencies resolved by modprobe itself,
 # our rblk.ko and nvmecfg, and selftests/ (with selftests/init.sh as /init).
 #
@@ -101,6 +101,14 @@ copy_bin /usr/sbin/blkdiscard
 copy_bin /usr/sbin/losetup
 for l in mkfs.ext4 mkfs.ext2; do rm -f "$ROOT/usr/bin/$l" "$ROOT/usr/sbin/$l"; ln -s mke2fs "$ROOT/usr/sbin/$l"; done
 for l in fsck.ext4 fsck.ext2; do ln -sf e2fsck "$ROOT/usr/sbin/$l"; done
+# udevd and udevadm (one binary) with the storage rules, for the by-id links
+# test (selftests/rblk/udev_by_id.sh starts udevd itself): Debian's nvme
+# rules for the nvme-rdma side, ours for rblk.
+copy_bin /usr/bin/udevadm
+mkdir -p "$ROOT/usr/lib/systemd" "$ROOT/usr/lib/udev/rules.d"
+ln -sf /usr/bin/udevadm "$ROOT/usr/lib/systemd/systemd-udevd"
+copy_file /usr/lib/udev/rules.d/60-persistent-storage.rules
+cp udev/60-rblk.rules "$ROOT/usr/lib/udev/rules.d/"
 # kmod instead of busybox's module tools: same behaviour as a real system.
 for l in insmod rmmod modprobe modinfo lsmod depmod; do
 	rm -f "$ROOT/usr/bin/$l" "$ROOT/usr/sbin/$l"

@@ -1,0 +1,109 @@
+#!/bin/sh
+# udev names rblk namespaces persistently (udev/60-rblk.rules, with Debian's
+# udevd): each /dev/rblkN gets /dev/disk/by-id/rblk-<wwid> and
+# rblk-<subsysnqn>-ns<nsid>, pointing at the right device; the wwid is the
+# one nvme-rdma reports for the same namespace in the same boot (its
+# by-id/nvme-<wwid> link, from Debian's rules); data written through the
+# by-id link reads back through /dev/rblkN and is in the backing file; the
+# rules set the scheduler to none (blk-mq alone picks mq-deadline for one
+# hardware queue, hence -i 1); disconnect removes the links.
+# rblk-timeout: 180
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+UDEVD=/usr/lib/systemd/systemd-udevd
+BYID=/dev/disk/by-id
+OFFSET=$((3 * 1024 * 1024))
+BYTES=$((1024 * 1024))
+PAT=/tmp/udev.pat
+GOT=/tmp/udev.got
+BAK=/tmp/udev.bak
+udevd_pid=
+
+cleanup() {
+	nvme disconnect -n "$RBLK_NQN" >/dev/null 2>&1
+	[ -n "$udevd_pid" ] && kill "$udevd_pid" 2>/dev/null && wait "$udevd_pid"
+	# The guest has no udev otherwise: leave no links or database behind.
+	rm -rf /dev/disk /run/udev
+	rm -f "$PAT" "$GOT" "$BAK"
+}
+trap cleanup EXIT
+
+[ -x "$UDEVD" ] || fail "no $UDEVD in the guest (scripts/mkinitramfs.sh)"
+[ -f /usr/lib/udev/rules.d/60-rblk.rules ] || fail "60-rblk.rules not in the guest"
+
+# In the foreground of our own process group: the runner's kill takes it
+# along even if the trap does not run.
+"$UDEVD" --resolve-names=never > /tmp/udevd.log 2>&1 &
+udevd_pid=$!
+wait_until 10 udevadm control --ping 2>/dev/null || fail "udevd did not start: $(cat /tmp/udevd.log)"
+
+settle() {
+	udevadm settle --timeout=30 || fail "udevadm settle timed out"
+}
+
+# link_to LINK DEV: LINK exists and resolves to DEV.
+link_to() {
+	wait_for_path "$1" 10 || fail "no link $1 (links: $(ls "$BYID" 2>/dev/null | tr '\n' ' '))"
+	_t=$(readlink -f "$1")
+	[ "$_t" = "$2" ] || fail "$1 points at $_t, not $2"
+}
+
+rblk_load
+all=$(rblk_connect_all -i 1) || exit 1
+ctrl=$(echo "$all" | head -n 1)
+devs=$(echo "$all" | tail -n +2)
+settle
+
+links=
+for dev in $devs; do
+	n=${dev#/dev/}
+	wwid=$(cat "/sys/block/$n/wwid") || fail "no wwid for $n"
+	nsid=$(cat "/sys/block/$n/nsid") || fail "no nsid for $n"
+	[ -n "$wwid" ] || fail "$n has an empty wwid"
+	link_to "$BYID/rblk-$wwid" "$dev"
+	link_to "$BYID/rblk-$RBLK_NQN-ns$nsid" "$dev"
+	links="$links $BYID/rblk-$wwid $BYID/rblk-$RBLK_NQN-ns$nsid"
+	sched=$(cat "/sys/block/$n/queue/scheduler")
+	case $sched in *"[none]"*) ;; *) fail "$n: scheduler is '$sched', the rules set none" ;; esac
+	log "$n (nsid $nsid): by-id/rblk-$wwid, by-id/rblk-$RBLK_NQN-ns$nsid, scheduler none"
+done
+[ "$(echo "$devs" | wc -w)" -ge 3 ] || fail "expected 3 namespaces on $ctrl, got: $devs"
+
+# The same namespace through nvme-rdma: same wwid, its own link.
+rdev=$(rblk_ns_dev "$ctrl" "$RBLK_NSID_FILE") || fail "no rblk device for nsid $RBLK_NSID_FILE"
+rwwid=$(cat "/sys/block/${rdev#/dev/}/wwid")
+must modprobe nvme-rdma
+must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN"
+ndev=$(nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE") ||
+	fail "nvme-rdma shows no device for nsid $RBLK_NSID_FILE"
+settle
+nwwid=$(cat "/sys/block/${ndev#/dev/}/wwid")
+[ "$nwwid" = "$rwwid" ] || fail "wwid of nsid $RBLK_NSID_FILE: rblk '$rwwid', nvme-rdma '$nwwid'"
+link_to "$BYID/nvme-$nwwid" "$ndev"
+log "nsid $RBLK_NSID_FILE: wwid $rwwid on both $rdev and $ndev"
+
+# Data through the by-id link, back through /dev/rblkN, nvme-rdma and the
+# backing file.
+pattern_file "$PAT" "$BYTES"
+write_direct "$PAT" "$BYID/rblk-$rwwid" "$OFFSET"
+read_direct "$rdev" "$OFFSET" "$BYTES" "$GOT"
+assert_same "$PAT" "$GOT" "written via by-id/rblk-$rwwid, read via $rdev"
+read_direct "$ndev" "$OFFSET" "$BYTES" "$GOT"
+assert_same "$PAT" "$GOT" "written via by-id/rblk-$rwwid, read via nvme-rdma $ndev"
+read_region "$RBLK_BACKING" "$OFFSET" "$BYTES" "$BAK"
+assert_same "$PAT" "$BAK" "backing file region"
+log "1 MiB written via by-id/rblk-$rwwid: $rdev, $ndev and the backing file agree"
+
+must nvme disconnect -n "$RBLK_NQN"
+must nvmecfg disconnect "$ctrl"
+for dev in $devs; do
+	wait_for_path "/sys/block/${dev#/dev/}" 10 ! || fail "$dev still there after disconnect"
+done
+settle
+for l in $links "$BYID/nvme-$nwwid"; do
+	[ -e "$l" ] || [ -L "$l" ] && fail "$l still there after disconnect"
+done
+log "disconnect removed every link"
+rblk_unload
+exit 0
