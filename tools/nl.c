@@ -806,6 +806,12 @@ int rnl_discover(struct rnl *r, const struct cfg *cfg, struct disc_log *log)
 	/* A dump: the log may be longer than one message holds. */
 	ret = request(r, RBLK_CMD_DISCOVER, NLM_F_DUMP, put_target, cfg,
 		      rnl_parse_disc, log);
+	/* A module without the dump: its doit, up to RBLK_DISC_MAX_RECORDS. */
+	if (ret == -EOPNOTSUPP && !log->nr) {
+		rnl_disc_free(log);
+		ret = request(r, RBLK_CMD_DISCOVER, 0, put_target, cfg,
+			      rnl_parse_disc, log);
+	}
 	if (ret)
 		rnl_disc_free(log);
 	return ret;
