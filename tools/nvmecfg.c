@@ -371,8 +371,9 @@ struct conf_line {
  * already connected records are no failure, as with nvme-cli.
  */
 static int connect_all_one(const struct cmd *cmd, struct rnl *r,
-			   struct cfg *cfg)
+			   const struct cfg *target)
 {
+	struct cfg dcfg = *target, *cfg = &dcfg;	/* points into h */
 	struct disc_log log;
 	struct host_info h;
 	int ret, rc = EXIT_OK;

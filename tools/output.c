@@ -918,16 +918,8 @@ void print_event(FILE *f, enum out_format fmt, const struct ctrl_event *ev)
  */
 const char *errno_words(int err, bool target)
 {
-	switch (-err) {
-	case EPERM:
+	if (err == -EPERM)
 		return "permission denied (needs CAP_SYS_ADMIN)";
-	case ENODEV:
-		return "no such controller or device";
-	case EINVAL:
-		return "invalid argument";
-	case ERANGE:
-		return "value out of range";
-	}
 	if (!target)
 		return strerror(-err);
 	switch (-err) {

@@ -455,7 +455,8 @@ static void error_words(void)
 		  "permission denied (needs CAP_SYS_ADMIN)");
 	/* Not a target's answer elsewhere: the C library's words. */
 	CHECK_STR(errno_words(-ENOENT, false), strerror(ENOENT));
-	CHECK_STR(errno_words(-ENODEV, false), "no such controller or device");
+	CHECK_STR(errno_words(-ENODEV, false), strerror(ENODEV));
+	CHECK_STR(errno_words(-EINVAL, true), strerror(EINVAL));
 
 	CHECK(error_exit(-EINVAL, true) == EXIT_USAGE);
 	CHECK(error_exit(-ERANGE, true) == EXIT_USAGE);
