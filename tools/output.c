@@ -938,7 +938,7 @@ const char *errno_words(int err, bool target)
 	case ENOENT:
 		return "subsystem or host NQN unknown to the target";
 	case EALREADY:
-		return "already connected";
+		return "a controller to this target exists";
 	case EBUSY:
 		return "target busy";
 	}

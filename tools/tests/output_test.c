@@ -448,7 +448,7 @@ static void error_words(void)
 	CHECK_STR(errno_words(-EACCES, true), "host not allowed by the target");
 	CHECK_STR(errno_words(-ENOENT, true),
 		  "subsystem or host NQN unknown to the target");
-	CHECK_STR(errno_words(-EALREADY, true), "already connected");
+	CHECK_STR(errno_words(-EALREADY, true), "a controller to this target exists");
 	CHECK_STR(errno_words(-EPERM, false),
 		  "permission denied (needs CAP_SYS_ADMIN)");
 	CHECK_STR(errno_words(-EPERM, true),
