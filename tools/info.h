@@ -54,6 +54,9 @@ struct ctrl_info {
 	char model[64];
 	char serial[32];
 	char firmware[16];
+	char host_traddr[RBLK_TRADDR_MAX_LEN + 1];	/* "" if not set */
+	bool has_tos;
+	uint8_t tos;
 	struct ns_info *ns;	/* nr_ns of them; nl.c allocates them */
 	size_t nr_ns;
 	size_t ns_cap;		/* allocated entries of ns */
@@ -79,9 +82,45 @@ struct disc_entry {
 	uint16_t portid;
 	uint16_t cntlid;
 	uint16_t asqsz;
-	char trsvcid[33];
-	char traddr[257];
-	char subnqn[257];
+	uint16_t eflags;
+	uint8_t rdma_qptype;
+	uint8_t rdma_prtype;
+	uint8_t rdma_cms;
+	uint16_t rdma_pkey;
+	char trsvcid[RBLK_TRSVCID_MAX_LEN + 1];
+	char traddr[RBLK_TRADDR_MAX_LEN + 1];
+	char subnqn[RBLK_NQN_MAX_LEN + 1];
+};
+
+/* A discovery log as nvmecfg got it: @nr records of the target's @numrec. */
+struct disc_log {
+	uint64_t genctr;
+	uint64_t numrec;
+	struct disc_entry *e;
+	size_t nr;
+	size_t cap;
+};
+
+/* Where the host NQN or host id a connect uses comes from. */
+enum id_source {
+	ID_KERNEL,	/* not sent: the rblk module's */
+	ID_OPTION,	/* --hostnqn, --hostid */
+	ID_FILE,	/* /etc/nvme/hostnqn, /etc/nvme/hostid */
+	ID_HOSTNQN,	/* the UUID of a ...nvmexpress:uuid:<UUID> host NQN */
+};
+
+/* The host identity of connect and discover (nvmecfg show, no device). */
+struct host_info {
+	char hostnqn[RBLK_NQN_MAX_LEN + 1];	/* unless ID_KERNEL */
+	enum id_source nqn_src;
+	char nqn_file[256];			/* the file it would come from */
+	unsigned char hostid[RBLK_HOSTID_LEN];	/* unless ID_KERNEL */
+	enum id_source id_src;
+	char id_file[256];
+	/* The module's defaults, from sysfs; empty when unreadable. */
+	bool module_loaded;
+	char module_hostnqn[RBLK_NQN_MAX_LEN + 1];
+	char module_hostid[40];
 };
 
 /* An RBLK_CMD_EVENT notification; ns only for the namespace events. */

@@ -54,6 +54,9 @@ static struct nla_policy rnl_policy[RBLK_ATTR_MAX + 1] = {
 	[RBLK_ATTR_CTRL_NAME]		= { .type = NLA_STRING },
 	[RBLK_ATTR_NS]			= { .type = NLA_NESTED },
 	[RBLK_ATTR_DUPLICATE_CONNECT]	= { .type = NLA_FLAG },
+	[RBLK_ATTR_HOST_TRADDR]		= { .type = NLA_STRING },
+	[RBLK_ATTR_TOS]			= { .type = NLA_U8 },
+	[RBLK_ATTR_DISC_GENCTR]		= { .type = NLA_U64 },
 };
 
 static struct nla_policy rnl_ns_policy[RBLK_NS_ATTR_MAX + 1] = {
@@ -79,6 +82,11 @@ static struct nla_policy rnl_disc_policy[RBLK_DISC_MAX + 1] = {
 	[RBLK_DISC_TRSVCID]	= { .type = NLA_STRING },
 	[RBLK_DISC_TRADDR]	= { .type = NLA_STRING },
 	[RBLK_DISC_SUBNQN]	= { .type = NLA_STRING },
+	[RBLK_DISC_EFLAGS]	= { .type = NLA_U16 },
+	[RBLK_DISC_RDMA_QPTYPE]	= { .type = NLA_U8 },
+	[RBLK_DISC_RDMA_PRTYPE]	= { .type = NLA_U8 },
+	[RBLK_DISC_RDMA_CMS]	= { .type = NLA_U8 },
+	[RBLK_DISC_RDMA_PKEY]	= { .type = NLA_U16 },
 };
 
 /* libnl's own error codes, for the few failures that are not the kernel's. */
@@ -114,6 +122,7 @@ int rnl_open_family(struct rnl *r, const char *name)
 
 	memset(r, 0, sizeof(*r));
 	r->miss_type = -1;
+	r->bad_attr = -1;
 	r->sk = nl_socket_alloc();
 	if (!r->sk)
 		return -ENOMEM;
@@ -154,6 +163,8 @@ void rnl_close(struct rnl *r)
 	if (r->sk)
 		nl_socket_free(r->sk);
 	r->sk = NULL;
+	free(r->req);
+	r->req = NULL;
 }
 
 struct nl_msg *rnl_msg(struct rnl *r, uint8_t cmd, int flags)
@@ -211,17 +222,26 @@ static int rnl_valid_cb(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+static void rnl_extack_tlvs(struct rnl *r, void *data, int len);
+
 static int rnl_finish_cb(struct nl_msg *msg, void *arg)
 {
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
 	struct rnl_req *req = arg;
 	int err;
 
-	/* NLMSG_DONE carries the dump's own error. */
+	/* NLMSG_DONE carries the dump's own error, and its reason. */
 	if (nlmsg_datalen(nlh) >= (int)sizeof(err)) {
 		memcpy(&err, nlmsg_data(nlh), sizeof(err));
-		if (err < 0 && !req->err)
+		if (err < 0 && !req->err) {
 			req->err = err;
+			if (nlh->nlmsg_flags & NLM_F_ACK_TLVS)
+				rnl_extack_tlvs(req->r,
+						(char *)nlmsg_data(nlh) +
+						NLA_ALIGN(sizeof(err)),
+						nlmsg_datalen(nlh) -
+						NLA_ALIGN(sizeof(err)));
+		}
 	}
 	req->done = true;
 	req->r->answered = true;
@@ -238,10 +258,41 @@ static int rnl_ack_cb(struct nl_msg *msg, void *arg)
 	return NL_STOP;
 }
 
+/* The type of the attribute at offset @off of our last request, or -1. */
+static int req_attr_at(const struct rnl *r, uint32_t off)
+{
+	const struct nlattr *nla;
+
+	if (!r->req || off < NLMSG_HDRLEN + GENL_HDRLEN ||
+	    off + NLA_HDRLEN > r->req_len)
+		return -1;
+	nla = (const struct nlattr *)((const char *)r->req + off);
+	if (nla->nla_len < NLA_HDRLEN || off + nla->nla_len > r->req_len)
+		return -1;
+	return nla->nla_type & NLA_TYPE_MASK;
+}
+
+/* The extended ACK attributes at @data: the reason, what was wrong. */
+static void rnl_extack_tlvs(struct rnl *r, void *data, int len)
+{
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+
+	if (len <= 0 || nla_parse(tb, NLMSGERR_ATTR_MAX, data, len, NULL) < 0)
+		return;
+	if (tb[NLMSGERR_ATTR_MSG])
+		nla_strlcpy(r->msg, tb[NLMSGERR_ATTR_MSG], sizeof(r->msg));
+	if (tb[NLMSGERR_ATTR_MISS_TYPE] &&
+	    nla_len(tb[NLMSGERR_ATTR_MISS_TYPE]) >= (int)sizeof(uint32_t))
+		r->miss_type = nla_get_u32(tb[NLMSGERR_ATTR_MISS_TYPE]);
+	if (tb[NLMSGERR_ATTR_OFFS] &&
+	    nla_len(tb[NLMSGERR_ATTR_OFFS]) >= (int)sizeof(uint32_t))
+		r->bad_attr = req_attr_at(r,
+					  nla_get_u32(tb[NLMSGERR_ATTR_OFFS]));
+}
+
 static void rnl_parse_extack(struct rnl *r, const struct nlmsghdr *nlh,
 			     const struct nlmsgerr *e)
 {
-	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
 	size_t off;
 
 	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
@@ -256,16 +307,7 @@ static void rnl_parse_extack(struct rnl *r, const struct nlmsghdr *nlh,
 	off = NLMSG_HDRLEN + NLMSG_ALIGN(off);
 	if (nlh->nlmsg_len <= off)
 		return;
-	if (nla_parse(tb, NLMSGERR_ATTR_MAX,
-		      (struct nlattr *)((char *)nlh + off),
-		      nlh->nlmsg_len - off, NULL) < 0)
-		return;
-
-	if (tb[NLMSGERR_ATTR_MSG])
-		nla_strlcpy(r->msg, tb[NLMSGERR_ATTR_MSG], sizeof(r->msg));
-	if (tb[NLMSGERR_ATTR_MISS_TYPE] &&
-	    nla_len(tb[NLMSGERR_ATTR_MISS_TYPE]) >= (int)sizeof(uint32_t))
-		r->miss_type = nla_get_u32(tb[NLMSGERR_ATTR_MISS_TYPE]);
+	rnl_extack_tlvs(r, (char *)nlh + off, nlh->nlmsg_len - off);
 }
 
 static int rnl_error_cb(struct sockaddr_nl *nla, struct nlmsgerr *e,
@@ -292,6 +334,7 @@ int rnl_transact(struct rnl *r, struct nl_msg *msg, rnl_parse_fn parse,
 
 	r->msg[0] = '\0';
 	r->miss_type = -1;
+	r->bad_attr = -1;
 	r->answered = false;
 	cb = nl_cb_alloc(NL_CB_DEFAULT);
 	if (!cb) {
@@ -304,6 +347,12 @@ int rnl_transact(struct rnl *r, struct nl_msg *msg, rnl_parse_fn parse,
 	nl_cb_err(cb, NL_CB_CUSTOM, rnl_error_cb, &req);
 
 	ret = nl_send_auto(r->sk, msg);
+	/* Kept to find the attribute an error points at (NETLINK_CAP_ACK). */
+	free(r->req);
+	r->req_len = nlmsg_hdr(msg)->nlmsg_len;
+	r->req = malloc(r->req_len);
+	if (r->req)
+		memcpy(r->req, nlmsg_hdr(msg), r->req_len);
 	nlmsg_free(msg);
 	if (ret < 0) {
 		req.err = nlerr_to_errno(ret);
@@ -361,6 +410,11 @@ static int put_target(struct nl_msg *msg, const struct cfg *cfg)
 	if (!ret && (cfg->set & OPT(HOSTID)))
 		ret = nla_put(msg, RBLK_ATTR_HOSTID, RBLK_HOSTID_LEN,
 			      cfg->hostid);
+	if (!ret && (cfg->set & OPT(HOST_TRADDR)))
+		ret = nla_put_string(msg, RBLK_ATTR_HOST_TRADDR,
+				     cfg->host_traddr);
+	if (!ret && (cfg->set & OPT(TOS)))
+		ret = nla_put_u8(msg, RBLK_ATTR_TOS, cfg->tos);
 	return ret;
 }
 
@@ -504,6 +558,11 @@ static void decode_ctrl(struct nlattr **tb, struct ctrl_info *c)
 	GET_STR(tb, RBLK_ATTR_MODEL, c->model);
 	GET_STR(tb, RBLK_ATTR_SERIAL, c->serial);
 	GET_STR(tb, RBLK_ATTR_FIRMWARE, c->firmware);
+	GET_STR(tb, RBLK_ATTR_HOST_TRADDR, c->host_traddr);
+	if (tb[RBLK_ATTR_TOS]) {
+		c->tos = nla_get_u8(tb[RBLK_ATTR_TOS]);
+		c->has_tos = true;
+	}
 }
 
 /* The entry of controller @index: the one seen before, or a new one. */
@@ -679,35 +738,34 @@ int rnl_reset_stats(struct rnl *r, const struct cfg *cfg)
 		       NULL);
 }
 
-struct disc_vec {
-	struct disc_entry *v;
-	size_t nr;
-	uint64_t numrec;
-};
-
-/* One RBLK_ATTR_DISC_ENTRY nest per record: walk them all. */
-static int parse_disc(struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+/*
+ * One RBLK_ATTR_DISC_ENTRY nest per record; a dump spreads them over
+ * several messages, each with the log's GENCTR and NUMREC.
+ */
+int rnl_parse_disc(struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
 	struct nlattr *dtb[RBLK_DISC_MAX + 1], *nla;
-	struct disc_vec *vec = arg;
-	size_t n = 0;
+	struct disc_log *log = arg;
+	size_t n = log->nr;
+	struct disc_entry *e;
 	int rem;
 
 	for_each_msg_attr(nla, nlh, rem) {
 		if (nla_type(nla) == RBLK_ATTR_DISC_ENTRY)
 			n++;
 	}
-	vec->v = calloc(n ? n : 1, sizeof(*vec->v));
-	if (!vec->v)
+	e = vec_grow(log->e, &log->cap, n ? n : 1, sizeof(*e));
+	if (!e)
 		return -ENOMEM;
+	log->e = e;
 
 	for_each_msg_attr(nla, nlh, rem) {
-		struct disc_entry *e = &vec->v[vec->nr];
-
 		if (nla_type(nla) != RBLK_ATTR_DISC_ENTRY)
 			continue;
 		if (nla_parse_nested(dtb, RBLK_DISC_MAX, nla, rnl_disc_policy))
 			return -EBADMSG;
+		e = &log->e[log->nr];
+		memset(e, 0, sizeof(*e));
 		GET_NUM(dtb, RBLK_DISC_TRTYPE, e->trtype, nla_get_u8);
 		GET_NUM(dtb, RBLK_DISC_ADRFAM, e->adrfam, nla_get_u8);
 		GET_NUM(dtb, RBLK_DISC_SUBTYPE, e->subtype, nla_get_u8);
@@ -715,33 +773,48 @@ static int parse_disc(struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 		GET_NUM(dtb, RBLK_DISC_PORTID, e->portid, nla_get_u16);
 		GET_NUM(dtb, RBLK_DISC_CNTLID, e->cntlid, nla_get_u16);
 		GET_NUM(dtb, RBLK_DISC_ASQSZ, e->asqsz, nla_get_u16);
+		GET_NUM(dtb, RBLK_DISC_EFLAGS, e->eflags, nla_get_u16);
+		GET_NUM(dtb, RBLK_DISC_RDMA_QPTYPE, e->rdma_qptype, nla_get_u8);
+		GET_NUM(dtb, RBLK_DISC_RDMA_PRTYPE, e->rdma_prtype, nla_get_u8);
+		GET_NUM(dtb, RBLK_DISC_RDMA_CMS, e->rdma_cms, nla_get_u8);
+		GET_NUM(dtb, RBLK_DISC_RDMA_PKEY, e->rdma_pkey, nla_get_u16);
 		GET_STR(dtb, RBLK_DISC_TRSVCID, e->trsvcid);
 		GET_STR(dtb, RBLK_DISC_TRADDR, e->traddr);
 		GET_STR(dtb, RBLK_DISC_SUBNQN, e->subnqn);
-		vec->nr++;
+		log->nr++;
 	}
+	GET_NUM(tb, RBLK_ATTR_DISC_GENCTR, log->genctr, nla_get_u64);
 	/* A kernel without the attribute reports its whole log. */
-	vec->numrec = vec->nr;
-	GET_NUM(tb, RBLK_ATTR_DISC_NUMREC, vec->numrec, nla_get_u64);
+	if (tb[RBLK_ATTR_DISC_NUMREC])
+		log->numrec = nla_get_u64(tb[RBLK_ATTR_DISC_NUMREC]);
+	else if (log->numrec < log->nr)
+		log->numrec = log->nr;
 	return 0;
 }
 
-int rnl_discover(struct rnl *r, const struct cfg *cfg,
-		 struct disc_entry **entries, size_t *nr, uint64_t *numrec)
+void rnl_disc_free(struct disc_log *log)
 {
-	struct disc_vec vec = { 0 };
+	free(log->e);
+	memset(log, 0, sizeof(*log));
+}
+
+int rnl_discover(struct rnl *r, const struct cfg *cfg, struct disc_log *log)
+{
 	int ret;
 
-	ret = request(r, RBLK_CMD_DISCOVER, 0, put_target, cfg, parse_disc,
-		      &vec);
-	if (ret) {
-		free(vec.v);
-		return ret;
+	memset(log, 0, sizeof(*log));
+	/* A dump: the log may be longer than one message holds. */
+	ret = request(r, RBLK_CMD_DISCOVER, NLM_F_DUMP, put_target, cfg,
+		      rnl_parse_disc, log);
+	/* A module without the dump: its doit, up to RBLK_DISC_MAX_RECORDS. */
+	if (ret == -EOPNOTSUPP && !log->nr) {
+		rnl_disc_free(log);
+		ret = request(r, RBLK_CMD_DISCOVER, 0, put_target, cfg,
+			      rnl_parse_disc, log);
 	}
-	*entries = vec.v;
-	*nr = vec.nr;
-	*numrec = vec.numrec;
-	return 0;
+	if (ret)
+		rnl_disc_free(log);
+	return ret;
 }
 
 /* --- monitor --- */

@@ -22,6 +22,9 @@ struct rnl {
 	int family;
 	char msg[256];		/* extack message of the last request */
 	int miss_type;		/* attribute the kernel missed, or -1 */
+	int bad_attr;		/* type of the attribute it blamed, or -1 */
+	void *req;		/* a copy of the last request, to find it */
+	size_t req_len;
 	bool answered;		/* the kernel acked or refused the request */
 	struct nla_policy *policy;	/* answers are checked against it */
 };
@@ -44,11 +47,14 @@ void rnl_ctrls_free(struct ctrl_info *ctrls, size_t nr);
 int rnl_stats(struct rnl *r, const struct cfg *cfg, struct stats_info *st);
 int rnl_reset_stats(struct rnl *r, const struct cfg *cfg);
 /*
- * *entries is malloc()ed; *numrec is the length of the target's log, more
- * than *nr when it is longer than the kernel reports (RBLK_DISC_MAX_RECORDS).
+ * The discovery log, as a dump (every record, up to
+ * RBLK_DISC_MAX_DUMP_RECORDS); log->numrec is the length of the target's
+ * log, more than log->nr if the kernel reports fewer.  rnl_disc_free() it.
  */
-int rnl_discover(struct rnl *r, const struct cfg *cfg,
-		 struct disc_entry **entries, size_t *nr, uint64_t *numrec);
+int rnl_discover(struct rnl *r, const struct cfg *cfg, struct disc_log *log);
+void rnl_disc_free(struct disc_log *log);
+/* @log: struct disc_log; appends the message's records. */
+int rnl_parse_disc(struct nlmsghdr *nlh, struct nlattr **tb, void *log);
 
 typedef void (*rnl_event_fn)(const struct ctrl_event *ev, void *arg);
 /* Until @count events (0: no limit) or @timeout seconds (0: none). */

@@ -5,11 +5,13 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "host.h"
 #include "nl.h"
 #include "nvmecfg.h"
 #include "opts.h"
@@ -25,38 +27,125 @@ struct cmd {
 };
 
 #define TARGET_OPTS	(OPT(TRANSPORT) | OPT(TRADDR) | OPT(TRSVCID) | \
-			 OPT(NQN) | OPT(HOSTNQN) | OPT(HOSTID))
-#define CONNECT_OPTS	(TARGET_OPTS | OPT(NSID) | OPT(NR_IO_QUEUES) | \
-			 OPT(QUEUE_SIZE) | OPT(CTRL_LOSS_TMO) | \
-			 OPT(RECONNECT_DELAY) | OPT(KATO) | \
-			 OPT(FAST_IO_FAIL_TMO) | OPT(DUPLICATE_CONNECT))
+			 OPT(NQN) | OPT(HOSTNQN) | OPT(HOSTID) | \
+			 OPT(HOST_TRADDR) | OPT(TOS))
+/* What a connect takes beyond the target: connect-all passes them on. */
+#define TUNING_OPTS	(OPT(NR_IO_QUEUES) | OPT(QUEUE_SIZE) | \
+			 OPT(CTRL_LOSS_TMO) | OPT(RECONNECT_DELAY) | \
+			 OPT(KATO) | OPT(FAST_IO_FAIL_TMO) | \
+			 OPT(DUPLICATE_CONNECT))
+#define CONNECT_OPTS	(TARGET_OPTS | TUNING_OPTS | OPT(NSID))
 #define DEV_OPTS	(OPT(DEVICE) | OPT(INDEX))
 
 static const char exit_help[] =
 	"Exit status: 0 success, 1 the kernel refused the request, 2 usage error,\n"
 	"3 the rblk module is not loaded, 4 permission denied.\n";
 
-static int kernel_error(const struct cmd *cmd, const struct rnl *r, int err)
+/*
+ * How to name what the kernel blamed: the option, or the file the value
+ * came from.
+ */
+static const char *blamed(int attr, const struct host_info *h, char *buf,
+			  size_t len)
 {
-	fprintf(stderr, "nvmecfg: %s: %s", cmd->name, strerror(-err));
+	int opt = opts_from_attr(attr);
+
+	if (h && opt == OPT_HOSTNQN && h->nqn_src == ID_FILE)
+		return h->nqn_file;
+	if (h && opt == OPT_HOSTID && h->id_src == ID_FILE)
+		return h->id_file;
+	if (opt < 0) {
+		snprintf(buf, len, "attribute %d", attr);
+		return buf;
+	}
+	return opts_name(opt, buf, len);
+}
+
+/*
+ * Report a refused request.  A value the kernel found invalid or out of
+ * range, naming the attribute, is a usage error like one found here.
+ */
+static int report(const char *cmd, const char *what, const struct rnl *r,
+		  int err, bool target, const struct host_info *h)
+{
+	const char *name = what ?: cmd;
+	char buf[64];
+
+	if (error_exit(err, r->bad_attr >= 0) == EXIT_USAGE) {
+		int opt = opts_from_attr(r->bad_attr);
+
+		fprintf(stderr, "nvmecfg: %s: %s: %s", name,
+			blamed(r->bad_attr, h, buf, sizeof(buf)),
+			opt == OPT_NQN || opt == OPT_HOSTNQN ? "bad NQN" :
+			errno_words(err, target));
+		if (r->msg[0])
+			fprintf(stderr, ": %s", r->msg);
+		fprintf(stderr, "\nTry 'nvmecfg %s --help'.\n", cmd);
+		return error_exit(err, true);
+	}
+	fprintf(stderr, "nvmecfg: %s: %s", name, errno_words(err, target));
 	if (r->msg[0])
 		fprintf(stderr, ": %s", r->msg);
 	else if (r->miss_type >= 0)
-		fprintf(stderr, ": missing attribute %d", r->miss_type);
-	else if (err == -EPERM)
-		fprintf(stderr, ": needs CAP_NET_ADMIN");
+		fprintf(stderr, ": missing %s",
+			blamed(r->miss_type, NULL, buf, sizeof(buf)));
 	fputc('\n', stderr);
-	return err == -EPERM || err == -EACCES ? EXIT_PERM : EXIT_KERNEL;
+	return error_exit(err, false);
+}
+
+static int kernel_error(const struct cmd *cmd, const struct rnl *r, int err)
+{
+	return report(cmd->name, NULL, r, err, false, NULL);
+}
+
+/* Opened by the commands that need it: show without a device does not. */
+static int open_nl(struct rnl *r)
+{
+	int ret = rnl_open(r);
+
+	if (ret == -ENOENT) {
+		fprintf(stderr,
+			"nvmecfg: rblk module not loaded (no \"%s\" generic netlink family)\n"
+			"Load it with 'modprobe rblk' (or 'insmod rblk.ko').\n",
+			RBLK_GENL_NAME);
+		return EXIT_NOMODULE;
+	}
+	if (ret) {
+		fprintf(stderr, "nvmecfg: cannot talk to the kernel: %s\n",
+			strerror(-ret));
+		return EXIT_KERNEL;
+	}
+	return EXIT_OK;
+}
+
+/* Host identity into @cfg: options, /etc/nvme, else the kernel's. */
+static int resolve_host(const char *name, struct cfg *cfg,
+			struct host_info *h)
+{
+	char err[600];
+
+	if (host_resolve(h, cfg, err, sizeof(err))) {
+		fprintf(stderr, "nvmecfg: %s: %s\n", name, err);
+		return EXIT_USAGE;
+	}
+	host_apply(h, cfg);
+	return EXIT_OK;
 }
 
 static int do_connect(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 {
 	struct ctrl_info ctrl;
+	struct host_info h;
 	int ret;
 
+	ret = resolve_host(cmd->name, cfg, &h);
+	if (!ret)
+		ret = open_nl(r);
+	if (ret)
+		return ret;
 	ret = rnl_connect(r, cfg, &ctrl);
 	if (ret) {
-		int rc = kernel_error(cmd, r, ret);
+		int rc = report(cmd->name, NULL, r, ret, true, &h);
 
 		/* As nvme connect: a second association only on request. */
 		if (ret == -EALREADY && !(cfg->set & OPT(DUPLICATE_CONNECT)))
@@ -69,15 +158,80 @@ static int do_connect(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 	return EXIT_OK;
 }
 
+/* Gone already (deleted meanwhile, or being deleted): not a failure. */
+static bool gone(int err)
+{
+	return err == -ENODEV || err == -EALREADY;
+}
+
+/*
+ * Every controller, or every one of subsystem @nqn: nvme-cli's
+ * disconnect -n and disconnect-all, built from list and disconnect.
+ */
+static int disconnect_many(const struct cmd *cmd, struct rnl *r,
+			   const char *nqn)
+{
+	struct ctrl_info *ctrls;
+	int ret, rc = EXIT_OK;
+	size_t nr, i, done = 0;
+
+	ret = rnl_list(r, &ctrls, &nr);
+	if (ret)
+		return kernel_error(cmd, r, ret);
+	for (i = 0; i < nr; i++) {
+		struct cfg one = { .set = OPT(DEVICE) };
+
+		if (nqn && strcmp(ctrls[i].subsysnqn, nqn))
+			continue;
+		one.device = ctrls[i].name;
+		ret = rnl_disconnect(r, &one);
+		if (!ret) {
+			done++;
+		} else if (!gone(ret)) {
+			char what[64];
+
+			snprintf(what, sizeof(what), "%s: %s", cmd->name,
+				 ctrls[i].name);
+			if (rc == EXIT_OK)
+				rc = report(cmd->name, what, r, ret, false, NULL);
+			else
+				report(cmd->name, what, r, ret, false, NULL);
+		}
+	}
+	if (nqn)
+		printf("NQN:%s disconnected %zu controller(s)\n", nqn, done);
+	else
+		printf("disconnected %zu controller(s)\n", done);
+	rnl_ctrls_free(ctrls, nr);
+	return rc;
+}
+
 static int do_disconnect(const struct cmd *cmd, struct rnl *r,
 			 struct cfg *cfg)
 {
 	int ret;
 
+	ret = open_nl(r);
+	if (ret)
+		return ret;
+	if (cfg->set & OPT(NQN))
+		return disconnect_many(cmd, r, cfg->nqn);
 	ret = rnl_disconnect(r, cfg);
 	if (ret)
 		return kernel_error(cmd, r, ret);
 	return EXIT_OK;
+}
+
+static int do_disconnect_all(const struct cmd *cmd, struct rnl *r,
+			     struct cfg *cfg)
+{
+	int ret;
+
+	(void)cfg;
+	ret = open_nl(r);
+	if (ret)
+		return ret;
+	return disconnect_many(cmd, r, NULL);
 }
 
 static int do_list(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
@@ -86,6 +240,9 @@ static int do_list(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 	size_t nr;
 	int ret;
 
+	ret = open_nl(r);
+	if (ret)
+		return ret;
 	ret = rnl_list(r, &ctrls, &nr);
 	if (ret)
 		return kernel_error(cmd, r, ret);
@@ -97,8 +254,25 @@ static int do_list(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 static int do_show(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 {
 	struct ctrl_info ctrl;
+	struct host_info h;
 	int ret;
 
+	/* No device: the host identity connect would use, no netlink. */
+	if (!(cfg->set & (OPT(DEVICE) | OPT(INDEX)))) {
+		ret = resolve_host(cmd->name, cfg, &h);
+		if (!ret)
+			print_host(stdout, cfg->format, &h);
+		return ret;
+	}
+	if (cfg->set & (OPT(HOSTNQN) | OPT(HOSTID))) {
+		fprintf(stderr,
+			"nvmecfg: show: --hostnqn and --hostid only without a device\n"
+			"Try 'nvmecfg show --help'.\n");
+		return EXIT_USAGE;
+	}
+	ret = open_nl(r);
+	if (ret)
+		return ret;
 	ret = rnl_get(r, cfg, &ctrl);
 	if (ret)
 		return kernel_error(cmd, r, ret);
@@ -107,11 +281,38 @@ static int do_show(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 	return EXIT_OK;
 }
 
+/* nvme show-hostnqn: the host NQN connect would send, or the module's. */
+static int do_show_hostnqn(const struct cmd *cmd, struct rnl *r,
+			   struct cfg *cfg)
+{
+	struct host_info h;
+	int ret;
+
+	(void)r;
+	ret = resolve_host(cmd->name, cfg, &h);
+	if (ret)
+		return ret;
+	if (h.nqn_src != ID_KERNEL) {
+		printf("%s\n", h.hostnqn);
+	} else if (h.module_hostnqn[0]) {
+		printf("%s\n", h.module_hostnqn);
+	} else {
+		fprintf(stderr,
+			"nvmecfg: show-hostnqn: no %s and the rblk module is not loaded\n",
+			h.nqn_file);
+		return EXIT_NOMODULE;
+	}
+	return EXIT_OK;
+}
+
 static int do_stats(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 {
 	struct stats_info st;
 	int ret;
 
+	ret = open_nl(r);
+	if (ret)
+		return ret;
 	if (cfg->set & OPT(RESET)) {
 		ret = rnl_reset_stats(r, cfg);
 		return ret ? kernel_error(cmd, r, ret) : EXIT_OK;
@@ -123,22 +324,258 @@ static int do_stats(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 	return EXIT_OK;
 }
 
+static void short_log_warning(const char *name, const struct disc_log *log)
+{
+	if (log->numrec > log->nr)
+		fprintf(stderr, "nvmecfg: %s: the target's log has %" PRIu64
+			" records, the kernel reports the first %zu\n",
+			name, log->numrec, log->nr);
+}
+
 static int do_discover(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 {
-	struct disc_entry *entries;
-	uint64_t numrec;
-	size_t nr;
+	struct disc_log log;
+	struct host_info h;
 	int ret;
 
-	ret = rnl_discover(r, cfg, &entries, &nr, &numrec);
+	ret = resolve_host(cmd->name, cfg, &h);
+	if (!ret)
+		ret = open_nl(r);
 	if (ret)
-		return kernel_error(cmd, r, ret);
-	if (numrec > nr)
-		fprintf(stderr, "nvmecfg: discover: the target's log has %" PRIu64
-			" records, the kernel reports the first %zu\n",
-			numrec, nr);
-	print_discover(stdout, cfg->format, entries, nr, numrec);
-	free(entries);
+		return ret;
+	ret = rnl_discover(r, cfg, &log);
+	if (ret)
+		return report(cmd->name, NULL, r, ret, true, &h);
+	short_log_warning(cmd->name, &log);
+	print_discover(stdout, cfg->format, &log);
+	rnl_disc_free(&log);
+	return EXIT_OK;
+}
+
+/* --- connect-all --- */
+
+#define CONF_MAX_ARGS	64
+
+/* What a discovery.conf line may say: nvme discover's arguments. */
+#define CONF_LINE_OPTS	(TARGET_OPTS | TUNING_OPTS)
+
+struct conf_line {
+	char *text;			/* owns the strings of cfg */
+	unsigned int lineno;
+	struct cfg cfg;
+};
+
+/*
+ * Connect every NVM subsystem record of the log at @cfg's discovery
+ * controller.  Returns the exit code of the first failure, or EXIT_OK;
+ * already connected records are no failure, as with nvme-cli.
+ */
+static int connect_all_one(const struct cmd *cmd, struct rnl *r,
+			   const struct cfg *target)
+{
+	struct cfg dcfg = *target, *cfg = &dcfg;	/* points into h */
+	struct disc_log log;
+	struct host_info h;
+	int ret, rc = EXIT_OK;
+	size_t i, k;
+
+	ret = resolve_host(cmd->name, cfg, &h);
+	if (ret)
+		return ret;
+	ret = rnl_discover(r, cfg, &log);
+	if (ret)
+		return report(cmd->name, NULL, r, ret, true, &h);
+	short_log_warning(cmd->name, &log);
+
+	for (i = 0; i < log.nr; i++) {
+		const struct disc_entry *e = &log.e[i];
+		struct cfg one = *cfg;
+		struct ctrl_info ctrl;
+		char what[RBLK_NQN_MAX_LEN + RBLK_TRADDR_MAX_LEN + 64];
+
+		/* Referrals and discovery subsystems are not connected. */
+		if (e->subtype != 2 || e->trtype != 1)
+			continue;
+		one.traddr = e->traddr;
+		one.trsvcid = e->trsvcid;
+		one.nqn = e->subnqn;
+		one.set |= OPT(TRADDR) | OPT(TRSVCID) | OPT(NQN);
+		snprintf(what, sizeof(what), "%s: %s at %s port %s", cmd->name,
+			 e->subnqn, e->traddr, e->trsvcid);
+
+		ret = rnl_connect(r, &one, &ctrl);
+		if (ret == -EALREADY) {
+			fprintf(stderr, "nvmecfg: %s: already connected\n",
+				what);
+			continue;
+		}
+		if (ret) {
+			ret = report(cmd->name, what, r, ret, true, &h);
+			if (rc == EXIT_OK)
+				rc = ret;
+			continue;
+		}
+		printf("%s %s %s %s", ctrl.name, e->subnqn, e->traddr,
+		       e->trsvcid);
+		for (k = 0; k < ctrl.nr_ns; k++)
+			printf(" %s", ctrl.ns[k].name);
+		putchar('\n');
+		rnl_ctrl_free(&ctrl);
+	}
+	rnl_disc_free(&log);
+	return rc;
+}
+
+/* The transport a line names, "rdma" if none: others are skipped. */
+static const char *line_transport(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if ((!strcmp(argv[i], "-t") || !strcmp(argv[i], "--transport")) &&
+		    i + 1 < argc)
+			return argv[i + 1];
+		if (!strncmp(argv[i], "-t", 2) && argv[i][2])
+			return argv[i] + 2;
+	}
+	return "rdma";
+}
+
+/*
+ * Read discovery.conf as nvme-cli does: every line that is not blank or a
+ * '#' comment holds nvme discover arguments, separated by blanks or '='.
+ * All lines are checked before anything is connected.
+ */
+static int read_conf(const char *path, const struct cfg *defaults,
+		     struct conf_line **lines, size_t *nr)
+{
+	char buf[4096], *argv[CONF_MAX_ARGS + 1];
+	unsigned int lineno = 0;
+	size_t cap = 0;
+	FILE *f;
+	int rc = EXIT_OK;
+
+	*lines = NULL;
+	*nr = 0;
+	f = fopen(path, "re");
+	if (!f) {
+		fprintf(stderr, "nvmecfg: connect-all: no -a given and no %s: %s\n",
+			path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	while (fgets(buf, sizeof(buf), f)) {
+		struct conf_line *l;
+		char *p, *tok;
+		int argc = 1;
+
+		lineno++;
+		if (!strchr(buf, '\n') && !feof(f)) {
+			fprintf(stderr, "nvmecfg: connect-all: %s:%u: line too long\n",
+				path, lineno);
+			rc = EXIT_USAGE;
+			break;
+		}
+		p = buf + strspn(buf, " \t");
+		if (*p == '#' || *p == '\n' || !*p)
+			continue;
+		if (*nr == cap) {
+			size_t n = cap ? 2 * cap : 8;
+
+			l = realloc(*lines, n * sizeof(*l));
+			if (!l) {
+				rc = EXIT_KERNEL;
+				break;
+			}
+			*lines = l;
+			cap = n;
+		}
+		l = &(*lines)[*nr];
+		memset(l, 0, sizeof(*l));
+		l->lineno = lineno;
+		l->text = strdup(p);
+		if (!l->text) {
+			rc = EXIT_KERNEL;
+			break;
+		}
+		(*nr)++;
+		argv[0] = "connect-all";
+		for (p = l->text; (tok = strsep(&p, " \t=\r\n"));) {
+			if (!*tok)
+				continue;
+			if (argc == CONF_MAX_ARGS)
+				break;
+			argv[argc++] = tok;
+		}
+		argv[argc] = NULL;
+		if (strcmp(line_transport(argc, argv), "rdma")) {
+			fprintf(stderr,
+				"nvmecfg: connect-all: %s:%u: skipping transport %s (only rdma)\n",
+				path, lineno, line_transport(argc, argv));
+			free(l->text);
+			(*nr)--;
+			continue;
+		}
+		if (opts_parse(&l->cfg, argc, argv, CONF_LINE_OPTS,
+			       OPT(TRADDR)) != OPTS_OK) {
+			fprintf(stderr, "nvmecfg: connect-all: %s:%u: %s\n",
+				path, lineno, l->cfg.err);
+			rc = EXIT_USAGE;
+			continue;
+		}
+		opts_merge(&l->cfg, defaults);
+	}
+	fclose(f);
+	return rc;
+}
+
+static void free_conf(struct conf_line *lines, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(lines[i].text);
+	free(lines);
+}
+
+static int do_connect_all(const struct cmd *cmd, struct rnl *r,
+			  struct cfg *cfg)
+{
+	struct conf_line *lines;
+	char path[512];
+	size_t nr, i;
+	int ret, rc = EXIT_OK;
+
+	if (cfg->set & OPT(TRADDR)) {
+		ret = open_nl(r);
+		return ret ? ret : connect_all_one(cmd, r, cfg);
+	}
+	host_conf_path("discovery.conf", path, sizeof(path));
+	ret = read_conf(path, cfg, &lines, &nr);
+	if (!ret && !nr)
+		fprintf(stderr, "nvmecfg: connect-all: no targets in %s\n",
+			path);
+	if (!ret && nr)
+		ret = open_nl(r);
+	if (ret) {
+		free_conf(lines, nr);
+		return ret;
+	}
+	for (i = 0; i < nr; i++) {
+		ret = connect_all_one(cmd, r, &lines[i].cfg);
+		if (ret && rc == EXIT_OK)
+			rc = ret;
+	}
+	free_conf(lines, nr);
+	return rc;
+}
+
+static int do_version(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
+{
+	(void)cmd;
+	(void)r;
+	(void)cfg;
+	printf("nvmecfg version %s (rblk netlink version %d)\n",
+	       NVMECFG_VERSION, RBLK_GENL_VERSION);
 	return EXIT_OK;
 }
 
@@ -153,6 +590,9 @@ static int do_monitor(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 {
 	int ret;
 
+	ret = open_nl(r);
+	if (ret)
+		return ret;
 	ret = rnl_monitor(r, cfg->count, cfg->timeout, monitor_event, cfg);
 	if (ret)
 		return kernel_error(cmd, r, ret);
@@ -163,14 +603,22 @@ static const struct cmd cmds[] = {
 	{ "connect", do_connect, CONNECT_OPTS | OPT(OUTPUT) | OPT(HELP),
 	  OPT(TRADDR) | OPT(NQN), "-a ADDR -n NQN [OPTIONS]",
 	  "create a controller and a /dev/rblkN per namespace" },
-	{ "disconnect", do_disconnect, DEV_OPTS | OPT(HELP), OPT(DEVICE),
-	  "{NAME | -d NAME | --index N}",
-	  "delete a controller and its namespaces' devices" },
+	{ "connect-all", do_connect_all,
+	  TARGET_OPTS | TUNING_OPTS | OPT(HELP), 0, "[-a ADDR [OPTIONS]]",
+	  "connect every subsystem of discovery logs (-a, or discovery.conf)" },
+	{ "disconnect", do_disconnect, DEV_OPTS | OPT(NQN) | OPT(HELP),
+	  OPT(DEVICE), "{NAME | -d NAME | --index N | -n NQN}",
+	  "delete a controller (or a subsystem's) and its devices" },
+	{ "disconnect-all", do_disconnect_all, OPT(HELP), 0, "",
+	  "delete every controller and its devices" },
 	{ "list", do_list, OPT(OUTPUT) | OPT(HELP), 0, "[-o FORMAT]",
 	  "list the controllers and their namespaces" },
-	{ "show", do_show, DEV_OPTS | OPT(OUTPUT) | OPT(HELP), OPT(DEVICE),
-	  "{NAME | -d NAME | --index N} [-o FORMAT]",
-	  "show a controller's parameters, state and namespaces" },
+	{ "show", do_show,
+	  DEV_OPTS | OPT(HOSTNQN) | OPT(HOSTID) | OPT(OUTPUT) | OPT(HELP), 0,
+	  "[NAME | -d NAME | --index N] [-o FORMAT]",
+	  "show a controller, or without one the host identity" },
+	{ "show-hostnqn", do_show_hostnqn, OPT(HELP), 0, "",
+	  "print the host NQN connect would use" },
 	{ "stats", do_stats, DEV_OPTS | OPT(OUTPUT) | OPT(RESET) | OPT(HELP),
 	  OPT(DEVICE), "{NAME | -d NAME | --index N} [-o FORMAT] [--reset]",
 	  "show or reset a namespace's or controller's I/O statistics" },
@@ -181,6 +629,8 @@ static const struct cmd cmds[] = {
 	  OPT(OUTPUT) | OPT(COUNT) | OPT(TIMEOUT) | OPT(HELP), 0,
 	  "[-o FORMAT] [--count N] [--timeout SEC]",
 	  "print controller and namespace events as they happen" },
+	{ "version", do_version, OPT(HELP), 0, "",
+	  "print the version (also --version)" },
 };
 
 #define NR_CMDS	ARRAY_SIZE(cmds)
@@ -214,24 +664,29 @@ static void usage(FILE *f)
 		"Configure rblk, the NVMe over Fabrics RDMA block device host.\n"
 		"\nCommands:\n");
 	for (i = 0; i < NR_CMDS; i++)
-		fprintf(f, "  %-11s %s\n", cmds[i].name, cmds[i].summary);
-	fprintf(f, "  %-11s %s\n", "help", "show this help, or a command's");
+		fprintf(f, "  %-14s %s\n", cmds[i].name, cmds[i].summary);
+	fprintf(f, "  %-14s %s\n", "help", "show this help, or a command's");
 	fprintf(f, "\nRun 'nvmecfg COMMAND --help' for its options.\n\n%s",
 		exit_help);
 }
 
-static int help(int argc, char **argv)
+static int help_cmd(int argc, char **argv)
 {
 	const struct cmd *cmd;
 
-	if (argc < 3) {
+	if (argc < 3 || !strcmp(argv[2], "help") || !strcmp(argv[2], "-h") ||
+	    !strcmp(argv[2], "--help")) {
 		usage(stdout);
 		return EXIT_OK;
 	}
 	cmd = find_cmd(argv[2]);
-	if (!cmd || argc > 3) {
+	if (!cmd) {
 		fprintf(stderr, "nvmecfg: help: unknown command '%s'\n",
 			argv[2]);
+		return EXIT_USAGE;
+	}
+	if (argc > 3) {
+		fprintf(stderr, "nvmecfg: help: one command only\n");
 		return EXIT_USAGE;
 	}
 	cmd_usage(stdout, cmd);
@@ -262,7 +717,9 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "-h"))
-		return finish(help(argc, argv));
+		return finish(help_cmd(argc, argv));
+	if (!strcmp(argv[1], "--version"))
+		argv[1] = "version";
 
 	cmd = find_cmd(argv[1]);
 	if (!cmd) {
@@ -285,18 +742,7 @@ int main(int argc, char **argv)
 		break;
 	}
 
-	ret = rnl_open(&r);
-	if (ret == -ENOENT) {
-		fprintf(stderr,
-			"nvmecfg: rblk module not loaded (no \"%s\" generic netlink family)\n",
-			RBLK_GENL_NAME);
-		return EXIT_NOMODULE;
-	}
-	if (ret) {
-		fprintf(stderr, "nvmecfg: cannot talk to the kernel: %s\n",
-			strerror(-ret));
-		return EXIT_KERNEL;
-	}
+	memset(&r, 0, sizeof(r));
 	ret = cmd->fn(cmd, &r, &cfg);
 	rnl_close(&r);
 	return finish(ret);

@@ -15,53 +15,81 @@
 
 #include "opts.h"
 
+/*
+ * NUM(min, max): a decimal number in [min, max]; the ranges are the UAPI's
+ * limits, and both the check and the help text use them.
+ */
 struct opt_desc {
 	char shrt;		/* 0: long form only */
 	const char *lng;
 	const char *arg;	/* NULL: takes no value */
 	const char *help;
+	const char *dflt;	/* help: the default, NULL if none to say */
+	bool num;
+	long long min, max;
 };
+
+#define NUM(lo, hi)	.num = true, .min = (lo), .max = (hi)
 
 static const struct opt_desc opt_descs[NR_OPTS] = {
 	[OPT_TRANSPORT]	= { 't', "transport", "TRTYPE",
-			    "transport type: only rdma (the default)" },
+			    "transport type: only rdma", "rdma" },
 	[OPT_TRADDR]	= { 'a', "traddr", "ADDR",
-			    "target IPv4 or IPv6 address" },
+			    "target IPv4 or IPv6 address (fe80::1%eth0)" },
 	[OPT_TRSVCID]	= { 's', "trsvcid", "PORT",
-			    "target port, 1-65535 (default 4420)" },
+			    "target port", "4420" },
 	[OPT_NQN]	= { 'n', "nqn", "NQN",
 			    "subsystem NQN (discover: a discovery NQN)" },
 	[OPT_HOSTNQN]	= { 'q', "hostnqn", "NQN",
-			    "host NQN (default: module parameter hostnqn)" },
+			    "host NQN", "/etc/nvme/hostnqn, else the module's" },
 	[OPT_HOSTID]	= { 'I', "hostid", "UUID",
-			    "host identifier (default: the module's)" },
+			    "host identifier",
+			    "/etc/nvme/hostid, the hostnqn's UUID, the module's" },
 	[OPT_NSID]	= { 'N', "nsid", "NSID",
-			    "expose only this namespace; rblk-specific" },
+			    "expose only this namespace; rblk-specific", NULL,
+			    NUM(1, 0xfffffffe) },
 	[OPT_NR_IO_QUEUES] = { 'i', "nr-io-queues", "N",
-			    "I/O queues, 1-128 (default: online CPUs)" },
+			    "I/O queues", "online CPUs",
+			    NUM(1, RBLK_MAX_IO_QUEUES) },
 	[OPT_QUEUE_SIZE] = { 'Q', "queue-size", "N",
-			    "entries per I/O queue, 16-1024 (default 128)" },
+			    "entries per I/O queue", "128",
+			    NUM(RBLK_MIN_QUEUE_SIZE, RBLK_MAX_QUEUE_SIZE) },
 	[OPT_CTRL_LOSS_TMO] = { 'l', "ctrl-loss-tmo", "SEC",
-			    "give up reconnecting after SEC, -1 never (600)" },
+			    "give up reconnecting after SEC, -1 never", "600",
+			    NUM(-1, RBLK_MAX_TMO) },
 	[OPT_RECONNECT_DELAY] = { 'c', "reconnect-delay", "SEC",
-			    "SEC between reconnect attempts, 1-3600 (10)" },
+			    "SEC between reconnect attempts", "10",
+			    NUM(1, RBLK_MAX_RECONNECT_DELAY) },
 	[OPT_KATO]	= { 'k', "keep-alive-tmo", "SEC",
-			    "keep-alive timeout, 0 off, 0-3600 (default 5)" },
-	[OPT_FAST_IO_FAIL_TMO] = { 'f', "fast-io-fail-tmo", "SEC",
-			    "fail I/O after SEC reconnecting, -1 never (-1)" },
+			    "keep-alive timeout, 0 off", "5",
+			    NUM(0, RBLK_MAX_KATO) },
+	/* nvme-cli has no short form: its -f is --host-iface. */
+	[OPT_FAST_IO_FAIL_TMO] = { 0, "fast_io_fail_tmo", "SEC",
+			    "fail I/O after SEC reconnecting, -1 never", "-1",
+			    NUM(-1, RBLK_MAX_TMO) },
+	[OPT_HOST_TRADDR] = { 'w', "host-traddr", "ADDR",
+			    "local address to connect from", "by routing" },
+	[OPT_TOS]	= { 'T', "tos", "TOS",
+			    "IP type of service", "the RDMA CM's",
+			    NUM(0, RBLK_MAX_TOS) },
 	[OPT_DUPLICATE_CONNECT] = { 'D', "duplicate-connect", NULL,
 			    "allow a second controller to the same target" },
 	[OPT_OUTPUT]	= { 'o', "output-format", "FMT",
-			    "output format: normal or json" },
+			    "output format: normal or json", "normal" },
 	[OPT_DEVICE]	= { 'd', "device", "NAME",
 			    "controller rblk-ctrlM or namespace rblkN" },
 	[OPT_INDEX]	= { 0, "index", "N",
-			    "the namespace rblkN by index N" },
-	[OPT_COUNT]	= { 0, "count", "N", "exit after N events" },
-	[OPT_TIMEOUT]	= { 0, "timeout", "SEC", "exit after SEC seconds" },
+			    "the namespace rblkN by index N", NULL,
+			    NUM(0, INT32_MAX) },
+	[OPT_COUNT]	= { 0, "count", "N", "exit after N events", NULL,
+			    NUM(1, UINT32_MAX) },
+	/* Milliseconds of it must fit poll()'s int. */
+	[OPT_TIMEOUT]	= { 0, "timeout", "SEC", "exit after SEC seconds",
+			    NULL, NUM(1, INT32_MAX / 1000) },
 	[OPT_RESET]	= { 'r', "reset",  NULL,
 			    "zero the counters instead of printing them" },
-	[OPT_HELP]	= { 'h', "help", NULL, "show this help" },
+	[OPT_HELP]	= { 'h', "help", NULL,
+			    "show this help (wins over everything else)" },
 };
 
 static enum opts_result usage_err(struct cfg *cfg, const char *fmt, ...)
@@ -74,12 +102,20 @@ static enum opts_result usage_err(struct cfg *cfg, const char *fmt, ...)
 	return OPTS_ERROR;
 }
 
-/* Digits only: strtoul() alone takes signs, blanks and "0x". */
+/*
+ * Digits only: strtoul() alone takes signs, blanks and "0x".  A negative
+ * number is a number, just out of range.
+ */
 static int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v)
 {
 	unsigned long long n;
 	char *end;
 
+	if (*s == '-' && isdigit((unsigned char)s[1])) {
+		while (isdigit((unsigned char)*++s))
+			;
+		return *s ? -EINVAL : -ERANGE;
+	}
 	if (!isdigit((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
@@ -121,7 +157,7 @@ static int hexval(char c)
 }
 
 /* The canonical 8-4-4-4-12 form only, as /etc/nvme/hostid holds it. */
-static int parse_uuid(const char *s, unsigned char *id)
+int opts_parse_uuid(const char *s, unsigned char id[RBLK_HOSTID_LEN])
 {
 	int i, hi, lo;
 
@@ -142,7 +178,14 @@ static int parse_uuid(const char *s, unsigned char *id)
 	return 0;
 }
 
-static const char *opt_name(enum opt_id id, char *buf, size_t len)
+bool opts_nqn_valid(const char *nqn)
+{
+	size_t len = strlen(nqn);
+
+	return len >= 1 && len <= RBLK_NQN_MAX_LEN;
+}
+
+const char *opts_name(enum opt_id id, char *buf, size_t len)
 {
 	const struct opt_desc *d = &opt_descs[id];
 
@@ -160,10 +203,10 @@ static enum opts_result check_len(struct cfg *cfg, enum opt_id id,
 
 	if (!*val)
 		return usage_err(cfg, "%s: empty value",
-				 opt_name(id, name, sizeof(name)));
+				 opts_name(id, name, sizeof(name)));
 	if (strlen(val) > max)
 		return usage_err(cfg, "%s: longer than %zu characters",
-				 opt_name(id, name, sizeof(name)), max);
+				 opts_name(id, name, sizeof(name)), max);
 	return OPTS_OK;
 }
 
@@ -173,29 +216,30 @@ static enum opts_result number_err(struct cfg *cfg, enum opt_id id,
 {
 	char name[48];
 
-	opt_name(id, name, sizeof(name));
+	opts_name(id, name, sizeof(name));
 	if (err == -ERANGE)
 		return usage_err(cfg, "%s: %s is out of range %lld-%lld",
 				 name, val, min, max);
 	return usage_err(cfg, "%s: '%s' is not a number", name, val);
 }
 
+/* A number in option @id's range, from opt_descs[]. */
 static enum opts_result set_u32(struct cfg *cfg, enum opt_id id,
-				const char *val, uint32_t min, uint32_t max,
-				uint32_t *dst)
+				const char *val, uint32_t *dst)
 {
-	int err = parse_u32(val, min, max, dst);
+	const struct opt_desc *d = &opt_descs[id];
+	int err = parse_u32(val, d->min, d->max, dst);
 
-	return err ? number_err(cfg, id, val, err, min, max) : OPTS_OK;
+	return err ? number_err(cfg, id, val, err, d->min, d->max) : OPTS_OK;
 }
 
 static enum opts_result set_s32(struct cfg *cfg, enum opt_id id,
-				const char *val, int32_t min, int32_t max,
-				int32_t *dst)
+				const char *val, int32_t *dst)
 {
-	int err = parse_s32(val, min, max, dst);
+	const struct opt_desc *d = &opt_descs[id];
+	int err = parse_s32(val, d->min, d->max, dst);
 
-	return err ? number_err(cfg, id, val, err, min, max) : OPTS_OK;
+	return err ? number_err(cfg, id, val, err, d->min, d->max) : OPTS_OK;
 }
 
 static enum opts_result set_device(struct cfg *cfg, const char *val)
@@ -236,6 +280,7 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 		cfg->trsvcid = val;
 		break;
 	case OPT_NQN:
+		/* The one NQN rule (opts_nqn_valid()): length only. */
 		r = check_len(cfg, id, val, RBLK_NQN_MAX_LEN);
 		if (r)
 			return r;
@@ -248,30 +293,39 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 		cfg->hostnqn = val;
 		break;
 	case OPT_HOSTID:
-		if (parse_uuid(val, cfg->hostid))
+		if (opts_parse_uuid(val, cfg->hostid))
 			return usage_err(cfg, "%s: '%s' is not a UUID",
-					 opt_name(id, name, sizeof(name)),
+					 opts_name(id, name, sizeof(name)),
 					 val);
 		break;
+	case OPT_HOST_TRADDR:
+		/* An IPv6 scope id (fe80::1%eth0) is the kernel's to parse. */
+		r = check_len(cfg, id, val, RBLK_TRADDR_MAX_LEN);
+		if (r)
+			return r;
+		cfg->host_traddr = val;
+		break;
 	case OPT_NSID:
-		return set_u32(cfg, id, val, 1, 0xfffffffe, &cfg->nsid);
+		return set_u32(cfg, id, val, &cfg->nsid);
 	case OPT_NR_IO_QUEUES:
-		return set_u32(cfg, id, val, 1, RBLK_MAX_IO_QUEUES,
-			       &cfg->nr_io_queues);
+		return set_u32(cfg, id, val, &cfg->nr_io_queues);
 	case OPT_QUEUE_SIZE:
-		return set_u32(cfg, id, val, RBLK_MIN_QUEUE_SIZE,
-			       RBLK_MAX_QUEUE_SIZE, &cfg->queue_size);
+		return set_u32(cfg, id, val, &cfg->queue_size);
 	case OPT_CTRL_LOSS_TMO:
-		return set_s32(cfg, id, val, -1, RBLK_MAX_TMO,
-			       &cfg->ctrl_loss_tmo);
+		return set_s32(cfg, id, val, &cfg->ctrl_loss_tmo);
 	case OPT_RECONNECT_DELAY:
-		return set_u32(cfg, id, val, 1, RBLK_MAX_RECONNECT_DELAY,
-			       &cfg->reconnect_delay);
+		return set_u32(cfg, id, val, &cfg->reconnect_delay);
 	case OPT_KATO:
-		return set_u32(cfg, id, val, 0, RBLK_MAX_KATO, &cfg->kato);
+		return set_u32(cfg, id, val, &cfg->kato);
 	case OPT_FAST_IO_FAIL_TMO:
-		return set_s32(cfg, id, val, -1, RBLK_MAX_TMO,
-			       &cfg->fast_io_fail_tmo);
+		return set_s32(cfg, id, val, &cfg->fast_io_fail_tmo);
+	case OPT_TOS: {
+		uint32_t tos;
+
+		r = set_u32(cfg, id, val, &tos);
+		cfg->tos = tos;
+		return r;
+	}
 	case OPT_OUTPUT:
 		if (!strcmp(val, "normal"))
 			cfg->format = OUT_NORMAL;
@@ -280,19 +334,17 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 		else
 			return usage_err(cfg,
 					 "%s: '%s' is not normal or json",
-					 opt_name(id, name, sizeof(name)),
+					 opts_name(id, name, sizeof(name)),
 					 val);
 		break;
 	case OPT_DEVICE:
 		return set_device(cfg, val);
 	case OPT_INDEX:
-		return set_u32(cfg, id, val, 0, INT32_MAX, &cfg->index);
+		return set_u32(cfg, id, val, &cfg->index);
 	case OPT_COUNT:
-		return set_u32(cfg, id, val, 1, UINT32_MAX, &cfg->count);
+		return set_u32(cfg, id, val, &cfg->count);
 	case OPT_TIMEOUT:
-		/* Milliseconds of it must fit poll()'s int. */
-		return set_u32(cfg, id, val, 1, INT32_MAX / 1000,
-			       &cfg->timeout);
+		return set_u32(cfg, id, val, &cfg->timeout);
 	case OPT_DUPLICATE_CONNECT:
 	case OPT_RESET:
 	case OPT_HELP:
@@ -310,9 +362,10 @@ static bool long_name_eq(const char *arg, size_t len, const char *name)
 	if (strlen(name) != len)
 		return false;
 	for (i = 0; i < len; i++) {
-		char c = arg[i] == '_' ? '-' : arg[i];
+		char a = arg[i] == '_' ? '-' : arg[i];
+		char n = name[i] == '_' ? '-' : name[i];
 
-		if (c != name[i])
+		if (a != n)
 			return false;
 	}
 	return true;
@@ -343,12 +396,33 @@ static int find_short(char c)
 enum opts_result opts_parse(struct cfg *cfg, int argc, char *const argv[],
 			    unsigned int allowed, unsigned int required)
 {
+	/*
+	 * What names the object to act on: a device, or for disconnect also
+	 * a subsystem (every controller of it).
+	 */
+	unsigned int selectors = OPT(DEVICE) | OPT(INDEX);
 	bool only_args = false;
 	enum opts_result r;
 	char name[48];
 	int i, id;
 
+	if (allowed & OPT(DEVICE))
+		selectors |= allowed & OPT(NQN);
 	memset(cfg, 0, sizeof(*cfg));
+
+	/*
+	 * -h or --help anywhere before "--" wins over whatever else is
+	 * wrong, even an error earlier on the line ("-a -h").
+	 */
+	for (i = 1; i < argc && (allowed & OPT(HELP)); i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			cfg->set |= OPT(HELP);
+			return OPTS_HELP;
+		}
+	}
+
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i], *val = NULL;
 
@@ -357,7 +431,7 @@ enum opts_result opts_parse(struct cfg *cfg, int argc, char *const argv[],
 			if (!(allowed & OPT(DEVICE)))
 				return usage_err(cfg, "unexpected argument '%s'",
 						 arg);
-			if (cfg->set & (OPT(DEVICE) | OPT(INDEX)))
+			if (cfg->set & selectors)
 				return usage_err(cfg, "more than one device given");
 			r = set_device(cfg, arg);
 			if (r)
@@ -384,13 +458,18 @@ enum opts_result opts_parse(struct cfg *cfg, int argc, char *const argv[],
 		}
 		if (id < 0 || !(allowed & (1U << id)))
 			return usage_err(cfg, "unknown option '%s'", arg);
-		opt_name(id, name, sizeof(name));
+		opts_name(id, name, sizeof(name));
 
 		if (!opt_descs[id].arg) {
 			if (val)
 				return usage_err(cfg, "%s takes no value", name);
 		} else if (!val) {
-			if (++i == argc)
+			/*
+			 * The next argument, unless it is an option: a
+			 * forgotten value must not eat "-n" ("-1" is a value).
+			 */
+			if (++i == argc || (argv[i][0] == '-' && argv[i][1] &&
+					    !isdigit((unsigned char)argv[i][1])))
 				return usage_err(cfg, "%s needs a value", name);
 			val = argv[i];
 		}
@@ -399,8 +478,7 @@ enum opts_result opts_parse(struct cfg *cfg, int argc, char *const argv[],
 			cfg->set |= OPT(HELP);
 			continue;
 		}
-		if ((id == OPT_DEVICE || id == OPT_INDEX) &&
-		    (cfg->set & (OPT(DEVICE) | OPT(INDEX))))
+		if ((selectors & (1U << id)) && (cfg->set & selectors))
 			return usage_err(cfg, "more than one device given");
 		if (cfg->set & (1U << id))
 			return usage_err(cfg, "%s given more than once", name);
@@ -418,20 +496,21 @@ enum opts_result opts_parse(struct cfg *cfg, int argc, char *const argv[],
 		if (!(required & (1U << id)) || (cfg->set & (1U << id)))
 			continue;
 		if (id == OPT_DEVICE) {
-			if (cfg->set & OPT(INDEX))
+			if (cfg->set & selectors)
 				continue;
-			return usage_err(cfg,
-					 "no device given (rblk-ctrlM, rblkN, --device or --index)");
+			return usage_err(cfg, "no device given (rblk-ctrlM, rblkN, --device%s)",
+					 selectors & OPT(NQN) ?
+					 ", --index or --nqn" : " or --index");
 		}
 		return usage_err(cfg, "missing required option %s",
-				 opt_name(id, name, sizeof(name)));
+				 opts_name(id, name, sizeof(name)));
 	}
 	return OPTS_OK;
 }
 
 void opts_help(FILE *f, unsigned int allowed)
 {
-	char left[48];
+	char left[48], range[48];
 	int id;
 
 	for (id = 0; id < NR_OPTS; id++) {
@@ -445,6 +524,72 @@ void opts_help(FILE *f, unsigned int allowed)
 		else
 			snprintf(left, sizeof(left), "    --%s%s%s", d->lng,
 				 d->arg ? " " : "", d->arg ?: "");
-		fprintf(f, "  %-28s %s\n", left, d->help);
+		range[0] = '\0';
+		if (d->num)
+			snprintf(range, sizeof(range), ", %lld-%lld", d->min,
+				 d->max);
+		fprintf(f, "  %-28s %s%s", left, d->help, range);
+		if (d->dflt)
+			fprintf(f, " (default: %s)", d->dflt);
+		fputc('\n', f);
 	}
+}
+
+void opts_merge(struct cfg *dst, const struct cfg *def)
+{
+	unsigned int add = def->set & ~dst->set;
+
+#define MERGE(opt, field)					\
+	do {							\
+		if (add & OPT(opt))				\
+			dst->field = def->field;		\
+	} while (0)
+	MERGE(TRADDR, traddr);
+	MERGE(TRSVCID, trsvcid);
+	MERGE(NQN, nqn);
+	MERGE(HOSTNQN, hostnqn);
+	if (add & OPT(HOSTID))
+		memcpy(dst->hostid, def->hostid, sizeof(dst->hostid));
+	MERGE(NSID, nsid);
+	MERGE(NR_IO_QUEUES, nr_io_queues);
+	MERGE(QUEUE_SIZE, queue_size);
+	MERGE(CTRL_LOSS_TMO, ctrl_loss_tmo);
+	MERGE(RECONNECT_DELAY, reconnect_delay);
+	MERGE(KATO, kato);
+	MERGE(FAST_IO_FAIL_TMO, fast_io_fail_tmo);
+	MERGE(HOST_TRADDR, host_traddr);
+	MERGE(TOS, tos);
+	MERGE(OUTPUT, format);
+#undef MERGE
+	dst->set |= add & ~(OPT(DEVICE) | OPT(INDEX) | OPT(COUNT) |
+			    OPT(TIMEOUT) | OPT(RESET) | OPT(HELP));
+}
+
+/* The option an attribute of our requests comes from, or -1. */
+int opts_from_attr(int attr)
+{
+	/* Plus one: 0 is no option. */
+	static const unsigned char opt_of[RBLK_ATTR_MAX + 1] = {
+		[RBLK_ATTR_TRTYPE]		= OPT_TRANSPORT + 1,
+		[RBLK_ATTR_TRADDR]		= OPT_TRADDR + 1,
+		[RBLK_ATTR_TRSVCID]		= OPT_TRSVCID + 1,
+		[RBLK_ATTR_SUBSYSNQN]		= OPT_NQN + 1,
+		[RBLK_ATTR_HOSTNQN]		= OPT_HOSTNQN + 1,
+		[RBLK_ATTR_HOSTID]		= OPT_HOSTID + 1,
+		[RBLK_ATTR_NSID]		= OPT_NSID + 1,
+		[RBLK_ATTR_NR_IO_QUEUES]	= OPT_NR_IO_QUEUES + 1,
+		[RBLK_ATTR_QUEUE_SIZE]		= OPT_QUEUE_SIZE + 1,
+		[RBLK_ATTR_KATO]		= OPT_KATO + 1,
+		[RBLK_ATTR_RECONNECT_DELAY]	= OPT_RECONNECT_DELAY + 1,
+		[RBLK_ATTR_CTRL_LOSS_TMO]	= OPT_CTRL_LOSS_TMO + 1,
+		[RBLK_ATTR_FAST_IO_FAIL_TMO]	= OPT_FAST_IO_FAIL_TMO + 1,
+		[RBLK_ATTR_HOST_TRADDR]		= OPT_HOST_TRADDR + 1,
+		[RBLK_ATTR_TOS]			= OPT_TOS + 1,
+		[RBLK_ATTR_DUPLICATE_CONNECT]	= OPT_DUPLICATE_CONNECT + 1,
+		[RBLK_ATTR_INDEX]		= OPT_INDEX + 1,
+		[RBLK_ATTR_DISK_NAME]		= OPT_DEVICE + 1,
+		[RBLK_ATTR_CTRL_NAME]		= OPT_DEVICE + 1,
+	};
+
+	return attr >= 0 && attr <= RBLK_ATTR_MAX ? opt_of[attr] - 1 : -1;
 }

@@ -28,6 +28,8 @@ enum opt_id {
 	OPT_RECONNECT_DELAY,
 	OPT_KATO,
 	OPT_FAST_IO_FAIL_TMO,
+	OPT_HOST_TRADDR,
+	OPT_TOS,
 	OPT_DUPLICATE_CONNECT,
 	OPT_OUTPUT,
 	OPT_DEVICE,	/* -d NAME or a bare NAME: rblk-ctrlM or rblkN */
@@ -56,6 +58,8 @@ struct cfg {
 	uint32_t reconnect_delay;
 	uint32_t kato;
 	int32_t fast_io_fail_tmo;
+	const char *host_traddr;
+	uint8_t tos;
 	enum out_format format;
 	const char *device;	/* "rblk-ctrlM" or "rblkN", without /dev/ */
 	uint32_t index;		/* of a namespace, rblkN */
@@ -80,5 +84,24 @@ enum opts_result opts_parse(struct cfg *cfg, int argc, char *const argv[],
 
 /* One help line per option in @allowed. */
 void opts_help(FILE *f, unsigned int allowed);
+
+/* "--traddr (-a)": how messages name option @id; @buf of 48 bytes. */
+const char *opts_name(enum opt_id id, char *buf, size_t len);
+
+/*
+ * Give @dst every option @defaults has and @dst has not (connect-all: a
+ * line of discovery.conf on top of the command line).  The strings stay
+ * @defaults' own.
+ */
+void opts_merge(struct cfg *dst, const struct cfg *defaults);
+
+/* The canonical 8-4-4-4-12 UUID form; 0 or -EINVAL. */
+int opts_parse_uuid(const char *s, unsigned char id[RBLK_HOSTID_LEN]);
+
+/* The option an attribute of the requests comes from, or -1. */
+int opts_from_attr(int attr);
+
+/* The one NQN rule, the kernel's: 1..RBLK_NQN_MAX_LEN bytes. */
+bool opts_nqn_valid(const char *nqn);
 
 #endif /* NVMECFG_OPTS_H */

@@ -5,6 +5,7 @@
  * The JSON field names and value spellings follow nvme-cli where it has an
  * equivalent (discover), so scripts written for one read the other.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -284,6 +285,73 @@ const char *treq_name(uint8_t treq, char *buf, size_t len)
 	return buf;
 }
 
+/* The libnvme spellings nvme-cli 2.x prints. */
+const char *eflags_name(uint16_t eflags)
+{
+	static const char *const names[] = {
+		[0] = "none",
+		[1] = "explicit discovery connections",
+		[2] = "duplicate discovery information",
+		[3] = "explicit discovery connections, duplicate discovery information",
+		[4] = "no cdc connectivity",
+		[5] = "explicit discovery connections, no cdc connectivity",
+		[6] = "duplicate discovery information, no cdc connectivity",
+		[7] = "explicit discovery connections, duplicate discovery information, no cdc connectivity",
+	};
+
+	if (eflags >= ARRAY_SIZE(names))
+		return "unrecognized";
+	return names[eflags];
+}
+
+const char *prtype_name(uint8_t prtype)
+{
+	switch (prtype) {
+	case 1:
+		return "not specified";
+	case 2:
+		return "infiniband";
+	case 3:
+		return "roce";
+	case 4:
+		return "roce-v2";
+	case 5:
+		return "iwarp";
+	}
+	return "unrecognized";
+}
+
+const char *qptype_name(uint8_t qptype)
+{
+	switch (qptype) {
+	case 1:
+		return "connected";
+	case 2:
+		return "datagram";
+	}
+	return "unrecognized";
+}
+
+const char *cms_name(uint8_t cms)
+{
+	return cms == 1 ? "rdma-cm" : "unrecognized";
+}
+
+const char *id_source_name(enum id_source src)
+{
+	switch (src) {
+	case ID_OPTION:
+		return "option";
+	case ID_FILE:
+		return "file";
+	case ID_HOSTNQN:
+		return "hostnqn";
+	case ID_KERNEL:
+		break;
+	}
+	return "module";
+}
+
 const char *stat_name(int type)
 {
 	if (type < 0 || (size_t)type >= ARRAY_SIZE(stat_names))
@@ -445,6 +513,10 @@ static void json_ctrl(struct json *j, const struct ctrl_info *c)
 	json_u64(j, "reconnect_delay", c->reconnect_delay);
 	json_s64(j, "ctrl_loss_tmo", c->ctrl_loss_tmo);
 	json_s64(j, "fast_io_fail_tmo", c->fast_io_fail_tmo);
+	if (c->host_traddr[0])
+		json_str(j, "host_traddr", c->host_traddr);
+	if (c->has_tos)
+		json_u64(j, "tos", c->tos);
 	json_namespaces(j, c);
 	json_obj_close(j);
 }
@@ -616,6 +688,10 @@ void print_show(FILE *f, enum out_format fmt, const struct ctrl_info *c)
 	show_kv(f, 2, "reconnect_delay", "%u", c->reconnect_delay);
 	show_kv(f, 2, "ctrl_loss_tmo", "%d", c->ctrl_loss_tmo);
 	show_kv(f, 2, "fast_io_fail_tmo", "%d", c->fast_io_fail_tmo);
+	if (c->host_traddr[0])
+		show_kv(f, 2, "host_traddr", "%s", SAFE(c->host_traddr));
+	if (c->has_tos)
+		show_kv(f, 2, "tos", "%u", c->tos);
 	show_kv(f, 2, "namespaces", "%zu", c->nr_ns);
 	for (i = 0; i < c->nr_ns; i++)
 		show_ns(f, &c->ns[i]);
@@ -677,21 +753,21 @@ void print_stats(FILE *f, enum out_format fmt, const struct stats_info *st)
 		fprintf(f, "    no completions\n");
 }
 
-void print_discover(FILE *f, enum out_format fmt,
-		    const struct disc_entry *entries, size_t nr,
-		    uint64_t numrec)
+void print_discover(FILE *f, enum out_format fmt, const struct disc_log *log)
 {
 	char treq[64], safe[SAFE_LEN];
 	struct json j;
 	size_t i;
 
 	if (fmt == OUT_JSON) {
+		/* nvme-cli 2.x's keys and values, and cntlid and asqsz. */
 		json_init(&j, f, true);
 		json_obj_open(&j, NULL);
-		json_u64(&j, "numrec", numrec);
+		json_u64(&j, "genctr", log->genctr);
+		json_u64(&j, "numrec", log->numrec);
 		json_arr_open(&j, "records");
-		for (i = 0; i < nr; i++) {
-			const struct disc_entry *e = &entries[i];
+		for (i = 0; i < log->nr; i++) {
+			const struct disc_entry *e = &log->e[i];
 
 			json_obj_open(&j, NULL);
 			json_str(&j, "trtype", trtype_name(e->trtype));
@@ -703,6 +779,15 @@ void print_discover(FILE *f, enum out_format fmt,
 			json_str(&j, "trsvcid", e->trsvcid);
 			json_str(&j, "subnqn", e->subnqn);
 			json_str(&j, "traddr", e->traddr);
+			json_str(&j, "eflags", eflags_name(e->eflags));
+			if (e->trtype == 1) {
+				json_str(&j, "rdma_prtype",
+					 prtype_name(e->rdma_prtype));
+				json_str(&j, "rdma_qptype",
+					 qptype_name(e->rdma_qptype));
+				json_str(&j, "rdma_cms", cms_name(e->rdma_cms));
+				json_u64(&j, "rdma_pkey", e->rdma_pkey);
+			}
 			json_u64(&j, "cntlid", e->cntlid);
 			json_u64(&j, "asqsz", e->asqsz);
 			json_obj_close(&j);
@@ -713,9 +798,11 @@ void print_discover(FILE *f, enum out_format fmt,
 		return;
 	}
 
-	fprintf(f, "Discovery Log Number of Records %" PRIu64 "\n", numrec);
-	for (i = 0; i < nr; i++) {
-		const struct disc_entry *e = &entries[i];
+	fprintf(f, "Discovery Log Number of Records %" PRIu64 "\n",
+		log->numrec);
+	fprintf(f, "Generation counter %" PRIu64 "\n", log->genctr);
+	for (i = 0; i < log->nr; i++) {
+		const struct disc_entry *e = &log->e[i];
 
 		fprintf(f, "=====Discovery Log Entry %zu======\n", i);
 		fprintf(f, "trtype:  %s\n", trtype_name(e->trtype));
@@ -727,9 +814,72 @@ void print_discover(FILE *f, enum out_format fmt,
 		fprintf(f, "trsvcid: %s\n", SAFE(e->trsvcid));
 		fprintf(f, "subnqn:  %s\n", SAFE(e->subnqn));
 		fprintf(f, "traddr:  %s\n", SAFE(e->traddr));
+		fprintf(f, "eflags:  %s\n", eflags_name(e->eflags));
+		if (e->trtype == 1) {
+			fprintf(f, "rdma_prtype: %s\n",
+				prtype_name(e->rdma_prtype));
+			fprintf(f, "rdma_qptype: %s\n",
+				qptype_name(e->rdma_qptype));
+			fprintf(f, "rdma_cms:    %s\n", cms_name(e->rdma_cms));
+			fprintf(f, "rdma_pkey: 0x%04x\n", e->rdma_pkey);
+		}
 		fprintf(f, "cntlid:  %u\n", e->cntlid);
 		fprintf(f, "asqsz:   %u\n", e->asqsz);
 	}
+}
+
+void print_host(FILE *f, enum out_format fmt, const struct host_info *h)
+{
+	const char *nqn = h->nqn_src != ID_KERNEL ? h->hostnqn :
+			  h->module_hostnqn;
+	char id[40], safe[SAFE_LEN];
+	struct json j;
+
+	if (h->id_src != ID_KERNEL)
+		uuid_str(h->hostid, id, sizeof(id));
+	else
+		snprintf(id, sizeof(id), "%s", h->module_hostid);
+
+	if (fmt == OUT_JSON) {
+		json_init(&j, f, true);
+		json_obj_open(&j, NULL);
+		/* No value when the module would choose and is not loaded. */
+		if (*nqn)
+			json_str(&j, "hostnqn", nqn);
+		json_str(&j, "hostnqn_source", id_source_name(h->nqn_src));
+		json_str(&j, "hostnqn_file", h->nqn_file);
+		if (*id)
+			json_str(&j, "hostid", id);
+		json_str(&j, "hostid_source", id_source_name(h->id_src));
+		json_str(&j, "hostid_file", h->id_file);
+		if (h->module_loaded) {
+			json_obj_open(&j, "module");
+			json_str(&j, "hostnqn", h->module_hostnqn);
+			json_str(&j, "hostid", h->module_hostid);
+			json_obj_close(&j);
+		}
+		json_obj_close(&j);
+		json_end(&j);
+		return;
+	}
+
+	show_kv(f, 0, "hostnqn", "%s", *nqn ? SAFE(nqn) : "-");
+	show_kv(f, 2, "from", "%s%s%s", id_source_name(h->nqn_src),
+		h->nqn_src == ID_FILE ? " " : "",
+		h->nqn_src == ID_FILE ? h->nqn_file : "");
+	show_kv(f, 0, "hostid", "%s", *id ? id : "-");
+	show_kv(f, 2, "from", "%s%s%s", id_source_name(h->id_src),
+		h->id_src == ID_FILE ? " " : "",
+		h->id_src == ID_FILE ? h->id_file : "");
+	if (!h->module_loaded) {
+		show_kv(f, 0, "module", "not loaded");
+		return;
+	}
+	show_kv(f, 0, "module", "loaded");
+	show_kv(f, 2, "hostnqn", "%s",
+		*h->module_hostnqn ? SAFE(h->module_hostnqn) : "-");
+	show_kv(f, 2, "hostid", "%s",
+		*h->module_hostid ? h->module_hostid : "-");
 }
 
 void print_event(FILE *f, enum out_format fmt, const struct ctrl_event *ev)
@@ -759,4 +909,46 @@ void print_event(FILE *f, enum out_format fmt, const struct ctrl_event *ev)
 		fprintf(f, " (state %s)\n", state_name(ev->state));
 	}
 	fflush(f);
+}
+
+/*
+ * Plain words for what a connection to a target can fail with; the
+ * kernel's extack message, printed after them, says more (the NVMe
+ * status of a refused Connect, for one).
+ */
+const char *errno_words(int err, bool target)
+{
+	if (err == -EPERM)
+		return "permission denied (needs CAP_SYS_ADMIN)";
+	if (!target)
+		return strerror(-err);
+	switch (-err) {
+	case ENETUNREACH:
+		return "no route to the target";
+	case EHOSTUNREACH:
+		return "target unreachable";
+	case ECONNREFUSED:
+		return "connection refused";
+	case ECONNRESET:
+		return "connection reset by the target";
+	case ETIMEDOUT:
+		return "timed out";
+	case EACCES:
+		return "host not allowed by the target";
+	case ENOENT:
+		return "subsystem or host NQN unknown to the target";
+	case EALREADY:
+		return "a controller to this target exists";
+	case EBUSY:
+		return "target busy";
+	}
+	return strerror(-err);
+}
+
+int error_exit(int err, bool blamed)
+{
+	/* What the kernel found wrong with a value is a usage error too. */
+	if ((err == -EINVAL || err == -ERANGE) && blamed)
+		return EXIT_USAGE;
+	return err == -EPERM || err == -EACCES ? EXIT_PERM : EXIT_KERNEL;
 }

@@ -51,6 +51,12 @@ const char *adrfam_name(uint8_t adrfam);
 const char *trtype_name(uint8_t trtype);
 const char *subtype_name(uint8_t subtype);
 const char *treq_name(uint8_t treq, char *buf, size_t len);
+const char *eflags_name(uint16_t eflags);
+const char *prtype_name(uint8_t prtype);
+const char *qptype_name(uint8_t qptype);
+const char *cms_name(uint8_t cms);
+/* "option", "file", "hostnqn", "module" */
+const char *id_source_name(enum id_source src);
 /* The counter's name, NULL for the attributes that are not counters. */
 const char *stat_name(int type);
 /* "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", @buf of at least 37 bytes. */
@@ -61,14 +67,23 @@ const char *hex_str(const unsigned char *bytes, size_t n, char *buf,
 /* "256 MiB", "1.50 GiB": binary units, two decimals when not exact. */
 const char *size_str(uint64_t bytes, char *buf, size_t len);
 
+/*
+ * Plain words for a failed request's errno; @target: of a request that
+ * talks to a target (connect, discover), where ENOENT, EACCES, ... are the
+ * target's answers.
+ */
+const char *errno_words(int err, bool target);
+/* The exit code of a refused request; @blamed: the kernel named a value. */
+int error_exit(int err, bool blamed);
+
 void print_connect(FILE *f, enum out_format fmt, const struct ctrl_info *c);
 void print_list(FILE *f, enum out_format fmt, const struct ctrl_info *ctrls,
 		size_t nr);
 void print_show(FILE *f, enum out_format fmt, const struct ctrl_info *c);
 void print_stats(FILE *f, enum out_format fmt, const struct stats_info *st);
-void print_discover(FILE *f, enum out_format fmt,
-		    const struct disc_entry *entries, size_t nr,
-		    uint64_t numrec);
+void print_discover(FILE *f, enum out_format fmt, const struct disc_log *log);
+/* nvmecfg show without a device: the identity connect would use. */
+void print_host(FILE *f, enum out_format fmt, const struct host_info *h);
 /* One line per event: monitor output is read as it comes. */
 void print_event(FILE *f, enum out_format fmt, const struct ctrl_event *ev);
 

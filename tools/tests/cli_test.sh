@@ -6,7 +6,11 @@
 cd "$(dirname "$0")" || exit 1
 NVMECFG=../nvmecfg
 OUT=${TMPDIR:-/tmp}/nvmecfg-cli.$$
-trap 'rm -f "$OUT".*' EXIT
+ROOT=${TMPDIR:-/tmp}/nvmecfg-root.$$
+trap 'rm -f "$OUT".*; rm -rf "$ROOT"' EXIT
+mkdir -p "$ROOT/etc/nvme"
+# Hermetic: not this host's /etc/nvme (the cases below say which files).
+export NVMECFG_TEST_ROOT="$ROOT/none"
 
 n=0
 # expect NAME RC PATTERN CMD...: CMD exits RC, and stdout+stderr match the
@@ -32,16 +36,17 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..30"
+echo "1..93"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
 expect help_unknown 2 "unknown command 'bogus'" $NVMECFG help bogus
 expect help_duplicate_connect 0 '^  -D, --duplicate-connect ' \
 	$NVMECFG connect --help
-expect help_names 0 '^Usage: nvmecfg show \{NAME \| -d NAME \| --index N\}' \
+expect help_names 0 '^Usage: nvmecfg show \[NAME \| -d NAME \| --index N\]' \
 	$NVMECFG show --help
-for c in connect disconnect list show stats discover monitor; do
+for c in connect connect-all disconnect disconnect-all list show show-hostnqn \
+	 stats discover monitor version; do
 	expect "${c}_help" 0 "^Usage: nvmecfg $c" $NVMECFG $c --help
 done
 expect no_command 2 '^Usage: nvmecfg COMMAND' $NVMECFG
@@ -72,15 +77,186 @@ expect disconnect_ctrl_and_ns 2 'more than one device' \
 expect stats_duplicate_connect 2 "unknown option '-D'" \
 	$NVMECFG stats rblk-ctrl0 -D
 
+expect help_help 0 '^Usage: nvmecfg COMMAND' $NVMECFG help help
+expect help_two_commands 2 'help: one command only' $NVMECFG help connect list
+expect help_dash_h_command 0 '^Usage: nvmecfg connect ' $NVMECFG -h connect
+expect help_lists_new_commands 0 'connect-all .*disconnect-all' \
+	sh -c "$NVMECFG help | tr '\n' ' '"
+expect version 0 '^nvmecfg version .+ \(rblk netlink version [0-9]+\)$' \
+	$NVMECFG --version
+expect version_command 0 '^nvmecfg version ' $NVMECFG version
+expect version_extra 2 "unexpected argument 'x'" $NVMECFG version x
+
+# -h wins over everything else on the line, exit 0 (nvmecfg(8)).
+expect help_wins_missing_value 0 '^Usage: nvmecfg connect ' \
+	$NVMECFG connect -a -h
+expect help_wins_unknown 0 '^Usage: nvmecfg connect ' \
+	$NVMECFG connect --frob -n -h
+expect help_wins_range 0 '^Usage: nvmecfg disconnect ' \
+	$NVMECFG disconnect -n $NQN rblk0 --help
+
+# Bad input, each with its cause.
+expect negative_range 2 'nr-io-queues \(-i\): -5 is out of range 1-128' \
+	$NVMECFG connect -a 10.99.0.1 -n $NQN -i -5
+expect negative_kato 2 'keep-alive-tmo \(-k\): -1 is out of range 0-3600' \
+	$NVMECFG connect -a 10.99.0.1 -n $NQN -k -1
+expect missing_value_not_swallowed 2 '--traddr \(-a\) needs a value' \
+	$NVMECFG connect --traddr -n X
+expect missing_value_last 2 '--nqn \(-n\) needs a value' \
+	$NVMECFG connect -a 10.99.0.1 --nqn
+expect short_f_gone 2 "unknown option '-f'" \
+	$NVMECFG connect -a 10.99.0.1 -n $NQN -f 5
+expect tos_range 2 '--tos \(-T\): 256 is out of range 0-255' \
+	$NVMECFG connect -a 10.99.0.1 -n $NQN -T 256
+expect tos_not_number 2 "--tos \(-T\): 'af41' is not a number" \
+	$NVMECFG connect -a 10.99.0.1 -n $NQN -T af41
+expect host_traddr_empty 2 '--host-traddr \(-w\): empty value' \
+	$NVMECFG connect -a 10.99.0.1 -n $NQN -w ''
+expect discover_tos_range 2 'out of range 0-255' \
+	$NVMECFG discover -a 10.99.0.1 --tos=300
+expect empty_nqn 2 '--nqn \(-n\): empty value' \
+	$NVMECFG connect -a 10.99.0.1 -n ''
+expect disconnect_nqn_no_value 2 '--nqn \(-n\) needs a value' \
+	$NVMECFG disconnect -n
+expect disconnect_nqn_and_device 2 'more than one device' \
+	$NVMECFG disconnect -n $NQN rblk0
+expect disconnect_nothing 2 'no device given .*--nqn\)' $NVMECFG disconnect
+expect disconnect_all_extra 2 "unexpected argument 'rblk0'" \
+	$NVMECFG disconnect-all rblk0
+expect connect_all_nsid 2 "unknown option '-N'" \
+	$NVMECFG connect-all -a 10.99.0.1 -N 1
+expect show_hostnqn_with_device 2 'hostnqn and --hostid only without a device' \
+	$NVMECFG show rblk0 -q nqn.x
+
+# Host identity from fake /etc/nvme files ($NVMECFG_TEST_ROOT, tests only).
+R="env NVMECFG_TEST_ROOT=$ROOT"
+UUID_A=12345678-9abc-def0-0123-456789abcdef
+UUID_B=fedcba98-7654-3210-fedc-ba9876543210
+expect show_host_no_files 0 'hostnqn +-.*from +module.*hostid +-.*from +module.*module +not loaded' \
+	sh -c "$R $NVMECFG show | tr '\n' ' '"
+printf ' nqn.2014-08.org.nvmexpress:uuid:%s \nignored\n' $UUID_A \
+	> "$ROOT/etc/nvme/hostnqn"
+expect show_host_file 0 "^hostnqn +nqn.2014-08.org.nvmexpress:uuid:$UUID_A\$" \
+	$R $NVMECFG show
+expect show_host_file_source 0 "from +file $ROOT/etc/nvme/hostnqn\$" \
+	$R $NVMECFG show
+expect show_host_id_from_nqn 0 "hostid +$UUID_A from +hostnqn" \
+	sh -c "$R $NVMECFG show | tr '\n' ' ' | tr -s ' '"
+echo "$UUID_B" > "$ROOT/etc/nvme/hostid"
+expect show_host_id_file 0 "hostid +$UUID_B from +file " \
+	sh -c "$R $NVMECFG show | tr '\n' ' ' | tr -s ' '"
+expect show_host_options 0 "hostnqn +nqn.opt from +option hostid +$UUID_A from +option" \
+	sh -c "$R $NVMECFG show -q nqn.opt -I $UUID_A | tr '\n' ' ' | tr -s ' '"
+expect show_host_json 0 '"hostnqn_source": "file",' \
+	$R $NVMECFG show -o json
+expect show_hostnqn_file 0 "^nqn.2014-08.org.nvmexpress:uuid:$UUID_A\$" \
+	$R $NVMECFG show-hostnqn
+echo "not-a-uuid" > "$ROOT/etc/nvme/hostid"
+expect bad_hostid_file 2 "show: $ROOT/etc/nvme/hostid: 'not-a-uuid' is not a UUID" \
+	$R $NVMECFG show
+expect bad_hostid_file_connect 2 "connect: $ROOT/etc/nvme/hostid: 'not-a-uuid' is not a UUID" \
+	$R $NVMECFG connect -a 10.99.0.1 -n $NQN
+expect bad_hostid_file_overridden 0 "from +option" \
+	$R $NVMECFG show -I $UUID_A
+printf '\n' > "$ROOT/etc/nvme/hostnqn"
+expect bad_hostnqn_file 2 "discover: $ROOT/etc/nvme/hostnqn: not a host NQN" \
+	$R $NVMECFG discover -a 10.99.0.1 -I $UUID_A
+rm -f "$ROOT/etc/nvme/hostnqn" "$ROOT/etc/nvme/hostid"
+expect show_hostnqn_nothing 3 'no .*/etc/nvme/hostnqn and the rblk module is not loaded' \
+	$R $NVMECFG show-hostnqn
+mkdir -p "$ROOT/sys/module/rblk/parameters"
+echo "nqn.2014-08.org.nvmexpress:uuid:$UUID_B" > "$ROOT/sys/module/rblk/parameters/hostnqn"
+echo "$UUID_B" > "$ROOT/sys/module/rblk/parameters/hostid"
+expect show_host_module 0 "hostnqn +nqn.2014-08.org.nvmexpress:uuid:$UUID_B from +module hostid +$UUID_B from +module module +loaded" \
+	sh -c "$R $NVMECFG show | tr '\n' ' ' | tr -s ' '"
+expect show_hostnqn_module 0 "^nqn.2014-08.org.nvmexpress:uuid:$UUID_B\$" \
+	$R $NVMECFG show-hostnqn
+rm -rf "$ROOT/sys"
+
+# connect-all without -a: the lines of discovery.conf.
+CONF=$ROOT/etc/nvme/discovery.conf
+expect conf_missing 2 "connect-all: no -a given and no $CONF" \
+	$R $NVMECFG connect-all
+printf '# only comments\n\n   \n\t# indented comment\n' > "$CONF"
+expect conf_empty 0 "connect-all: no targets in $CONF" $R $NVMECFG connect-all
+printf '# c\n-t rdma -a 10.99.0.1 -s 4420\n--frob 1\n\n-a 10.99.0.2 -i 0\n' > "$CONF"
+expect conf_bad_option 2 "connect-all: $CONF:3: unknown option '--frob'" \
+	$R $NVMECFG connect-all
+expect conf_bad_range 2 "connect-all: $CONF:5: --nr-io-queues \(-i\): 0 is out of range 1-128" \
+	$R $NVMECFG connect-all
+printf -- '-t rdma -s 4420\n' > "$CONF"
+expect conf_no_traddr 2 "connect-all: $CONF:1: missing required option --traddr" \
+	$R $NVMECFG connect-all
+printf -- '-a 10.99.0.1 -a 10.99.0.2\n' > "$CONF"
+expect conf_duplicate 2 "$CONF:1: --traddr \(-a\) given more than once" \
+	$R $NVMECFG connect-all
+printf -- '-a 10.99.0.1 -h\n' > "$CONF"
+expect conf_help_in_line 2 "$CONF:1: unknown option '-h'" \
+	$R $NVMECFG connect-all
+printf -- '-a 10.99.0.1 -D=1\n' > "$CONF"
+# '=' separates as a blank does, as in nvme-cli.
+expect conf_flag_value 2 "$CONF:1: unexpected argument '1'" \
+	$R $NVMECFG connect-all
+
+# The man page describes every command and every option of each.
+MAN=${NVMECFG_MAN:-../../Documentation/nvmecfg.8}
+n=$((n + 1))
+missing=
+if [ -r "$MAN" ]; then
+	sed 's/\\-/-/g; s/\\f[BIRP]//g' "$MAN" > "$OUT.man"
+	for c in $($NVMECFG help | sed -n 's/^  \([a-z-]*\)  .*/\1/p'); do
+		grep -q -- "^\.B.* $c\b\|^\.B $c\b\|^\.BR $c\b" "$OUT.man" ||
+			missing="$missing $c"
+		for o in $($NVMECFG "$c" --help | grep -o -- '--[a-z_-]*'); do
+			grep -q -- "$o" "$OUT.man" || missing="$missing $c:$o"
+		done
+	done
+	if [ -z "$missing" ]; then
+		echo "ok $n man_page_complete"
+	else
+		echo "# not in nvmecfg.8:$missing"
+		echo "not ok $n man_page_complete"
+	fi
+else
+	echo "ok $n man_page_complete # SKIP no $MAN"
+fi
+
+# Beyond the command line: the host kernel has no rblk family.
 # Beyond the command line: the host kernel has no rblk family.
 if [ -d /sys/module/rblk ]; then
 	n=$((n + 1)); echo "ok $n module_missing # SKIP rblk loaded on the host"
 	n=$((n + 1)); echo "ok $n module_missing_json # SKIP rblk loaded"
 	n=$((n + 1)); echo "ok $n module_missing_ctrl # SKIP rblk loaded"
+	for t in module_missing_hint ipv6_scope_id host_traddr disconnect_nqn \
+		 disconnect_all conf_valid conf_only_tcp connect_all_cmdline \
+		 discover_dump; do
+		n=$((n + 1)); echo "ok $n $t # SKIP rblk loaded"
+	done
 else
 	expect module_missing 3 'rblk module not loaded' $NVMECFG list
 	expect module_missing_json 3 'rblk module not loaded' \
 		$NVMECFG connect -a 10.99.0.1 -n $NQN -D -o json
 	expect module_missing_ctrl 3 'rblk module not loaded' \
 		$NVMECFG show rblk-ctrl0
+	expect module_missing_hint 3 "Load it with 'modprobe rblk' \(or 'insmod rblk.ko'\)" \
+		$NVMECFG list
+	# Past every check of the tool: only the kernel can say more.
+	expect ipv6_scope_id 3 'rblk module not loaded' \
+		$NVMECFG connect -a fe80::1%dummy0 -n blktests-subsystem-1
+	expect host_traddr 3 'rblk module not loaded' \
+		$NVMECFG connect -a 10.99.0.1 -n $NQN -w fe80::2%dummy0 -T 0
+	expect disconnect_nqn 3 'rblk module not loaded' \
+		$NVMECFG disconnect -n $NQN
+	expect disconnect_all 3 'rblk module not loaded' $NVMECFG disconnect-all
+	# Comments, blanks, '=' separators and other transports are fine.
+	printf '# c\n\n-t rdma -a 10.99.0.1 -s 4420\n--transport=tcp -a 10.99.0.3\n--traddr=10.99.0.2 -q host-x --keep-alive-tmo=3\n' > "$CONF"
+	expect conf_valid 3 "$CONF:4: skipping transport tcp \(only rdma\)" \
+		$R $NVMECFG connect-all
+	printf -- '-t tcp -a 10.99.0.3\n' > "$CONF"
+	expect conf_only_tcp 0 "$CONF:1: skipping transport tcp" \
+		$R $NVMECFG connect-all
+	expect connect_all_cmdline 3 'rblk module not loaded' \
+		$R $NVMECFG connect-all -a 10.99.0.1 -s 4420 -q host-x -k 3
+	expect discover_dump 3 'rblk module not loaded' \
+		$NVMECFG discover -a 10.99.0.1 -o json
 fi

@@ -503,6 +503,173 @@ static void request_connect(void)
 	nlmsg_free(msg);
 }
 
+static void request_host_traddr_tos(void)
+{
+	struct nlattr *tb[RBLK_ATTR_MAX + 1];
+	struct cfg cfg = {
+		.traddr = "fe80::1%dummy0", .nqn = "blktests-subsystem-1",
+		.host_traddr = "fe80::2%dummy0", .tos = 184,
+	};
+	struct nl_msg *msg = answer(RBLK_CMD_CONNECT);
+
+	/* Neither unless given; then as given (the scope id too). */
+	CHECK(!rnl_put_connect(msg, &cfg));
+	request_attrs(msg, tb);
+	CHECK(!tb[RBLK_ATTR_HOST_TRADDR] && !tb[RBLK_ATTR_TOS]);
+	CHECK_STR(nla_get_string(tb[RBLK_ATTR_TRADDR]), "fe80::1%dummy0");
+	CHECK_STR(nla_get_string(tb[RBLK_ATTR_SUBSYSNQN]),
+		  "blktests-subsystem-1");
+	nlmsg_free(msg);
+
+	cfg.set = OPT(HOST_TRADDR) | OPT(TOS);
+	msg = answer(RBLK_CMD_CONNECT);
+	CHECK(!rnl_put_connect(msg, &cfg));
+	request_attrs(msg, tb);
+	CHECK(tb[RBLK_ATTR_HOST_TRADDR] &&
+	      !strcmp(nla_get_string(tb[RBLK_ATTR_HOST_TRADDR]),
+		      "fe80::2%dummy0"));
+	CHECK(tb[RBLK_ATTR_TOS] && nla_len(tb[RBLK_ATTR_TOS]) == 1 &&
+	      nla_get_u8(tb[RBLK_ATTR_TOS]) == 184);
+	nlmsg_free(msg);
+}
+
+static void get_host_traddr_tos(void)
+{
+	struct ctrl_vec vec = { 0 };
+	struct ctrl_info c[2];
+	struct ns_info ns[3];
+	struct nl_msg *msg;
+
+	fix_ctrls(c, ns);
+	msg = answer(RBLK_CMD_GET);
+	put_ctrl(msg, &c[0]);
+	CHECK(!nla_put_string(msg, RBLK_ATTR_HOST_TRADDR, "10.99.0.2"));
+	CHECK(!nla_put_u8(msg, RBLK_ATTR_TOS, 0));
+	CHECK_INT(feed(msg, rnl_parse_ctrl, &vec), 0);
+	CHECK_INT(vec.nr, 1);
+	if (vec.nr == 1) {
+		CHECK_STR(vec.v[0].host_traddr, "10.99.0.2");
+		/* TOS 0 is a value, not "not set". */
+		CHECK(vec.v[0].has_tos && vec.v[0].tos == 0);
+	}
+	rnl_ctrls_free(vec.v, vec.nr);
+
+	/* Not set: not reported. */
+	memset(&vec, 0, sizeof(vec));
+	msg = answer(RBLK_CMD_GET);
+	put_ctrl(msg, &c[0]);
+	CHECK_INT(feed(msg, rnl_parse_ctrl, &vec), 0);
+	if (vec.nr == 1)
+		CHECK(!vec.v[0].host_traddr[0] && !vec.v[0].has_tos);
+	rnl_ctrls_free(vec.v, vec.nr);
+}
+
+static void put_disc_entry(struct nl_msg *msg, const struct disc_entry *e)
+{
+	struct nlattr *nest = nla_nest_start(msg, RBLK_ATTR_DISC_ENTRY);
+
+	CHECK(nest);
+	CHECK(!(nla_put_u8(msg, RBLK_DISC_TRTYPE, e->trtype) ||
+		nla_put_u8(msg, RBLK_DISC_ADRFAM, e->adrfam) ||
+		nla_put_u8(msg, RBLK_DISC_SUBTYPE, e->subtype) ||
+		nla_put_u8(msg, RBLK_DISC_TREQ, e->treq) ||
+		nla_put_u16(msg, RBLK_DISC_PORTID, e->portid) ||
+		nla_put_u16(msg, RBLK_DISC_CNTLID, e->cntlid) ||
+		nla_put_u16(msg, RBLK_DISC_ASQSZ, e->asqsz) ||
+		nla_put_string(msg, RBLK_DISC_TRSVCID, e->trsvcid) ||
+		nla_put_string(msg, RBLK_DISC_TRADDR, e->traddr) ||
+		nla_put_string(msg, RBLK_DISC_SUBNQN, e->subnqn) ||
+		nla_put_u16(msg, RBLK_DISC_EFLAGS, e->eflags) ||
+		nla_put_u8(msg, RBLK_DISC_RDMA_QPTYPE, e->rdma_qptype) ||
+		nla_put_u8(msg, RBLK_DISC_RDMA_PRTYPE, e->rdma_prtype) ||
+		nla_put_u8(msg, RBLK_DISC_RDMA_CMS, e->rdma_cms) ||
+		nla_put_u16(msg, RBLK_DISC_RDMA_PKEY, e->rdma_pkey)));
+	nla_nest_end(msg, nest);
+}
+
+static void check_disc(const struct disc_entry *got,
+		       const struct disc_entry *want)
+{
+	CHECK_INT(got->trtype, want->trtype);
+	CHECK_INT(got->adrfam, want->adrfam);
+	CHECK_INT(got->subtype, want->subtype);
+	CHECK_INT(got->treq, want->treq);
+	CHECK_INT(got->portid, want->portid);
+	CHECK_INT(got->cntlid, want->cntlid);
+	CHECK_INT(got->asqsz, want->asqsz);
+	CHECK_INT(got->eflags, want->eflags);
+	CHECK_INT(got->rdma_qptype, want->rdma_qptype);
+	CHECK_INT(got->rdma_prtype, want->rdma_prtype);
+	CHECK_INT(got->rdma_cms, want->rdma_cms);
+	CHECK_INT(got->rdma_pkey, want->rdma_pkey);
+	CHECK_STR(got->trsvcid, want->trsvcid);
+	CHECK_STR(got->traddr, want->traddr);
+	CHECK_STR(got->subnqn, want->subnqn);
+}
+
+static struct nl_msg *disc_msg(uint64_t genctr, uint64_t numrec)
+{
+	struct nl_msg *msg = answer(RBLK_CMD_DISCOVER);
+
+	CHECK(!nla_put_u64(msg, RBLK_ATTR_DISC_GENCTR, genctr));
+	CHECK(!nla_put_u64(msg, RBLK_ATTR_DISC_NUMREC, numrec));
+	return msg;
+}
+
+/* A dump: the records of several messages add up, in order. */
+static void discover_dump(void)
+{
+	struct disc_entry e[2];
+	struct disc_log want, got = { 0 };
+	struct nl_msg *msg;
+	int i;
+
+	fix_disc(e, &want);
+	msg = disc_msg(42, 301);
+	put_disc_entry(msg, &e[0]);
+	put_disc_entry(msg, &e[1]);
+	CHECK_INT(feed(msg, rnl_parse_disc, &got), 0);
+	/* More than 256 records: the end of the log in later messages. */
+	for (i = 0; i < 3; i++) {
+		int k;
+
+		msg = disc_msg(42, 301);
+		for (k = 0; k < 100 - (i == 2 ? 1 : 0); k++)
+			put_disc_entry(msg, &e[1]);
+		CHECK_INT(feed(msg, rnl_parse_disc, &got), 0);
+	}
+	CHECK_INT(got.nr, 301);
+	CHECK_INT(got.numrec, 301);
+	CHECK_INT(got.genctr, 42);
+	if (got.nr == 301) {
+		check_disc(&got.e[0], &e[0]);
+		check_disc(&got.e[1], &e[1]);
+		check_disc(&got.e[300], &e[1]);
+		CHECK_INT(got.e[1].rdma_pkey, 0xffff);
+		CHECK_INT(got.e[0].eflags, 3);
+	}
+	rnl_disc_free(&got);
+
+	/* An empty log: one message, no records. */
+	msg = disc_msg(7, 0);
+	CHECK_INT(feed(msg, rnl_parse_disc, &got), 0);
+	CHECK_INT(got.nr, 0);
+	CHECK_INT(got.numrec, 0);
+	CHECK_INT(got.genctr, 7);
+	rnl_disc_free(&got);
+
+	/* A record that does not fit the policy: refused. */
+	msg = disc_msg(7, 1);
+	{
+		struct nlattr *nest = nla_nest_start(msg, RBLK_ATTR_DISC_ENTRY);
+
+		CHECK(!nla_put_u8(msg, RBLK_DISC_EFLAGS, 1));
+		nla_nest_end(msg, nest);
+	}
+	CHECK_INT(feed(msg, rnl_parse_disc, &got), -EBADMSG);
+	rnl_disc_free(&got);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(get_several_namespaces),
 	KTAP_CASE(get_split_over_two_messages),
@@ -516,6 +683,9 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(event_controller),
 	KTAP_CASE(request_selectors),
 	KTAP_CASE(request_connect),
+	KTAP_CASE(request_host_traddr_tos),
+	KTAP_CASE(get_host_traddr_tos),
+	KTAP_CASE(discover_dump),
 };
 
 int main(void)

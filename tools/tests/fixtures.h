@@ -144,7 +144,11 @@ static inline void fix_event(struct ctrl_event *ev)
 	ev->ns = ns[1];
 }
 
-static inline void fix_disc(struct disc_entry e[2])
+/*
+ * A log of two records (the discovery subsystem itself, and FIX_NQN with
+ * every RDMA transport field set) in @e, and @log describing them.
+ */
+static inline void fix_disc(struct disc_entry e[2], struct disc_log *log)
 {
 	memset(e, 0, 2 * sizeof(*e));
 	e[0].trtype = 1;
@@ -154,13 +158,49 @@ static inline void fix_disc(struct disc_entry e[2])
 	e[0].portid = 1;
 	e[0].cntlid = 0xffff;
 	e[0].asqsz = 32;
+	e[0].eflags = 3;
+	e[0].rdma_qptype = 1;
+	e[0].rdma_prtype = 1;
+	e[0].rdma_cms = 1;
 	strcpy(e[0].trsvcid, "4420");
 	strcpy(e[0].traddr, "10.99.0.1");
 	strcpy(e[0].subnqn, "nqn.2014-08.org.nvmexpress.discovery");
 	e[1] = e[0];
 	e[1].subtype = 2;
 	e[1].treq = 4 | 2;
+	e[1].eflags = 0;
+	e[1].rdma_prtype = 4;
+	e[1].rdma_pkey = 0xffff;
 	strcpy(e[1].subnqn, FIX_NQN);
+
+	memset(log, 0, sizeof(*log));
+	log->genctr = 42;
+	log->numrec = 2;
+	log->e = e;
+	log->nr = 2;
+}
+
+/*
+ * The host identity of a connect given --hostnqn only, with the module
+ * loaded.
+ */
+static inline void fix_host(struct host_info *h)
+{
+	static const unsigned char id[16] = {
+		0xde, 0xad, 0xbe, 0xef, 0x00, 0x01, 0x02, 0x03,
+		0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b,
+	};
+
+	memset(h, 0, sizeof(*h));
+	strcpy(h->hostnqn, FIX_HOSTNQN);
+	h->nqn_src = ID_OPTION;
+	strcpy(h->nqn_file, "/etc/nvme/hostnqn");
+	memcpy(h->hostid, id, sizeof(id));
+	h->id_src = ID_FILE;
+	strcpy(h->id_file, "/etc/nvme/hostid");
+	h->module_loaded = true;
+	strcpy(h->module_hostnqn, "nqn.2014-08.org.nvmexpress:uuid:module");
+	strcpy(h->module_hostid, "00000000-0000-0000-0000-000000000001");
 }
 
 #endif /* NVMECFG_FIXTURES_H */

@@ -63,7 +63,7 @@ PY=$(command -v python3)
 
 echo "KTAP version 1"
 echo "# suite: json"
-echo "1..24"
+echo "1..28"
 
 jq_check list_controllers list '.controllers | length == 2'
 jq_check list_fields list '.controllers[0] | .index == 0 and
@@ -131,6 +131,29 @@ jq_check discover_records discover '.records | length == 2 and
 	.[1].subtype == "nvme subsystem" and .[1].traddr == "10.99.0.1" and
 	.[1].trsvcid == "4420" and .[1].subnqn == "nqn.2026-12.io.rblk:test" and
 	.[1].treq == "not required, sq flow control disable supported"'
+# nvme-cli 2.x's keys (nvme discover -o json), and rblk's cntlid and asqsz.
+jq_check discover_nvme_cli_keys discover '.genctr == 42 and .numrec == 2 and
+	(keys == ["genctr", "numrec", "records"]) and
+	(.records | map(keys) | unique) == [["adrfam", "asqsz", "cntlid",
+		"eflags", "portid", "rdma_cms", "rdma_pkey", "rdma_prtype",
+		"rdma_qptype", "subnqn", "subtype", "traddr", "treq", "trsvcid",
+		"trtype"]]'
+jq_check discover_nvme_cli_values discover '
+	.records[0].eflags == "explicit discovery connections, duplicate discovery information" and
+	.records[0].rdma_prtype == "not specified" and
+	.records[1].eflags == "none" and .records[1].rdma_prtype == "roce-v2" and
+	.records[1].rdma_qptype == "connected" and
+	.records[1].rdma_cms == "rdma-cm" and .records[1].rdma_pkey == 65535 and
+	.records[1].portid == 1'
+jq_check host_json host '. == {"hostnqn": "nqn.2014-08.org.nvmexpress:uuid:deadbeef",
+	"hostnqn_source": "option", "hostnqn_file": "/etc/nvme/hostnqn",
+	"hostid": "deadbeef-0001-0203-0405-060708090a0b",
+	"hostid_source": "file", "hostid_file": "/etc/nvme/hostid",
+	"module": {"hostnqn": "nqn.2014-08.org.nvmexpress:uuid:module",
+		"hostid": "00000000-0000-0000-0000-000000000001"}}'
+jq_check host_kernel_json host-kernel '. == {"hostnqn_source": "module",
+	"hostnqn_file": "/etc/nvme/hostnqn", "hostid_source": "module",
+	"hostid_file": "/etc/nvme/hostid"}'
 jq_check connect_ref connect '.index == 0 and .name == "rblk-ctrl0" and
 	(keys == ["index", "name", "namespaces"]) and
 	(.namespaces | map(.name)) == ["rblk0", "rblk1"] and
@@ -177,7 +200,7 @@ if [ -z "$PY" ]; then
 else
 	bad=
 	for w in list list-empty show stats stats-ctrl discover connect event \
-		 event-ns; do
+		 event-ns host host-kernel; do
 		$GEN "$w" | "$PY" -c '
 import json, sys
 for line in ([sys.stdin.read()] if sys.argv[1] != "lines" else sys.stdin):

@@ -2,7 +2,8 @@
 /*
  * Prints the output of nvmecfg for the test fixtures, so json_test.sh can
  * check it with a real JSON parser: jsongen {list|list-empty|show|stats|
- * stats-ctrl|discover|connect|event|event-ns} [normal|json].
+ * stats-ctrl|discover|connect|event|event-ns|host|host-kernel}
+ * [normal|json].
  */
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +18,8 @@ int main(int argc, char **argv)
 	struct ns_info ns[3];
 	struct stats_info st;
 	struct disc_entry e[2];
+	struct disc_log log;
+	struct host_info h;
 	struct ctrl_event ev = {
 		.event = RBLK_EVENT_REMOVED, .ctrl_index = 0,
 		.ctrl_name = "rblk-ctrl0", .state = RBLK_STATE_DELETING,
@@ -33,7 +36,8 @@ int main(int argc, char **argv)
 		fmt = OUT_NORMAL;
 
 	fix_ctrls(c, ns);
-	fix_disc(e);
+	fix_disc(e, &log);
+	fix_host(&h);
 	fix_event(&ns_ev);
 	fix_stats(&st, strcmp(what, "stats-ctrl"));
 	if (!strcmp(what, "list"))
@@ -45,13 +49,22 @@ int main(int argc, char **argv)
 	else if (!strcmp(what, "stats") || !strcmp(what, "stats-ctrl"))
 		print_stats(stdout, fmt, &st);
 	else if (!strcmp(what, "discover"))
-		print_discover(stdout, fmt, e, 2, 2);
+		print_discover(stdout, fmt, &log);
 	else if (!strcmp(what, "connect"))
 		print_connect(stdout, fmt, &c[0]);
 	else if (!strcmp(what, "event"))
 		print_event(stdout, fmt, &ev);
 	else if (!strcmp(what, "event-ns"))
 		print_event(stdout, fmt, &ns_ev);
+	else if (!strcmp(what, "host"))
+		print_host(stdout, fmt, &h);
+	else if (!strcmp(what, "host-kernel")) {
+		/* Nothing given, no files, no module. */
+		h.nqn_src = h.id_src = ID_KERNEL;
+		h.module_loaded = false;
+		h.module_hostnqn[0] = h.module_hostid[0] = '\0';
+		print_host(stdout, fmt, &h);
+	}
 	else
 		return 2;
 	return 0;

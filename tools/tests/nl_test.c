@@ -90,6 +90,26 @@ static void error_extack_message(void)
 	CHECK(r.answered);
 	CHECK(r.msg[0] != '\0');
 	printf("# kernel said: %s\n", r.msg);
+	/* The offset it blamed, mapped back to our request's attribute. */
+	CHECK(r.bad_attr == CTRL_ATTR_FAMILY_NAME);
+}
+
+/* The blamed attribute is found whatever comes before it. */
+static void error_bad_attr(void)
+{
+	struct nl_msg *msg = rnl_msg(&r, CTRL_CMD_GETFAMILY, 0);
+
+	CHECK(msg);
+	CHECK(!nla_put_u16(msg, CTRL_ATTR_FAMILY_ID, GENL_ID_CTRL));
+	CHECK(!nla_put_string(msg, CTRL_ATTR_FAMILY_NAME,
+			      "a-name-that-does-not-fit-genl-namsiz"));
+	CHECK(rnl_transact(&r, msg, NULL, NULL) == -EINVAL);
+	CHECK(r.bad_attr == CTRL_ATTR_FAMILY_NAME);
+	if (r.bad_attr != CTRL_ATTR_FAMILY_NAME)
+		printf("# bad_attr %d\n", r.bad_attr);
+	/* And forgotten by the next request. */
+	request_answered();
+	CHECK(r.bad_attr == -1);
 }
 
 static void extack_uncapped(void)
@@ -128,6 +148,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(dump_until_done),
 	KTAP_CASE(error_errno),
 	KTAP_CASE(error_extack_message),
+	KTAP_CASE(error_bad_attr),
 	KTAP_CASE(extack_uncapped),
 	KTAP_CASE(socket_reusable),
 	KTAP_CASE(module_missing),

@@ -11,7 +11,7 @@
 			 OPT(QUEUE_SIZE) | OPT(CTRL_LOSS_TMO) |		\
 			 OPT(RECONNECT_DELAY) | OPT(KATO) |		\
 			 OPT(FAST_IO_FAIL_TMO) | OPT(DUPLICATE_CONNECT) | \
-			 OPT(OUTPUT) | OPT(HELP))
+			 OPT(HOST_TRADDR) | OPT(TOS) | OPT(OUTPUT) | OPT(HELP))
 #define CONNECT_REQUIRED (OPT(TRADDR) | OPT(NQN))
 #define DEV_ALLOWED	(OPT(DEVICE) | OPT(INDEX) | OPT(OUTPUT) | OPT(HELP))
 
@@ -42,7 +42,8 @@ static void connect_valid(void)
 		      "-n", NQN, "--hostnqn", "nqn.2014-08.org.example:host",
 		      "--hostid", "12345678-9abc-def0-0123-456789ABCDEF",
 		      "-N", "2", "-i", "4", "-Q", "256", "-l", "-1",
-		      "-c", "3", "-k", "0", "-f", "30", "-D", "-o", "json") ==
+		      "-c", "3", "-k", "0", "--fast_io_fail_tmo", "30",
+		      "-w", "fe80::2%dummy0", "-T", "184", "-D", "-o", "json") ==
 	      OPTS_OK);
 	CHECK_STR(cfg.traddr, "10.99.0.1");
 	CHECK_STR(cfg.trsvcid, "4420");
@@ -56,6 +57,8 @@ static void connect_valid(void)
 	CHECK(cfg.reconnect_delay == 3);
 	CHECK(cfg.kato == 0);
 	CHECK(cfg.fast_io_fail_tmo == 30);
+	CHECK_STR(cfg.host_traddr, "fe80::2%dummy0");
+	CHECK(cfg.tos == 184 && (cfg.set & OPT(TOS)));
 	CHECK(cfg.format == OUT_JSON);
 	CHECK(cfg.set & OPT(KATO));
 	CHECK(cfg.set & OPT(DUPLICATE_CONNECT));
@@ -133,7 +136,8 @@ static void connect_empty_value(void)
 static void bad_numbers(void)
 {
 	static const char *const bad[] = {
-		"", "abc", "1x", "-1", "+1", " 1", "1 ", "0x10", "1e3", "4.5",
+		"", "abc", "1x", "+1", " 1", "1 ", "0x10", "1e3", "4.5",
+		"-1x", "-",
 	};
 	size_t i;
 
@@ -142,8 +146,8 @@ static void bad_numbers(void)
 		CHECK(CONNECT_WITH("-i", (char *)bad[i]) == OPTS_ERROR);
 		CHECK_CONTAINS(cfg.err, "is not a number");
 	}
-	CHECK(CONNECT_WITH("-l", "--1") == OPTS_ERROR);
-	CHECK_CONTAINS(cfg.err, "is not a number");
+	CHECK(CONNECT_WITH("-l=1") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "'=1' is not a number");
 	CHECK(CONNECT_WITH("-l", "-") == OPTS_ERROR);
 	CHECK(CONNECT_WITH("-N", "two") == OPTS_ERROR);
 	CHECK_CONTAINS(cfg.err, "--nsid (-N): 'two' is not a number");
@@ -164,7 +168,13 @@ static void out_of_range(void)
 		{ "-c", "0", "out of range 1-3600" },
 		{ "-l", "-2", "out of range -1-604800" },
 		{ "-l", "604801", "out of range -1-604800" },
-		{ "-f", "-2", "out of range -1-604800" },
+		{ "--fast_io_fail_tmo", "-2", "out of range -1-604800" },
+		/* Negative numbers are numbers, out of range. */
+		{ "-i", "-5", "--nr-io-queues (-i): -5 is out of range 1-128" },
+		{ "-k", "-1", "--keep-alive-tmo (-k): -1 is out of range 0-3600" },
+		{ "-T", "-1", "--tos (-T): -1 is out of range 0-255" },
+		{ "-T", "256", "--tos (-T): 256 is out of range 0-255" },
+		{ "-N", "-99999999999999999999", "out of range 1-4294967294" },
 		{ "-l", "-99999999999999999999", "out of range" },
 		{ "-N", "0", "out of range 1-4294967294" },
 		{ "-N", "4294967295", "out of range 1-4294967294" },
@@ -182,9 +192,12 @@ static void out_of_range(void)
 static void range_limits(void)
 {
 	CHECK(CONNECT_WITH("-i", "1", "-Q", "16", "-k", "3600", "-c", "1",
-			   "-l", "604800", "-f", "0", "-N", "4294967294") ==
+			   "-l", "604800", "--fast-io-fail-tmo", "0",
+			   "-N", "4294967294", "-T", "0") ==
 	      OPTS_OK);
 	CHECK(cfg.nsid == 4294967294u);
+	CHECK(cfg.tos == 0 && (cfg.set & OPT(TOS)));
+	CHECK(CONNECT_WITH("-T", "255") == OPTS_OK && cfg.tos == 255);
 	CHECK(CONNECT_WITH("-i", "128", "-Q", "1024", "-c", "3600",
 			   "-l", "0") == OPTS_OK);
 	CHECK(cfg.nr_io_queues == 128 && cfg.queue_size == 1024);
@@ -375,6 +388,190 @@ static void help_text(void)
 	free(buf);
 }
 
+/* A value left out never takes the next option as the value. */
+static void missing_value_not_swallowed(void)
+{
+	CHECK(CONNECT("--traddr", "-n", "X") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "--traddr (-a) needs a value");
+	CHECK(CONNECT("-a", "--nqn", NQN) == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "--traddr (-a) needs a value");
+	CHECK(CONNECT_WITH("-q", "-I", "12345678-9abc-def0-0123-456789abcdef") ==
+	      OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "--hostnqn (-q) needs a value");
+	CHECK(CONNECT_WITH("-i", "--queue-size", "32") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "--nr-io-queues (-i) needs a value");
+	/* A negative number is a value. */
+	CHECK(CONNECT_WITH("-l", "-1") == OPTS_OK && cfg.ctrl_loss_tmo == -1);
+	/* "-" alone is a value (and here not a number). */
+	CHECK(CONNECT_WITH("-i", "-") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "'-' is not a number");
+}
+
+/* -h anywhere (before "--") wins over any error, as nvmecfg(8) says. */
+static void help_mixed(void)
+{
+	CHECK(CONNECT("-a", "-h") == OPTS_HELP);
+	CHECK(CONNECT("--traddr", "--help", "-n") == OPTS_HELP);
+	CHECK(CONNECT_WITH("--frob", "-h") == OPTS_HELP);
+	CHECK(CONNECT_WITH("-i", "0", "-h") == OPTS_HELP);
+	CHECK(DEV("rblk0", "rblk1", "-h") == OPTS_HELP);
+	/* After "--" it is a device name. */
+	CHECK(DEV("--", "-h") == OPTS_OK);
+	CHECK_STR(cfg.device, "-h");
+	/* Not for a parser that does not take it (discovery.conf lines). */
+	CHECK(PARSE(OPT(TRADDR), 0, "-h") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "unknown option '-h'");
+}
+
+/* nvme-cli's -f is --host-iface: fast_io_fail_tmo has no short form. */
+static void fast_io_fail_long_only(void)
+{
+	CHECK(CONNECT_WITH("-f", "5") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "unknown option '-f'");
+	CHECK(CONNECT_WITH("--fast_io_fail_tmo", "5") == OPTS_OK);
+	CHECK(cfg.fast_io_fail_tmo == 5);
+	CHECK(CONNECT_WITH("--fast-io-fail-tmo=6") == OPTS_OK);
+	CHECK(cfg.fast_io_fail_tmo == 6);
+	CHECK(CONNECT_WITH("--fast_io-fail_tmo", "7") == OPTS_OK);
+	CHECK(cfg.fast_io_fail_tmo == 7);
+}
+
+static void host_traddr(void)
+{
+	char addr[RBLK_TRADDR_MAX_LEN + 2];
+
+	CHECK(CONNECT_WITH("-w", "10.0.0.2") == OPTS_OK);
+	CHECK_STR(cfg.host_traddr, "10.0.0.2");
+	CHECK(cfg.set & OPT(HOST_TRADDR));
+	CHECK(CONNECT_WITH("--host-traddr=fe80::2%dummy0") == OPTS_OK);
+	CHECK_STR(cfg.host_traddr, "fe80::2%dummy0");
+	CHECK(CONNECT_WITH("--host_traddr", "") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "--host-traddr (-w): empty value");
+	memset(addr, '1', sizeof(addr) - 1);
+	addr[sizeof(addr) - 1] = '\0';
+	CHECK(CONNECT_WITH("-w", addr) == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "--host-traddr (-w): longer than 255");
+	CHECK(CONNECT_WITH("-w", "10.0.0.2", "-w", "10.0.0.3") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "given more than once");
+}
+
+/* IPv6 with a scope id passes as given: the kernel parses it. */
+static void ipv6_scope_id(void)
+{
+	CHECK(CONNECT("-a", "fe80::1%dummy0", "-n", NQN) == OPTS_OK);
+	CHECK_STR(cfg.traddr, "fe80::1%dummy0");
+	CHECK(CONNECT("--traddr=fe80::1%2", "-n", NQN) == OPTS_OK);
+	CHECK_STR(cfg.traddr, "fe80::1%2");
+}
+
+/* The one NQN rule: 1 to 223 bytes, nothing else. */
+static void nqn_rule(void)
+{
+	char nqn[RBLK_NQN_MAX_LEN + 2];
+
+	CHECK(CONNECT("-a", "10.0.0.1", "-n", "blktests-subsystem-1") ==
+	      OPTS_OK);
+	CHECK_STR(cfg.nqn, "blktests-subsystem-1");
+	CHECK(CONNECT("-a", "10.0.0.1", "-n", "x") == OPTS_OK);
+	CHECK(CONNECT_WITH("-q", "my host") == OPTS_OK);
+	CHECK(CONNECT("-a", "10.0.0.1", "-n", "") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "--nqn (-n): empty value");
+	CHECK(opts_nqn_valid("blktests-subsystem-1"));
+	CHECK(!opts_nqn_valid(""));
+	memset(nqn, 'x', sizeof(nqn) - 1);
+	nqn[sizeof(nqn) - 1] = '\0';
+	CHECK(!opts_nqn_valid(nqn));
+	nqn[RBLK_NQN_MAX_LEN] = '\0';
+	CHECK(opts_nqn_valid(nqn));
+}
+
+#define DISC_ALLOWED	(OPT(DEVICE) | OPT(INDEX) | OPT(NQN) | OPT(HELP))
+
+/* disconnect -n: a subsystem instead of a device, not both. */
+static void disconnect_by_nqn(void)
+{
+	CHECK(PARSE(DISC_ALLOWED, OPT(DEVICE), "-n", NQN) == OPTS_OK);
+	CHECK_STR(cfg.nqn, NQN);
+	CHECK(PARSE(DISC_ALLOWED, OPT(DEVICE), "-n", NQN, "rblk0") ==
+	      OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "more than one device");
+	CHECK(PARSE(DISC_ALLOWED, OPT(DEVICE), "-d", "rblk0", "-n", NQN) ==
+	      OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "more than one device");
+	CHECK(PARSE(DISC_ALLOWED, OPT(DEVICE), "--index", "2", "-n", NQN) ==
+	      OPTS_ERROR);
+	CHECK(PARSE(DISC_ALLOWED, OPT(DEVICE)) == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "no device given (rblk-ctrlM, rblkN, --device, --index or --nqn)");
+	CHECK(PARSE(DISC_ALLOWED, OPT(DEVICE), "-n") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "--nqn (-n) needs a value");
+	CHECK(PARSE(DISC_ALLOWED, OPT(DEVICE), "-d", "rblk-ctrl1") == OPTS_OK);
+	CHECK_STR(cfg.device, "rblk-ctrl1");
+}
+
+/* A discovery.conf line over the command line: the line wins. */
+static void merge(void)
+{
+	struct cfg def, line;
+
+	CHECK(CONNECT_WITH("-q", "host-a", "-k", "9", "-T", "4", "-D") ==
+	      OPTS_OK);
+	def = cfg;
+	CHECK(PARSE(CONNECT_ALLOWED, 0, "-a", "10.0.0.9", "-q", "host-b") ==
+	      OPTS_OK);
+	line = cfg;
+	opts_merge(&line, &def);
+	CHECK_STR(line.traddr, "10.0.0.9");
+	CHECK_STR(line.hostnqn, "host-b");
+	CHECK_STR(line.nqn, NQN);
+	CHECK(line.kato == 9 && (line.set & OPT(KATO)));
+	CHECK(line.tos == 4 && (line.set & OPT(TOS)));
+	CHECK(line.set & OPT(DUPLICATE_CONNECT));
+	CHECK(!(line.set & (OPT(QUEUE_SIZE) | OPT(HOSTID))));
+}
+
+/* The ranges in the help are the UAPI's, the ones the parser checks. */
+static void help_ranges(void)
+{
+	char *buf = NULL, want[64];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	opts_help(f, CONNECT_ALLOWED);
+	fclose(f);
+	snprintf(want, sizeof(want), "I/O queues, 1-%d", RBLK_MAX_IO_QUEUES);
+	CHECK_CONTAINS(buf, want);
+	snprintf(want, sizeof(want), "entries per I/O queue, %d-%d",
+		 RBLK_MIN_QUEUE_SIZE, RBLK_MAX_QUEUE_SIZE);
+	CHECK_CONTAINS(buf, want);
+	snprintf(want, sizeof(want), "-1 never, -1-%d", RBLK_MAX_TMO);
+	CHECK_CONTAINS(buf, want);
+	snprintf(want, sizeof(want), "IP type of service, 0-%d", RBLK_MAX_TOS);
+	CHECK_CONTAINS(buf, want);
+	CHECK_CONTAINS(buf, "-w, --host-traddr ADDR");
+	CHECK_CONTAINS(buf, "-T, --tos TOS");
+	CHECK_CONTAINS(buf, "    --fast_io_fail_tmo SEC");
+	CHECK(!strstr(buf, "-f,"));
+	free(buf);
+}
+
+/* What the kernel blames maps back to the option that said it. */
+static void attr_options(void)
+{
+	CHECK(opts_from_attr(RBLK_ATTR_SUBSYSNQN) == OPT_NQN);
+	CHECK(opts_from_attr(RBLK_ATTR_HOSTNQN) == OPT_HOSTNQN);
+	CHECK(opts_from_attr(RBLK_ATTR_TRADDR) == OPT_TRADDR);
+	CHECK(opts_from_attr(RBLK_ATTR_HOST_TRADDR) == OPT_HOST_TRADDR);
+	CHECK(opts_from_attr(RBLK_ATTR_TOS) == OPT_TOS);
+	CHECK(opts_from_attr(RBLK_ATTR_QUEUE_SIZE) == OPT_QUEUE_SIZE);
+	CHECK(opts_from_attr(RBLK_ATTR_FAST_IO_FAIL_TMO) ==
+	      OPT_FAST_IO_FAIL_TMO);
+	CHECK(opts_from_attr(RBLK_ATTR_CTRL_NAME) == OPT_DEVICE);
+	CHECK(opts_from_attr(RBLK_ATTR_STATE) == -1);
+	CHECK(opts_from_attr(0) == -1);
+	CHECK(opts_from_attr(-1) == -1);
+	CHECK(opts_from_attr(RBLK_ATTR_MAX + 1) == -1);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(connect_valid),
 	KTAP_CASE(connect_minimal),
@@ -400,6 +597,16 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(device_errors),
 	KTAP_CASE(monitor_limits),
 	KTAP_CASE(help_text),
+	KTAP_CASE(missing_value_not_swallowed),
+	KTAP_CASE(help_mixed),
+	KTAP_CASE(fast_io_fail_long_only),
+	KTAP_CASE(host_traddr),
+	KTAP_CASE(ipv6_scope_id),
+	KTAP_CASE(nqn_rule),
+	KTAP_CASE(disconnect_by_nqn),
+	KTAP_CASE(merge),
+	KTAP_CASE(help_ranges),
+	KTAP_CASE(attr_options),
 };
 
 int main(void)

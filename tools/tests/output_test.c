@@ -3,7 +3,10 @@
  * Unit tests of nvmecfg's output (output.c). The JSON documents are also
  * fed to a real parser by json_test.sh.
  */
+#include <errno.h>
+
 #include "fixtures.h"
+#include "nvmecfg.h"
 #include "ktap.h"
 #include "output.h"
 
@@ -361,36 +364,144 @@ static void stats_controller(void)
 static void discover_output(void)
 {
 	struct disc_entry e[2];
+	struct disc_log log;
 	FILE *f;
 
-	fix_disc(e);
+	fix_disc(e, &log);
 	f = capture();
-	print_discover(f, OUT_NORMAL, e, 2, 2);
+	print_discover(f, OUT_NORMAL, &log);
 	fclose(f);
-	CHECK(!strncmp(buf, "Discovery Log Number of Records 2\n", 34));
+	CHECK_PREFIX(buf, "Discovery Log Number of Records 2\n"
+			  "Generation counter 42\n");
 	CHECK_CONTAINS(buf, "=====Discovery Log Entry 1======\n"
 			    "trtype:  rdma\nadrfam:  ipv4\n"
 			    "subtype: nvme subsystem\n");
-	CHECK_CONTAINS(buf, "subnqn:  " FIX_NQN "\ntraddr:  10.99.0.1\n");
+	CHECK_CONTAINS(buf, "subnqn:  " FIX_NQN "\ntraddr:  10.99.0.1\n"
+			    "eflags:  none\nrdma_prtype: roce-v2\n"
+			    "rdma_qptype: connected\nrdma_cms:    rdma-cm\n"
+			    "rdma_pkey: 0xffff\n");
+	CHECK_CONTAINS(buf, "eflags:  explicit discovery connections, "
+			    "duplicate discovery information\n"
+			    "rdma_prtype: not specified\n");
 
 	f = capture();
-	print_discover(f, OUT_JSON, e, 2, 2);
+	print_discover(f, OUT_JSON, &log);
 	fclose(f);
-	CHECK_CONTAINS(buf, "\"numrec\": 2,");
+	CHECK_PREFIX(buf, "{\n  \"genctr\": 42,\n  \"numrec\": 2,\n");
 	CHECK_CONTAINS(buf, "\"subtype\": \"current discovery subsystem\"");
 	CHECK_CONTAINS(buf, "\"subnqn\": \"" FIX_NQN "\"");
 	CHECK_CONTAINS(buf, "\"cntlid\": 65535");
+	CHECK_CONTAINS(buf, "\"rdma_prtype\": \"roce-v2\"");
 
+	/* No RDMA fields for another transport, as nvme-cli. */
+	e[1].trtype = 3;
 	f = capture();
-	print_discover(f, OUT_JSON, e, 0, 0);
+	print_discover(f, OUT_JSON, &log);
 	fclose(f);
-	CHECK_STR(buf, "{\n  \"numrec\": 0,\n  \"records\": []\n}\n");
+	CHECK(strstr(buf, "\"trtype\": \"tcp\""));
+	CHECK(!strstr(strstr(buf, "\"trtype\": \"tcp\""), "rdma_"));
+	e[1].trtype = 1;
+
+	log.nr = 0;
+	log.numrec = 0;
+	log.genctr = 0;
+	f = capture();
+	print_discover(f, OUT_JSON, &log);
+	fclose(f);
+	CHECK_STR(buf, "{\n  \"genctr\": 0,\n  \"numrec\": 0,\n  \"records\": []\n}\n");
 
 	/* A log longer than the kernel reports: the count is the target's. */
+	log.nr = 2;
+	log.numrec = 300;
 	f = capture();
-	print_discover(f, OUT_NORMAL, e, 2, 300);
+	print_discover(f, OUT_NORMAL, &log);
 	fclose(f);
-	CHECK(!strncmp(buf, "Discovery Log Number of Records 300\n", 36));
+	CHECK_PREFIX(buf, "Discovery Log Number of Records 300\n");
+}
+
+static void discover_names(void)
+{
+	CHECK_STR(eflags_name(0), "none");
+	CHECK_STR(eflags_name(4), "no cdc connectivity");
+	CHECK_STR(eflags_name(7), "explicit discovery connections, "
+		  "duplicate discovery information, no cdc connectivity");
+	CHECK_STR(eflags_name(8), "unrecognized");
+	CHECK_STR(prtype_name(0), "unrecognized");
+	CHECK_STR(prtype_name(1), "not specified");
+	CHECK_STR(prtype_name(2), "infiniband");
+	CHECK_STR(prtype_name(3), "roce");
+	CHECK_STR(prtype_name(5), "iwarp");
+	CHECK_STR(prtype_name(6), "unrecognized");
+	CHECK_STR(qptype_name(1), "connected");
+	CHECK_STR(qptype_name(2), "datagram");
+	CHECK_STR(qptype_name(0), "unrecognized");
+	CHECK_STR(cms_name(1), "rdma-cm");
+	CHECK_STR(cms_name(2), "unrecognized");
+}
+
+/* Every error names its cause; kernel-found bad values exit as usage. */
+static void error_words(void)
+{
+	CHECK_STR(errno_words(-ENETUNREACH, true), "no route to the target");
+	CHECK_STR(errno_words(-ECONNREFUSED, true), "connection refused");
+	CHECK_STR(errno_words(-ETIMEDOUT, true), "timed out");
+	CHECK_STR(errno_words(-EACCES, true), "host not allowed by the target");
+	CHECK_STR(errno_words(-ENOENT, true),
+		  "subsystem or host NQN unknown to the target");
+	CHECK_STR(errno_words(-EALREADY, true), "a controller to this target exists");
+	CHECK_STR(errno_words(-EPERM, false),
+		  "permission denied (needs CAP_SYS_ADMIN)");
+	CHECK_STR(errno_words(-EPERM, true),
+		  "permission denied (needs CAP_SYS_ADMIN)");
+	/* Not a target's answer elsewhere: the C library's words. */
+	CHECK_STR(errno_words(-ENOENT, false), strerror(ENOENT));
+	CHECK_STR(errno_words(-ENODEV, false), strerror(ENODEV));
+	CHECK_STR(errno_words(-EINVAL, true), strerror(EINVAL));
+
+	CHECK(error_exit(-EINVAL, true) == EXIT_USAGE);
+	CHECK(error_exit(-ERANGE, true) == EXIT_USAGE);
+	CHECK(error_exit(-EINVAL, false) == EXIT_KERNEL);
+	CHECK(error_exit(-ECONNREFUSED, true) == EXIT_KERNEL);
+	CHECK(error_exit(-EPERM, false) == EXIT_PERM);
+	CHECK(error_exit(-EACCES, false) == EXIT_PERM);
+	CHECK(error_exit(-ETIMEDOUT, false) == EXIT_KERNEL);
+}
+
+static void host_output(void)
+{
+	struct host_info h;
+	FILE *f;
+
+	fix_host(&h);
+	f = capture();
+	print_host(f, OUT_NORMAL, &h);
+	fclose(f);
+	CHECK_STR(buf, "hostnqn             " FIX_HOSTNQN "\n"
+		       "  from              option\n"
+		       "hostid              deadbeef-0001-0203-0405-060708090a0b\n"
+		       "  from              file /etc/nvme/hostid\n"
+		       "module              loaded\n"
+		       "  hostnqn           nqn.2014-08.org.nvmexpress:uuid:module\n"
+		       "  hostid            00000000-0000-0000-0000-000000000001\n");
+
+	/* Left to the module: its values, and where they come from. */
+	h.nqn_src = h.id_src = ID_KERNEL;
+	f = capture();
+	print_host(f, OUT_NORMAL, &h);
+	fclose(f);
+	CHECK_PREFIX(buf, "hostnqn             nqn.2014-08.org.nvmexpress:uuid:module\n"
+			  "  from              module\n"
+			  "hostid              00000000-0000-0000-0000-000000000001\n"
+			  "  from              module\n");
+
+	h.module_loaded = false;
+	h.module_hostnqn[0] = h.module_hostid[0] = '\0';
+	f = capture();
+	print_host(f, OUT_NORMAL, &h);
+	fclose(f);
+	CHECK_STR(buf, "hostnqn             -\n  from              module\n"
+		       "hostid              -\n  from              module\n"
+		       "module              not loaded\n");
 }
 
 static void event_lines(void)
@@ -491,6 +602,9 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(stats_output),
 	KTAP_CASE(stats_controller),
 	KTAP_CASE(discover_output),
+	KTAP_CASE(discover_names),
+	KTAP_CASE(host_output),
+	KTAP_CASE(error_words),
 	KTAP_CASE(event_lines),
 	KTAP_CASE(event_namespace),
 	KTAP_CASE(connect_output),

@@ -6,7 +6,8 @@
 cd "$(dirname "$0")" || exit 1
 
 pass=0 fail=0 skip=0
-for t in ./opts_test ./output_test ./nl_test ./decode_test ./json_test.sh \
+for t in ./opts_test ./output_test ./nl_test ./decode_test ./host_test \
+	 ./json_test.sh \
 	./cli_test.sh; do
 	out=$("$t" 2>&1)
 	rc=$?
