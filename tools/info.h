@@ -89,7 +89,7 @@ struct disc_entry {
 	uint16_t rdma_pkey;
 	char trsvcid[RBLK_TRSVCID_MAX_LEN + 1];
 	char traddr[RBLK_TRADDR_MAX_LEN + 1];
-	char subnqn[RBLK_NQN_MAX_LEN + 1];
+	char subnqn[RBLK_NQN_SIZE + 1];
 };
 
 /* A discovery log as nvmecfg got it: @nr records of the target's @numrec. */

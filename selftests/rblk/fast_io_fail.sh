@@ -7,7 +7,7 @@
 
 rblk_load
 trap 'nvmet_relink' EXIT
-dev=$(rblk_connect "$RBLK_NSID_FILE" -k 1 -c 1 -l 120 -f 2) || exit 1
+dev=$(rblk_connect "$RBLK_NSID_FILE" -k 1 -c 1 -l 120 --fast_io_fail_tmo 2) || exit 1
 [ "$(rblk_attr "$dev" fast_io_fail_tmo)" = 2 ] || fail "fast_io_fail_tmo not applied"
 nvmet_unlink
 rblk_wait_state "$dev" connecting 10 || fail "state $(rblk_attr "$dev" state), expected connecting"

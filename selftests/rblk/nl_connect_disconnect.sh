@@ -48,7 +48,7 @@ kill -0 "$mon" 2>/dev/null || fail "nvmecfg monitor exited early"
 
 # --- connect, with every tunable set to a non-default value ---
 out=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
-	-n "$RBLK_NQN" -N "$RBLK_NSID_FILE" -i 2 -Q 64 -k 7 -c 3 -l 30 -f 20 2>&1) ||
+	-n "$RBLK_NQN" -N "$RBLK_NSID_FILE" -i 2 -Q 64 -k 7 -c 3 -l 30 --fast_io_fail_tmo 20 2>&1) ||
 	{ printf '%s\n' "$out"; fail "nvmecfg connect failed"; }
 [ "$out" = "rblk-ctrl0
 rblk0" ] || fail "connect printed '$out', want rblk-ctrl0 and rblk0"

@@ -94,7 +94,9 @@ expect kato 1
 expect reconnect_delay 1
 expect ctrl_loss_tmo 600
 expect fast_io_fail_tmo -1
-expect hostnqn "$(cat /sys/module/rblk/parameters/hostnqn)"
+# nvmecfg takes /etc/nvme/hostnqn (init writes it), as nvme-cli does.
+expect hostnqn "$(cat /etc/nvme/hostnqn)"
+expect hostid "$(cat /etc/nvme/hostid)"
 st hostid | grep -qxE '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}' ||
 	fail "hostid '$(st hostid)' is not a lower-case UUID"
 cntlid=$(st cntlid)

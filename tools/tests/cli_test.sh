@@ -61,7 +61,7 @@ expect connect_bad_number 2 "'1k' is not a number" \
 	$NVMECFG connect -a 10.99.0.1 -n $NQN -Q 1k
 expect connect_tcp 2 "'tcp' is not supported, only rdma" \
 	$NVMECFG connect -t tcp -a 10.99.0.1 -n $NQN
-expect connect_long_nqn 2 'longer than 223 characters' \
+expect connect_long_nqn 2 'longer than 222 characters' \
 	$NVMECFG connect -a 10.99.0.1 -n "$LONG_NQN"
 expect connect_unknown_option 2 "unknown option '--frob'" \
 	$NVMECFG connect -a 10.99.0.1 -n $NQN --frob

@@ -170,21 +170,21 @@ static void bad_files(void)
 	reset();
 	put("/etc/nvme/hostnqn", "\n");
 	CHECK(resolve(NULL, NULL) == -1);
-	CHECK_CONTAINS(err, "/etc/nvme/hostnqn: not a host NQN (1 to 223 characters)");
+	CHECK_CONTAINS(err, "/etc/nvme/hostnqn: not a host NQN (1 to 222 characters)");
 	put("/etc/nvme/hostnqn", "");
 	CHECK(resolve(NULL, NULL) == -1);
 	CHECK_CONTAINS(err, "/etc/nvme/hostnqn: not a host NQN");
 
-	memset(nqn, 'x', 224);
-	strcpy(nqn + 224, "\n");
+	memset(nqn, 'x', RBLK_NQN_MAX_LEN + 1);
+	strcpy(nqn + RBLK_NQN_MAX_LEN + 1, "\n");
 	put("/etc/nvme/hostnqn", nqn);
 	CHECK(resolve(NULL, NULL) == -1);
 	CHECK_CONTAINS(err, "/etc/nvme/hostnqn: ");
-	nqn[223] = '\n';
-	nqn[224] = '\0';
+	nqn[RBLK_NQN_MAX_LEN] = '\n';
+	nqn[RBLK_NQN_MAX_LEN + 1] = '\0';
 	put("/etc/nvme/hostnqn", nqn);
 	CHECK(resolve(NULL, NULL) == 0);
-	CHECK(strlen(h.hostnqn) == 223);
+	CHECK(strlen(h.hostnqn) == RBLK_NQN_MAX_LEN);
 	/* --hostnqn makes it irrelevant. */
 	put("/etc/nvme/hostnqn", "\n");
 	CHECK(resolve("nqn.option", NULL) == 0);

@@ -180,7 +180,7 @@ static const struct raw_case cases[] = {
 	  .attrs = { STR(RBLK_ATTR_TRTYPE, "tcp"), TRADDR, NQN },
 	  .want = -EINVAL,
 	  .msg = "unsupported transport type" },
-	/* Any 1-223 bytes is an NQN, as for the Linux host: only "" is not. */
+	/* Any 1-222 bytes is an NQN, as for the Linux host: only "" is not. */
 	{ C("connect empty subsysnqn", CONNECT),
 	  .attrs = { TRADDR, STR(RBLK_ATTR_SUBSYSNQN, "") },
 	  .want = -EINVAL,
