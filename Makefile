@@ -58,6 +58,9 @@ initramfs:
 
 # Bash completion, from what the built nvmecfg says its commands and
 # options are.
+# tools/nvmecfg is made by tools/Makefile, never by make's built-in rule.
+tools/nvmecfg: tools
+	@:
 $(BUILD)nvmecfg.bash: tools/nvmecfg scripts/gen-completion.sh
 	@mkdir -p $(BUILD)
 	scripts/gen-completion.sh tools/nvmecfg > $@.tmp
@@ -84,7 +87,11 @@ INSTALLED = $(MODDIR)/rblk.ko $(SBINDIR)/nvmecfg $(MANDIR)/man8/nvmecfg.8 \
 
 install: install-module install-tools
 
+# The module is built for KVER (the pinned test ABI unless given): refuse to
+# put it under another kernel's tree.
 install-module: modules
+	@v=$$(modinfo -F vermagic rblk.ko | cut -d' ' -f1); [ "$$v" = "$(KVER)" ] || \
+		{ echo "rblk.ko is built for $$v, not KVER=$(KVER): make modules install KVER=$$(uname -r)" >&2; exit 1; }
 	install -D -m 0644 rblk.ko $(DESTDIR)$(MODDIR)/rblk.ko
 	$(if $(DESTDIR),,depmod -a $(KVER))
 
@@ -93,9 +100,11 @@ install-tools: tools $(BUILD)nvmecfg.bash
 	install -D -m 0755 tools/nvmecfg $(DESTDIR)$(SBINDIR)/nvmecfg
 	install -D -m 0644 Documentation/nvmecfg.8 $(DESTDIR)$(MANDIR)/man8/nvmecfg.8
 	install -D -m 0644 udev/60-rblk.rules $(DESTDIR)$(UDEVDIR)/rules.d/60-rblk.rules
-	@mkdir -p $(DESTDIR)$(SYSTEMDUNITDIR)
+	@mkdir -p $(BUILD)
 	sed 's|@SBINDIR@|$(SBINDIR)|g' systemd/rblk-autoconnect.service.in \
-		> $(DESTDIR)$(SYSTEMDUNITDIR)/rblk-autoconnect.service
+		> $(BUILD)rblk-autoconnect.service
+	install -D -m 0644 $(BUILD)rblk-autoconnect.service \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/rblk-autoconnect.service
 	install -D -m 0644 $(BUILD)nvmecfg.bash $(DESTDIR)$(BASHCOMPDIR)/nvmecfg
 
 uninstall:
@@ -105,8 +114,11 @@ uninstall:
 
 # What `dkms add` wants: the module's sources and dkms.conf in one tree.
 install-dkms:
-	@mkdir -p $(DESTDIR)$(DKMSSRCDIR)
-	cp -R Kbuild dkms.conf kmod include $(DESTDIR)$(DKMSSRCDIR)/
+	@mkdir -p $(DESTDIR)$(DKMSSRCDIR)/kmod
+	install -m 0644 Kbuild dkms.conf $(DESTDIR)$(DKMSSRCDIR)/
+	install -m 0644 kmod/*.[ch] $(DESTDIR)$(DKMSSRCDIR)/kmod/
+	install -D -m 0644 include/uapi/linux/rblk.h \
+		$(DESTDIR)$(DKMSSRCDIR)/include/uapi/linux/rblk.h
 
 uninstall-dkms:
 	rm -rf $(DESTDIR)$(DKMSSRCDIR)

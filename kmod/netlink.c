@@ -265,19 +265,17 @@ static int rblk_nl_put_padded(struct sk_buff *skb, int type, const char *s,
 /*
  * An address attribute in canonical form into @buf, so that duplicate
  * detection compares addresses, not spellings; a link-local IPv6 address
- * keeps its scope as an interface index.  @adrfam: what it must be, or 0.
+ * keeps its scope as an interface index.  *@adrfam: the family it must be,
+ * or 0 for either; set to the one it is.  The policy checked the syntax:
+ * -EINVAL means the family was wrong.
  */
-static int rblk_nl_canon_addr(struct genl_info *info, struct nlattr *attr,
-			      u8 *adrfam, char *buf, size_t len)
+static int rblk_nl_canon_addr(struct nlattr *attr, u8 *adrfam, char *buf,
+			      size_t len)
 {
 	struct sockaddr_storage ss;
 
-	if (rblk_parse_traddr(nla_data(attr), 0, *adrfam, &ss)) {
-		/* The policy checked the syntax: the family is wrong. */
-		NL_SET_ERR_MSG_ATTR(info->extack, attr,
-				    "address family differs from adrfam or traddr");
+	if (rblk_parse_traddr(nla_data(attr), 0, *adrfam, &ss))
 		return -EINVAL;
-	}
 	if (ss.ss_family == AF_INET) {
 		*adrfam = RBLK_ADRFAM_IPV4;
 		snprintf(buf, len, "%pI4",
@@ -301,21 +299,22 @@ static int rblk_nl_parse_addr(struct genl_info *info,
 {
 	struct nlattr **attrs = info->attrs;
 	u8 adrfam = 0;
-	int ret;
 
 	if (attrs[RBLK_ATTR_ADRFAM])
 		adrfam = nla_get_u8(attrs[RBLK_ATTR_ADRFAM]);
-	ret = rblk_nl_canon_addr(info, attrs[RBLK_ATTR_TRADDR], &adrfam,
-				 o->traddr, sizeof(o->traddr));
-	if (ret)
-		return ret;
+	if (rblk_nl_canon_addr(attrs[RBLK_ATTR_TRADDR], &adrfam, o->traddr,
+			       sizeof(o->traddr))) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[RBLK_ATTR_ADRFAM],
+				    "adrfam does not match traddr");
+		return -EINVAL;
+	}
 	o->adrfam = adrfam;
-	if (attrs[RBLK_ATTR_HOST_TRADDR]) {
-		ret = rblk_nl_canon_addr(info, attrs[RBLK_ATTR_HOST_TRADDR],
-					 &adrfam, o->host_traddr,
-					 sizeof(o->host_traddr));
-		if (ret)
-			return ret;
+	if (attrs[RBLK_ATTR_HOST_TRADDR] &&
+	    rblk_nl_canon_addr(attrs[RBLK_ATTR_HOST_TRADDR], &adrfam,
+			       o->host_traddr, sizeof(o->host_traddr))) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[RBLK_ATTR_HOST_TRADDR],
+				    "host_traddr is not of traddr's address family");
+		return -EINVAL;
 	}
 
 	if (attrs[RBLK_ATTR_TRSVCID]) {

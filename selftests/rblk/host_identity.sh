@@ -46,11 +46,12 @@ connect() {
 	rc=0
 	out=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$ACL" "$@" 2>&1) || rc=$?
 }
-# refused WHAT ARGS...: the connect fails (exit 1), names the cause, leaves nothing.
+# refused WHAT ARGS...: the connect fails as permission denied (exit 4,
+# EACCES: the target's ACL), names the cause, leaves nothing.
 refused() {
 	_what=$1; shift
 	connect "$@"
-	[ "$rc" -eq 1 ] || fail "$_what: exit $rc, want 1: $out"
+	[ "$rc" -eq 4 ] || fail "$_what: exit $rc, want 4: $out"
 	printf '%s\n' "$out" | grep -qi "not allow" ||
 		fail "$_what: message does not say the host is not allowed: $out"
 	ls /sys/class/rblk | grep -q rblk-ctrl && fail "$_what: a controller was left behind"

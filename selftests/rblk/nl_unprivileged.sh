@@ -48,7 +48,7 @@ expect() {
 }
 
 rblk_load
-EPERM='Operation not permitted'
+EPERM='permission denied'
 
 expect "connect" 4 "^nvmecfg: connect: $EPERM" \
 	connect -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN" -N "$RBLK_NSID_NULL"

@@ -23,8 +23,10 @@ OUT=/tmp/trace.txt
 
 cleanup() {
 	[ -d "$TR/events/rblk" ] && echo 0 > "$TR/events/rblk/enable"
-	echo 0 > "$TR/tracing_on" 2>/dev/null
 	echo > "$TR/trace" 2>/dev/null
+	# The defaults, for the tests after this one (connect_opts traces too).
+	echo 1 > "$TR/tracing_on" 2>/dev/null
+	echo 1408 > "$TR/buffer_size_kb" 2>/dev/null
 	nvmet_relink
 	rm -f "$PAT" "$GOT" "$BAK" "$OUT"
 }

@@ -196,7 +196,7 @@ static const struct raw_case cases[] = {
 	{ C("connect host_traddr of the other family", CONNECT),
 	  .attrs = { TRADDR, NQN, STR(RBLK_ATTR_HOST_TRADDR, "fd00::1") },
 	  .want = -EINVAL,
-	  .msg = "address family differs" },
+	  .msg = "host_traddr is not of traddr's address family" },
 	{ C("connect tos as u32", CONNECT),
 	  .attrs = { TRADDR, NQN, U32(RBLK_ATTR_TOS, 1) },
 	  .want = -EINVAL },
