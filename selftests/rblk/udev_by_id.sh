@@ -6,7 +6,8 @@
 # by-id/nvme-<wwid> link, from Debian's rules); data written through the
 # by-id link reads back through /dev/rblkN and is in the backing file; the
 # rules set the scheduler to none (blk-mq alone picks mq-deadline for one
-# hardware queue, hence -i 1); disconnect removes the links.
+# hardware queue, hence -i 1); a filesystem made on one gets by-uuid and
+# by-label links; disconnect removes the links.
 # rblk-timeout: 180
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -96,6 +97,20 @@ assert_same "$PAT" "$BAK" "backing file region"
 log "1 MiB written via by-id/rblk-$rwwid: $rdev, $ndev and the backing file agree"
 
 must nvme disconnect -n "$RBLK_NQN"
+
+# A filesystem gets its by-uuid and by-label names (the rules probe rblk
+# devices with blkid, which 60-persistent-storage.rules does not), after
+# the write that made it (the rules watch the device).
+fdev=$(rblk_ns_dev "$ctrl" "$RBLK_NSID_512") || fail "no rblk device for nsid $RBLK_NSID_512"
+fsuuid=$(cat /proc/sys/kernel/random/uuid)
+must mkfs.ext4 -q -F -U "$fsuuid" -L rblk-udev "$fdev"
+wait_until 10 test -L "/dev/disk/by-uuid/$fsuuid" ||
+	fail "no /dev/disk/by-uuid/$fsuuid after mkfs on $fdev"
+link_to "/dev/disk/by-uuid/$fsuuid" "$fdev"
+link_to /dev/disk/by-label/rblk-udev "$fdev"
+links="$links /dev/disk/by-uuid/$fsuuid /dev/disk/by-label/rblk-udev"
+log "ext4 on $fdev: by-uuid/$fsuuid, by-label/rblk-udev"
+
 must nvmecfg disconnect "$ctrl"
 for dev in $devs; do
 	wait_for_path "/sys/block/${dev#/dev/}" 10 ! || fail "$dev still there after disconnect"
