@@ -52,8 +52,8 @@ done
 tests_arg=$(echo "$TESTS" | tr -s ' ,' ',' | sed 's/^,//; s/,$//')
 # loglevel=5 after quiet: WARN() splats (KERN_WARNING) reach the console too.
 # printk.time=1: kernel lines start with "[ secs]", user output never does.
-APPEND="console=ttyS0 quiet loglevel=5 printk.time=1 panic=-1 rblk.mode=$MODE rblk.tests=$tests_arg"
-[ -n "${RBLK_TEST_TIMEOUT:-}" ] && APPEND="$APPEND rblk.timeout=$RBLK_TEST_TIMEOUT"
+APPEND="console=ttyS0 quiet loglevel=5 printk.time=1 panic=-1 rblktest.mode=$MODE rblktest.tests=$tests_arg"
+[ -n "${RBLK_TEST_TIMEOUT:-}" ] && APPEND="$APPEND rblktest.timeout=$RBLK_TEST_TIMEOUT"
 [ -n "${RBLK_VM_APPEND:-}" ] && APPEND="$APPEND $RBLK_VM_APPEND"
 
 : > "$CONSOLE"

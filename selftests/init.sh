@@ -6,9 +6,9 @@
 # parameters in /etc/rblk-test.env, runs the selected selftests and powers off.
 # The guest has no network device but the dummy one: nothing leaves it.
 #
-# Kernel command line: rblk.mode=check (selftests) or NAME (runs selftests/NAME.sh,
-#                      e.g. demo)   rblk.tests=a,b,c (empty: all)
-#                      rblk.timeout=SECS (per-test timeout)
+# Kernel command line: rblktest.mode=check (selftests) or NAME (runs selftests/NAME.sh,
+#                      e.g. demo)   rblktest.tests=a,b,c (empty: all)
+#                      rblktest.timeout=SECS (per-test timeout)
 # Results go, as KTAP, to the console and to /dev/ttyS1 (read by the host).
 # This script is pid 1: it must never exit, or the kernel panics.
 
@@ -51,9 +51,9 @@ cmdline_arg() {
 	done
 	return 0
 }
-MODE=$(cmdline_arg rblk.mode)
-TESTS=$(cmdline_arg rblk.tests)
-TEST_TIMEOUT=$(cmdline_arg rblk.timeout)
+MODE=$(cmdline_arg rblktest.mode)
+TESTS=$(cmdline_arg rblktest.tests)
+TEST_TIMEOUT=$(cmdline_arg rblktest.timeout)
 : "${MODE:=check}"
 
 shutdown() {
@@ -202,6 +202,6 @@ if [ "$MODE" = check ]; then
 elif [ -f "/selftests/$MODE.sh" ]; then
 	/bin/sh /selftests/run.sh --script "/selftests/$MODE.sh"
 else
-	setup_fail "unknown rblk.mode=$MODE (no /selftests/$MODE.sh)"
+	setup_fail "unknown rblktest.mode=$MODE (no /selftests/$MODE.sh)"
 fi
 shutdown

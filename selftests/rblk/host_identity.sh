@@ -68,6 +68,11 @@ mod_hi=$(cat /sys/module/rblk/parameters/hostid)
 	fail "module hostnqn $mod_hn does not carry its hostid $mod_hi"
 
 # --- /etc/nvme: nvmecfg and nvme-cli are the same host ---
+# nvmecfg show: what a connect will use, and where it comes from.
+show=$(nvmecfg show -o json) || fail "nvmecfg show failed: $show"
+printf '%s\n' "$show" | jq -e --arg hn "$HN" --arg hi "$HI" \
+	'.hostnqn == $hn and .hostnqn_source == "file" and .hostid == $hi and .hostid_source == "file"' \
+	>/dev/null || fail "nvmecfg show does not report /etc/nvme's identity: $show"
 connect
 [ "$rc" -eq 0 ] || fail "connect as $HN (from /etc/nvme/hostnqn) refused: $out"
 [ "$(ctrl_attr hostnqn)" = "$HN" ] || fail "controller hostnqn $(ctrl_attr hostnqn), want $HN"
@@ -112,6 +117,10 @@ rblk_disconnect "/dev/$(echo "$out" | sed -n 2p)"
 
 # --- no /etc/nvme: the module's identity ---
 rm -rf /etc/nvme
+show=$(nvmecfg show -o json) || fail "nvmecfg show failed: $show"
+printf '%s\n' "$show" | jq -e --arg hn "$mod_hn" \
+	'.hostnqn == $hn and .hostnqn_source == "module"' >/dev/null ||
+	fail "nvmecfg show without /etc/nvme does not report the module's identity: $show"
 refused "the module's generated host NQN"
 connect -q "$HN"
 [ "$rc" -eq 0 ] || fail "connect -q $HN without /etc/nvme refused: $out"
