@@ -83,7 +83,10 @@ static int report(const char *cmd, const char *what, const struct rnl *r,
 		fprintf(stderr, "\nTry 'nvmecfg %s --help'.\n", cmd);
 		return error_exit(err, true);
 	}
-	fprintf(stderr, "nvmecfg: %s: %s", name, errno_words(err, target));
+	/* The kernel says which capability is missing when it knows. */
+	fprintf(stderr, "nvmecfg: %s: %s", name,
+		err == -EPERM && r->msg[0] ? "permission denied" :
+		errno_words(err, target));
 	if (r->msg[0])
 		fprintf(stderr, ": %s", r->msg);
 	else if (r->miss_type >= 0)

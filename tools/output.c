@@ -919,7 +919,7 @@ void print_event(FILE *f, enum out_format fmt, const struct ctrl_event *ev)
 const char *errno_words(int err, bool target)
 {
 	if (err == -EPERM)
-		return "permission denied (needs CAP_SYS_ADMIN)";
+		return "permission denied (needs CAP_SYS_ADMIN and CAP_NET_ADMIN)";
 	if (!target)
 		return strerror(-err);
 	switch (-err) {

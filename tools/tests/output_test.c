@@ -450,9 +450,9 @@ static void error_words(void)
 		  "subsystem or host NQN unknown to the target");
 	CHECK_STR(errno_words(-EALREADY, true), "a controller to this target exists");
 	CHECK_STR(errno_words(-EPERM, false),
-		  "permission denied (needs CAP_SYS_ADMIN)");
+		  "permission denied (needs CAP_SYS_ADMIN and CAP_NET_ADMIN)");
 	CHECK_STR(errno_words(-EPERM, true),
-		  "permission denied (needs CAP_SYS_ADMIN)");
+		  "permission denied (needs CAP_SYS_ADMIN and CAP_NET_ADMIN)");
 	/* Not a target's answer elsewhere: the C library's words. */
 	CHECK_STR(errno_words(-ENOENT, false), strerror(ENOENT));
 	CHECK_STR(errno_words(-ENODEV, false), strerror(ENODEV));
