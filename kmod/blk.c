@@ -266,8 +266,8 @@ static bool rblk_queue_ready(struct rblk_ctrl *ctrl, struct rblk_queue *queue,
 	       test_bit(RBLK_Q_TR_READY, &queue->flags);
 }
 
-static blk_status_t rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
-				  const struct blk_mq_queue_data *bd)
+static blk_status_t __rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
+				    const struct blk_mq_queue_data *bd)
 {
 	struct rblk_queue *queue = hctx->driver_data;
 	struct rblk_ctrl *ctrl = queue->ctrl;
@@ -300,7 +300,7 @@ static blk_status_t rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	req->start_ns = ktime_get_ns();
 	blk_mq_start_request(rq);
 
-	ret = rblk_queue_submit(queue, rq);
+	ret = rblk_queue_submit(queue, rq, bd->last);
 	switch (ret) {
 	case 0:
 		return BLK_STS_OK;
@@ -317,6 +317,28 @@ static blk_status_t rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 			 queue->qid, ret);
 		return rblk_fail_rq(rq, NVME_SC_INTERNAL | NVME_STATUS_DNR);
 	}
+}
+
+static blk_status_t rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
+				  const struct blk_mq_queue_data *bd)
+{
+	struct rblk_queue *queue = hctx->driver_data;
+	blk_status_t sts = __rblk_queue_rq(hctx, bd);
+
+	/*
+	 * The batch ends here even if this request was not posted (failed,
+	 * held, or passed on as bios, which blk-mq counts as queued and
+	 * follows with no ->commit_rqs).
+	 */
+	if (bd->last)
+		rblk_queue_commit(queue);
+	return sts;
+}
+
+/* blk-mq ended a batch before the request it announced as the last. */
+static void rblk_commit_rqs(struct blk_mq_hw_ctx *hctx)
+{
+	rblk_queue_commit(hctx->driver_data);
 }
 
 enum rblk_disposition {
@@ -462,6 +484,7 @@ static int rblk_init_admin_hctx(struct blk_mq_hw_ctx *hctx, void *data,
 
 const struct blk_mq_ops rblk_io_mq_ops = {
 	.queue_rq	= rblk_queue_rq,
+	.commit_rqs	= rblk_commit_rqs,
 	.complete	= rblk_complete_rq,
 	.init_request	= rblk_init_request,
 	.init_hctx	= rblk_init_hctx,
@@ -470,6 +493,7 @@ const struct blk_mq_ops rblk_io_mq_ops = {
 
 const struct blk_mq_ops rblk_admin_mq_ops = {
 	.queue_rq	= rblk_queue_rq,
+	.commit_rqs	= rblk_commit_rqs,
 	.complete	= rblk_complete_rq,
 	.init_request	= rblk_init_request,
 	.init_hctx	= rblk_init_admin_hctx,

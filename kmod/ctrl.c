@@ -1075,8 +1075,10 @@ struct rblk_ctrl *rblk_ctrl_alloc(const struct rblk_ctrl_opts *opts,
 		kfree(ctrl);
 		return NULL;
 	}
-	for (i = 0; i <= opts->nr_io_queues; i++)
+	for (i = 0; i <= opts->nr_io_queues; i++) {
 		mutex_init(&ctrl->queues[i].stop_lock);
+		spin_lock_init(&ctrl->queues[i].sq_lock);
+	}
 
 	device_initialize(&ctrl->dev);
 	ctrl->dev.release = rblk_ctrl_release;
@@ -1210,14 +1212,33 @@ void rblk_ctrl_teardown(struct rblk_ctrl *ctrl)
 
 /* --- statistics --- */
 
+/*
+ * Doorbells and commands posted, summed over the I/O queues (every one
+ * there ever was: the counts survive reconnects and queue-count changes).
+ */
+static void rblk_ctrl_sq_counts(struct rblk_ctrl *ctrl, u64 *posts, u64 *cmds)
+{
+	u32 i;
+
+	*posts = 0;
+	*cmds = 0;
+	for (i = 1; i <= ctrl->opts.nr_io_queues; i++) {
+		*posts += READ_ONCE(ctrl->queues[i].nr_posts);
+		*cmds += READ_ONCE(ctrl->queues[i].nr_cmds);
+	}
+}
+
 /**
  * rblk_ctrl_stats() - the controller's own counters into a snapshot
  * @ctrl: controller
- * @s: %RBLK_STAT_TIMEOUTS (of all commands), %RBLK_STAT_RECONNECTS and
- *	%RBLK_STAT_RECONNECT_ATTEMPTS are set, since the last reset
+ * @s: %RBLK_STAT_TIMEOUTS (of all commands), %RBLK_STAT_RECONNECTS,
+ *	%RBLK_STAT_RECONNECT_ATTEMPTS, %RBLK_STAT_DOORBELLS and
+ *	%RBLK_STAT_COMMANDS_POSTED are set, since the last reset
  */
 void rblk_ctrl_stats(struct rblk_ctrl *ctrl, struct rblk_stats *s)
 {
+	u64 posts, cmds;
+
 	s->v[RBLK_STAT_TIMEOUTS] = atomic64_read(&ctrl->timeouts) -
 				   READ_ONCE(ctrl->stats_base.timeouts);
 	s->v[RBLK_STAT_RECONNECTS] = atomic64_read(&ctrl->reconnects) -
@@ -1225,6 +1246,10 @@ void rblk_ctrl_stats(struct rblk_ctrl *ctrl, struct rblk_stats *s)
 	s->v[RBLK_STAT_RECONNECT_ATTEMPTS] =
 		atomic64_read(&ctrl->reconnect_attempts) -
 		READ_ONCE(ctrl->stats_base.reconnect_attempts);
+	rblk_ctrl_sq_counts(ctrl, &posts, &cmds);
+	s->v[RBLK_STAT_DOORBELLS] = posts - READ_ONCE(ctrl->stats_base.posts);
+	s->v[RBLK_STAT_COMMANDS_POSTED] =
+		cmds - READ_ONCE(ctrl->stats_base.cmds);
 }
 
 /**
@@ -1233,9 +1258,14 @@ void rblk_ctrl_stats(struct rblk_ctrl *ctrl, struct rblk_stats *s)
  */
 void rblk_ctrl_stats_reset(struct rblk_ctrl *ctrl)
 {
+	u64 posts, cmds;
+
 	WRITE_ONCE(ctrl->stats_base.timeouts, atomic64_read(&ctrl->timeouts));
 	WRITE_ONCE(ctrl->stats_base.reconnects,
 		   atomic64_read(&ctrl->reconnects));
 	WRITE_ONCE(ctrl->stats_base.reconnect_attempts,
 		   atomic64_read(&ctrl->reconnect_attempts));
+	rblk_ctrl_sq_counts(ctrl, &posts, &cmds);
+	WRITE_ONCE(ctrl->stats_base.posts, posts);
+	WRITE_ONCE(ctrl->stats_base.cmds, cmds);
 }

@@ -884,6 +884,8 @@ static void rblk_nl_read_stats(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
 	s->v[RBLK_STAT_RECONNECTS] = tmp->v[RBLK_STAT_RECONNECTS];
 	s->v[RBLK_STAT_RECONNECT_ATTEMPTS] =
 		tmp->v[RBLK_STAT_RECONNECT_ATTEMPTS];
+	s->v[RBLK_STAT_DOORBELLS] = tmp->v[RBLK_STAT_DOORBELLS];
+	s->v[RBLK_STAT_COMMANDS_POSTED] = tmp->v[RBLK_STAT_COMMANDS_POSTED];
 	/* The controller's count also has its admin commands' timeouts. */
 	if (!ns)
 		s->v[RBLK_STAT_TIMEOUTS] = tmp->v[RBLK_STAT_TIMEOUTS];

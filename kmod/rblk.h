@@ -129,6 +129,7 @@ enum rblk_req_flags {
  * @cmd: command of a driver-private (passthrough) request
  * @sge: command SGE followed by in-capsule data SGEs
  * @num_sge: SGEs in use
+ * @send_wr: the SEND of the capsule, chained to the queue's batch
  * @send_cqe: completion of the SEND
  * @reg_cqe: completion (errors only) of the memory registration
  * @inv_cqe: completion of the local invalidation
@@ -152,6 +153,7 @@ struct rblk_request {
 	struct nvme_command cmd;
 	struct ib_sge sge[1 + RBLK_MAX_INLINE_SEGS];
 	u32 num_sge;
+	struct ib_send_wr send_wr;
 	struct ib_cqe send_cqe;
 	struct ib_cqe reg_cqe;
 	struct ib_cqe inv_cqe;
@@ -323,8 +325,8 @@ enum rblk_ctrl_flags {
  * @timeouts: command timeouts
  * @reconnects: successful reconnects
  * @reconnect_attempts: reconnect attempts
- * @stats_base: @timeouts, @reconnects, @reconnect_attempts at the last
- *	reset
+ * @stats_base: @timeouts, @reconnects, @reconnect_attempts and the
+ *	queues' doorbell and command counts at the last reset
  * @resubmit_lock: protects @resubmit_bios and @resubmit_flushes
  * @resubmit_bios: bios of requests held for a retired queue
  * @resubmit_flushes: flush requests held for a retired queue
@@ -397,6 +399,8 @@ struct rblk_ctrl {
 		u64 timeouts;
 		u64 reconnects;
 		u64 reconnect_attempts;
+		u64 posts;
+		u64 cmds;
 	} stats_base;
 
 	spinlock_t resubmit_lock;

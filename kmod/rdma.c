@@ -507,22 +507,93 @@ out_free_table:
 	return ret;
 }
 
+/*
+ * Post the queue's batch of capsules with one doorbell.  On failure the
+ * requests whose work requests were not posted are completed as aborted
+ * by the host, except @cur (the caller's, which it fails itself): their
+ * state is set to complete here, under @sq_lock, so that no cancellation
+ * or timeout (which stop the queue, taking the lock, before they look)
+ * completes them again; ->complete runs in rblk_complete_unposted(), out
+ * of the lock.  Returns the error of ib_post_send(); *@cur_failed says
+ * whether @cur was among the requests not posted.
+ */
+static int rblk_sq_post(struct rblk_queue *queue, struct rblk_request *cur,
+			bool *cur_failed, struct list_head *unposted)
+{
+	struct ib_send_wr *first = queue->sq_head, *wr, *next;
+	const struct ib_send_wr *bad_wr = NULL;
+	int ret;
+
+	lockdep_assert_held(&queue->sq_lock);
+	if (!first)
+		return 0;
+	queue->sq_head = NULL;
+	queue->sq_last = NULL;
+	queue->nr_posts++;
+	ret = ib_post_send(queue->qp, first, &bad_wr);
+	if (likely(!ret))
+		return 0;
+
+	rblk_err(queue->ctrl, "queue %u: post send failed: %d\n", queue->qid,
+		 ret);
+	/* Everything from bad_wr on was not posted. */
+	for (wr = (struct ib_send_wr *)(bad_wr ?: first); wr; wr = next) {
+		struct rblk_request *req;
+		struct request *rq;
+
+		next = wr->next;
+		if (wr->opcode != IB_WR_SEND)
+			continue;	/* the REG_MR before a SEND */
+		req = container_of(wr->wr_cqe, struct rblk_request, send_cqe);
+		queue->nr_cmds--;
+		if (req == cur) {
+			*cur_failed = true;
+			continue;
+		}
+		rq = blk_mq_rq_from_pdu(req);
+		req->status = NVME_SC_HOST_ABORTED_CMD;
+		if (blk_rq_is_passthrough(rq))
+			req->status |= NVME_STATUS_DNR;
+		req->flags |= RBLK_REQ_ABORTED;
+		if (!blk_mq_complete_request_remote(rq))
+			list_add_tail(&rq->queuelist, unposted);
+	}
+	return ret;
+}
+
+static void rblk_complete_unposted(struct list_head *unposted)
+{
+	struct request *rq, *next;
+
+	list_for_each_entry_safe(rq, next, unposted, queuelist) {
+		list_del_init(&rq->queuelist);
+		rq->q->mq_ops->complete(rq);
+	}
+}
+
 /**
- * rblk_queue_submit() - map a request's data and post its capsule
+ * rblk_queue_submit() - map a request's data and queue its capsule
  * @queue: live queue
  * @rq: request; its command is in the pdu, command id not yet set
+ * @last: the last request of a batch (blk-mq's bd->last): post the batch
  *
- * Return: 0 once posted, -EAGAIN/-ENOMEM to retry later, -EIO if the queue
- * is broken (the request may be retried after recovery), other errors are
- * final for this request.
+ * The capsules of a batch are chained and posted with one ib_post_send()
+ * when the last arrives, or by rblk_queue_commit().  Every SEND stays
+ * signalled: its completion releases the request's SQE.
+ *
+ * Return: 0 once queued (and posted, if @last), -EAGAIN/-ENOMEM to retry
+ * later, -EIO if the queue is broken (the request may be retried after
+ * recovery), other errors are final for this request.
  */
-int rblk_queue_submit(struct rblk_queue *queue, struct request *rq)
+int rblk_queue_submit(struct rblk_queue *queue, struct request *rq, bool last)
 {
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 	struct ib_device *ibdev = queue->device->dev;
 	u64 sqe_dma = rblk_ring_dma(&queue->sqes, rq->tag);
 	struct nvme_command *sqe = rblk_ring_entry(&queue->sqes, rq->tag);
-	struct ib_send_wr send_wr = {}, *first;
+	struct ib_send_wr *send_wr = &req->send_wr, *first;
+	LIST_HEAD(unposted);
+	bool failed = false;
 	int ret;
 
 	ib_dma_sync_single_for_cpu(ibdev, sqe_dma, sizeof(*sqe), DMA_TO_DEVICE);
@@ -545,29 +616,64 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq)
 	req->sge[0].lkey = queue->device->pd->local_dma_lkey;
 
 	req->send_cqe.done = rblk_send_done;
-	send_wr.wr_cqe = &req->send_cqe;
-	send_wr.sg_list = req->sge;
-	send_wr.num_sge = req->num_sge;
-	send_wr.opcode = IB_WR_SEND;
-	send_wr.send_flags = IB_SEND_SIGNALED;
+	send_wr->next = NULL;
+	send_wr->wr_cqe = &req->send_cqe;
+	send_wr->sg_list = req->sge;
+	send_wr->num_sge = req->num_sge;
+	send_wr->opcode = IB_WR_SEND;
+	send_wr->send_flags = IB_SEND_SIGNALED;
 
 	/* Completion needs both the SEND and the response. */
 	refcount_set(&req->ref, 2);
 
-	first = &send_wr;
+	first = send_wr;
 	if (req->mr) {
-		req->reg_wr.wr.next = &send_wr;
+		req->reg_wr.wr.next = send_wr;
 		first = &req->reg_wr.wr;
 	}
 
-	ret = ib_post_send(queue->qp, first, NULL);
-	if (unlikely(ret)) {
-		rblk_err(queue->ctrl, "queue %u: post send failed: %d\n",
-			 queue->qid, ret);
+	spin_lock(&queue->sq_lock);
+	if (queue->sq_last)
+		queue->sq_last->next = first;
+	else
+		queue->sq_head = first;
+	queue->sq_last = send_wr;
+	queue->nr_cmds++;
+	if (last)
+		rblk_sq_post(queue, req, &failed, &unposted);
+	spin_unlock(&queue->sq_lock);
+
+	rblk_complete_unposted(&unposted);
+	if (unlikely(failed)) {
 		rblk_unmap_data(rq);
 		return -EIO;
 	}
 	return 0;
+}
+
+/**
+ * rblk_queue_commit() - post the capsules queued without @last
+ * @queue: queue
+ *
+ * blk-mq calls this (->commit_rqs) when a batch ended early.  A failed
+ * post completes the requests not posted as aborted and reports the
+ * queue broken.
+ */
+void rblk_queue_commit(struct rblk_queue *queue)
+{
+	LIST_HEAD(unposted);
+	bool failed = false;
+	int ret;
+
+	/* Only our own earlier capsules matter, and we see those. */
+	if (!READ_ONCE(queue->sq_head))
+		return;
+	spin_lock(&queue->sq_lock);
+	ret = rblk_sq_post(queue, NULL, &failed, &unposted);
+	spin_unlock(&queue->sq_lock);
+	rblk_complete_unposted(&unposted);
+	if (unlikely(ret))
+		queue->ops->error(queue);
 }
 
 /**
@@ -1006,6 +1112,14 @@ void rblk_queue_stop(struct rblk_queue *queue)
 {
 	mutex_lock(&queue->stop_lock);
 	clear_bit(RBLK_Q_LIVE, &queue->flags);
+	/*
+	 * Capsules queued but not posted stay started requests for the
+	 * caller to cancel; no commit may post them after the drain.
+	 */
+	spin_lock(&queue->sq_lock);
+	queue->sq_head = NULL;
+	queue->sq_last = NULL;
+	spin_unlock(&queue->sq_lock);
 	if (test_and_clear_bit(RBLK_Q_CONNECTED, &queue->flags)) {
 		if (queue->cm_id)
 			rdma_disconnect(queue->cm_id);

@@ -21,6 +21,7 @@
  */
 #include <linux/blkdev.h>
 #include <linux/device.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -55,11 +56,31 @@ static struct rblk_ns *rblk_dev_to_ns(struct device *dev)
 	return dev_to_disk(dev)->private_data;
 }
 
-/* Counted by the controller only: a namespace has none of its own. */
+/*
+ * Counted by the controller only: a namespace has none of its own (its
+ * commands share the controller's queues).
+ */
 static bool rblk_stat_ctrl_only(unsigned int stat)
 {
 	return stat == RBLK_STAT_RECONNECTS ||
-	       stat == RBLK_STAT_RECONNECT_ATTEMPTS;
+	       stat == RBLK_STAT_RECONNECT_ATTEMPTS ||
+	       stat == RBLK_STAT_DOORBELLS ||
+	       stat == RBLK_STAT_COMMANDS_POSTED;
+}
+
+/* Commands per doorbell since the last reset, two decimals. */
+static ssize_t rblk_cmds_per_doorbell_show(struct rblk_ctrl *ctrl, char *buf)
+{
+	struct rblk_stats s;
+	u64 posts, hundredths = 0;
+
+	rblk_ctrl_stats(ctrl, &s);
+	posts = s.v[RBLK_STAT_DOORBELLS];
+	if (posts)
+		hundredths = div64_u64(s.v[RBLK_STAT_COMMANDS_POSTED] * 100 +
+				       posts / 2, posts);
+	return sysfs_emit(buf, "%llu.%02llu\n", hundredths / 100,
+			  hundredths % 100);
 }
 
 /* What rblk_ctrl_stats() fills in. */
@@ -190,6 +211,16 @@ static ssize_t rblk_ctrl_outstanding_show(struct device *dev,
 static struct device_attribute rblk_ctrl_attr_outstanding =
 	__ATTR(outstanding, 0444, rblk_ctrl_outstanding_show, NULL);
 
+static ssize_t rblk_ctrl_commands_per_doorbell_show(struct device *dev,
+						    struct device_attribute *attr,
+						    char *buf)
+{
+	return rblk_cmds_per_doorbell_show(rblk_dev_to_ctrl(dev), buf);
+}
+static struct device_attribute rblk_ctrl_attr_commands_per_doorbell =
+	__ATTR(commands_per_doorbell, 0444,
+	       rblk_ctrl_commands_per_doorbell_show, NULL);
+
 static ssize_t rblk_ctrl_stat_show(struct device *dev,
 				   struct device_attribute *attr, char *buf)
 {
@@ -258,6 +289,7 @@ static struct attribute *rblk_ctrl_fixed_attrs[] = {
 	&rblk_ctrl_attr_fast_io_fail_tmo.attr,
 	&rblk_ctrl_attr_nsid.attr,
 	&rblk_ctrl_attr_outstanding.attr,
+	&rblk_ctrl_attr_commands_per_doorbell.attr,
 	&rblk_ctrl_attr_reset_stats.attr,
 	&rblk_ctrl_attr_reset_controller.attr,
 	NULL,
@@ -437,6 +469,16 @@ static ssize_t rblk_ns_outstanding_show(struct device *dev,
 static struct device_attribute rblk_ns_attr_outstanding =
 	__ATTR(outstanding, 0444, rblk_ns_outstanding_show, NULL);
 
+static ssize_t rblk_ns_commands_per_doorbell_show(struct device *dev,
+						  struct device_attribute *attr,
+						  char *buf)
+{
+	return rblk_cmds_per_doorbell_show(rblk_dev_to_ns(dev)->ctrl, buf);
+}
+static struct device_attribute rblk_ns_attr_commands_per_doorbell =
+	__ATTR(commands_per_doorbell, 0444,
+	       rblk_ns_commands_per_doorbell_show, NULL);
+
 static ssize_t rblk_ns_reset_stats_store(struct device *dev,
 					 struct device_attribute *attr,
 					 const char *buf, size_t count)
@@ -459,6 +501,7 @@ static struct attribute *rblk_ns_fixed_attrs[] = {
 	&rblk_ns_attr_ctrl.attr,
 	&rblk_ns_attr_latency_hist.attr,
 	&rblk_ns_attr_outstanding.attr,
+	&rblk_ns_attr_commands_per_doorbell.attr,
 	&rblk_ns_attr_reset_stats.attr,
 	NULL,
 };

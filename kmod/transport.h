@@ -14,6 +14,7 @@
 #include <linux/completion.h>
 #include <linux/mutex.h>
 #include <linux/nvme.h>
+#include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
@@ -93,6 +94,16 @@ enum rblk_queue_flags {
  *	posting the AER against it
  * @inline_data_size: bytes of in-capsule data the target accepts
  * @max_inline_segs: send SGEs available for in-capsule data
+ * @sq_lock: protects @sq_head, @sq_last and the two counters; the
+ *	hardware queues of every namespace on the controller feed this queue.
+ *	Taken in process context only (dispatch, commit, stop), and not with
+ *	bottom halves off: rdma_rxe would then run its send tasklet inline
+ *	at the unlock, in the submitter's time (measured: rblk/nvme-rdma
+ *	IOPS at queue depth 32 fell from 0.85-1.4 to 0.4-0.6)
+ * @sq_head: first work request of the capsules not posted yet, or NULL
+ * @sq_last: last work request of that chain
+ * @nr_posts: ib_post_send() calls that carried commands (doorbells)
+ * @nr_cmds: commands those calls posted
  */
 struct rblk_queue {
 	struct rblk_ctrl *ctrl;
@@ -116,6 +127,11 @@ struct rblk_queue {
 	struct mutex stop_lock;
 	u32 inline_data_size;
 	u32 max_inline_segs;
+	spinlock_t sq_lock;
+	struct ib_send_wr *sq_head;
+	struct ib_send_wr *sq_last;
+	u64 nr_posts;
+	u64 nr_cmds;
 };
 
 static inline bool rblk_queue_is_admin(struct rblk_queue *queue)
@@ -128,7 +144,9 @@ void rblk_rdma_exit(void);
 int rblk_queue_alloc(struct rblk_queue *queue, u32 queue_size, u32 depth);
 void rblk_queue_stop(struct rblk_queue *queue);
 void rblk_queue_free(struct rblk_queue *queue);
-int rblk_queue_submit(struct rblk_queue *queue, struct request *rq);
+int rblk_queue_submit(struct rblk_queue *queue, struct request *rq,
+		      bool last);
+void rblk_queue_commit(struct rblk_queue *queue);
 int rblk_queue_submit_aer(struct rblk_queue *queue,
 			  const struct nvme_command *cmd);
 void rblk_unmap_data(struct request *rq);

@@ -325,6 +325,10 @@ enum rblk_event {
  *	failed by the host (no usable path, aborted, retries exhausted)
  * @RBLK_STAT_STATUS_VENDOR: u64, errors with status code type 7 (vendor)
  * @RBLK_STAT_PAD: padding
+ * @RBLK_STAT_DOORBELLS: u64, send queue doorbells of the controller's
+ *	I/O queues: ib_post_send() calls that posted commands
+ * @RBLK_STAT_COMMANDS_POSTED: u64, commands those calls posted; divided by
+ *	%RBLK_STAT_DOORBELLS, the commands per doorbell of blk-mq batches
  * @__RBLK_STAT_MAX: number of attributes
  */
 enum rblk_stat_attr {
@@ -348,6 +352,8 @@ enum rblk_stat_attr {
 	RBLK_STAT_STATUS_PATH,
 	RBLK_STAT_STATUS_VENDOR,
 	RBLK_STAT_PAD,
+	RBLK_STAT_DOORBELLS,
+	RBLK_STAT_COMMANDS_POSTED,
 	__RBLK_STAT_MAX,
 };
 /* Highest valid value of the enum above. */
@@ -376,6 +382,8 @@ enum rblk_stat_attr {
 	[RBLK_STAT_STATUS_MEDIA]	= "errors_media",		\
 	[RBLK_STAT_STATUS_PATH]		= "errors_path",		\
 	[RBLK_STAT_STATUS_VENDOR]	= "errors_vendor",		\
+	[RBLK_STAT_DOORBELLS]		= "doorbells",			\
+	[RBLK_STAT_COMMANDS_POSTED]	= "commands_posted",		\
 }
 
 /* Number of u64 buckets in %RBLK_STAT_LAT_HIST. */
