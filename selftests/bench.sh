@@ -17,6 +17,7 @@
 #   RBLK_BENCH_ROUNDS   ABBA rounds per job (default 2)
 #   RBLK_BENCH_RUNTIME  seconds per fio run, after 1 s of ramp (default 4)
 #   RBLK_BENCH_JOBS     only these jobs (space or comma separated names)
+# After each rblk run: BENCH-CPD <job> <run> <commands posted> <doorbells>.
 #   RBLK_BENCH_PERF=1   for the six table jobs, one more run per host under
 #                       `perf record -a -g -e cpu-clock`; the report comes as
 #                       BENCH-PERF <device> <job> <line> lines
@@ -56,7 +57,9 @@ randread_4k_qd32:--rw=randread,--bs=4k,--iodepth=32,--numjobs=$NQ
 randwrite_4k_qd32:--rw=randwrite,--bs=4k,--iodepth=32,--numjobs=$NQ
 read_128k:--rw=read,--bs=128k,--iodepth=16,--numjobs=1
 write_128k:--rw=write,--bs=128k,--iodepth=16,--numjobs=1
-randread_4k_qd32_2ns:--rw=randread,--bs=4k,--iodepth=32,--numjobs=$NQ,--size=64M"
+randread_4k_qd32_2ns:--rw=randread,--bs=4k,--iodepth=32,--numjobs=$NQ,--size=64M
+randread_4k_qd32_batch16:--ioengine=io_uring,--rw=randread,--bs=4k,--iodepth=32,--iodepth_batch_submit=16,--iodepth_batch_complete_min=16,--numjobs=$NQ
+randwrite_4k_qd32_batch16:--ioengine=io_uring,--rw=randwrite,--bs=4k,--iodepth=32,--iodepth_batch_submit=16,--iodepth_batch_complete_min=16,--numjobs=$NQ"
 for qd in 1 4 16 32 64; do
 	JOBS="$JOBS
 sweep_qd$qd:--rw=randread,--bs=4k,--iodepth=$qd,--numjobs=1"
@@ -104,7 +107,18 @@ done
 echo "BENCH-INFO rblk=$RBLK,$RBLK2 nvme=$NVME,$NVME2 ceiling=$RBLK_NULL_DEV queues=$NQ" \
 	"runtime=${RUNTIME}s rounds=$ROUNDS jobs=$(echo "${SELECT:-all}" | tr ' ' ',') perf=$PERF"
 
-# Every fio argument but the job's own: no value holds a space.
+# rblk's commands per doorbell over one run: the controller's counters,
+# restarted before it (nothing else runs on the controller meanwhile).
+cpd_reset() {
+	echo 1 > "/sys/class/rblk/$CTRL/reset_stats" || bench_fail "reset_stats of $CTRL"
+}
+cpd_print() {
+	echo "BENCH-CPD $1 $2 $(cat "/sys/class/rblk/$CTRL/commands_posted")" \
+		"$(cat "/sys/class/rblk/$CTRL/doorbells")"
+}
+
+# Every fio argument but the job's own (a job's own come later and win,
+# e.g. --ioengine=io_uring): no value holds a space.
 FIO_COMMON="--direct=1 --ioengine=libaio --time_based --runtime=$RUNTIME
 	--ramp_time=1 --group_reporting --size=512M --output-format=json"
 
@@ -184,10 +198,14 @@ for line in $JOBS; do
 	esac
 	r=1
 	while [ "$r" -le "$ROUNDS" ]; do
+		cpd_reset
 		run_fio rblk "$rdev" "$job" $((2 * r - 1)) "$@"
+		cpd_print "$job" $((2 * r - 1))
 		run_fio nvme "$ndev" "$job" $((2 * r - 1)) "$@"
 		run_fio nvme "$ndev" "$job" $((2 * r)) "$@"
+		cpd_reset
 		run_fio rblk "$rdev" "$job" $((2 * r)) "$@"
+		cpd_print "$job" $((2 * r))
 		r=$((r + 1))
 	done
 	case $job in
