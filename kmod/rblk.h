@@ -33,7 +33,6 @@
 #include <linux/uuid.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
-#include <rdma/mr_pool.h>
 #include <rdma/rdma_cm.h>
 
 #include <linux/rblk.h>

@@ -145,7 +145,8 @@ static int rblk_ring_alloc(struct ib_device *ibdev, struct rblk_ring *ring,
 			   unsigned int nr, size_t entry_size,
 			   enum dma_data_direction dir)
 {
-	ring->buf = kcalloc(nr, entry_size, GFP_KERNEL);
+	ring->buf = kcalloc_node(nr, entry_size, GFP_KERNEL,
+				 ibdev_to_node(ibdev));
 	if (!ring->buf)
 		return -ENOMEM;
 	ring->dma = ib_dma_map_single(ibdev, ring->buf, nr * entry_size, dir);
@@ -205,7 +206,7 @@ static void rblk_send_done(struct ib_cq *cq, struct ib_wc *wc)
 		container_of(wc->wr_cqe, struct rblk_request, send_cqe);
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		rblk_wr_error(cq->cq_context, wc, "send");
+		rblk_wr_error(wc->qp->qp_context, wc, "send");
 		return;
 	}
 	rblk_end_request(blk_mq_rq_from_pdu(req));
@@ -215,7 +216,7 @@ static void rblk_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	/* Registration is unsignaled: we only get here on failure. */
 	if (unlikely(wc->status != IB_WC_SUCCESS))
-		rblk_wr_error(cq->cq_context, wc, "memory registration");
+		rblk_wr_error(wc->qp->qp_context, wc, "memory registration");
 }
 
 static void rblk_inv_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -224,7 +225,7 @@ static void rblk_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 		container_of(wc->wr_cqe, struct rblk_request, inv_cqe);
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		rblk_wr_error(cq->cq_context, wc, "local invalidate");
+		rblk_wr_error(wc->qp->qp_context, wc, "local invalidate");
 		return;
 	}
 	rblk_end_request(blk_mq_rq_from_pdu(req));
@@ -280,7 +281,7 @@ static struct request *rblk_find_rq(struct rblk_queue *queue, u16 cid)
 static void rblk_aer_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	if (unlikely(wc->status != IB_WC_SUCCESS))
-		rblk_wr_error(cq->cq_context, wc, "async event send");
+		rblk_wr_error(wc->qp->qp_context, wc, "async event send");
 }
 
 /*
@@ -315,7 +316,8 @@ static bool rblk_rsp_invalidate(struct rblk_queue *queue,
 
 static void rblk_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	struct rblk_queue *queue = cq->cq_context;
+	/* The CQ may be shared (CQ pool): the QP says whose this is. */
+	struct rblk_queue *queue = wc->qp->qp_context;
 	struct ib_cqe *cqe = wc->wr_cqe;
 	unsigned int i = cqe - queue->rsp_cqes;
 	struct ib_device *ibdev = queue->device->dev;
@@ -387,10 +389,8 @@ void rblk_unmap_data(struct request *rq)
 
 	if (!req->nents)
 		return;
-	if (req->mr) {
-		ib_mr_pool_put(queue->qp, &queue->qp->rdma_mrs, req->mr);
-		req->mr = NULL;
-	}
+	/* The MR is the tag's own: it is free again once the request ends. */
+	req->mr = NULL;
 	ib_dma_unmap_sg(queue->device->dev, req->sgt.sgl, req->sgt.nents,
 			rq_dma_dir(rq));
 	sg_free_table_chained(&req->sgt, RBLK_INLINE_SG_CNT);
@@ -416,14 +416,18 @@ static void rblk_map_inline(struct rblk_queue *queue, struct rblk_request *req,
 	req->flags |= RBLK_REQ_INLINE;
 }
 
-static int rblk_map_frwr(struct rblk_queue *queue, struct rblk_request *req,
+static int rblk_map_frwr(struct rblk_queue *queue, struct request *rq,
 			 struct nvme_command *cmd, int count)
 {
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 	int nr, ret;
 
-	req->mr = ib_mr_pool_get(queue->qp, &queue->qp->rdma_mrs);
-	if (WARN_ON_ONCE(!req->mr))
-		return -EAGAIN;
+	/*
+	 * One MR per tag: a request ends only once its rkey is invalidated,
+	 * so the next request on the tag finds the MR free, and neither
+	 * needs a lock shared with the completion path.
+	 */
+	req->mr = queue->mrs[rq->tag];
 
 	/* The virt boundary set on the queue guarantees one MR suffices. */
 	nr = ib_map_mr_sg(req->mr, req->sgt.sgl, count, NULL, SZ_4K);
@@ -450,7 +454,6 @@ static int rblk_map_frwr(struct rblk_queue *queue, struct rblk_request *req,
 	return 0;
 
 out_put:
-	ib_mr_pool_put(queue->qp, &queue->qp->rdma_mrs, req->mr);
 	req->mr = NULL;
 	return ret;
 }
@@ -494,7 +497,7 @@ static int rblk_map_data(struct rblk_queue *queue, struct request *rq,
 		return 0;
 	}
 
-	ret = rblk_map_frwr(queue, req, cmd, count);
+	ret = rblk_map_frwr(queue, rq, cmd, count);
 	if (ret)
 		goto out_unmap;
 	return 0;
@@ -756,6 +759,48 @@ static void rblk_qp_event(struct ib_event *event, void *context)
 	}
 }
 
+static void rblk_free_mrs(struct rblk_queue *queue)
+{
+	u32 i;
+
+	if (!queue->mrs)
+		return;
+	for (i = 0; i < queue->depth; i++) {
+		if (queue->mrs[i])
+			ib_dereg_mr(queue->mrs[i]);
+	}
+	kfree(queue->mrs);
+	queue->mrs = NULL;
+}
+
+static int rblk_alloc_mrs(struct rblk_queue *queue)
+{
+	struct ib_device *ibdev = queue->device->dev;
+	/*
+	 * One page entry more than a request can use: rdma_rxe in 6.1 reads
+	 * one entry past the end of a completely full page map (seen with
+	 * KASAN on unaligned 1 MiB writes).
+	 */
+	u32 pages = rblk_device_max_segments(queue->device) + 1;
+	u32 i;
+
+	queue->mrs = kcalloc_node(queue->depth, sizeof(*queue->mrs),
+				  GFP_KERNEL, ibdev_to_node(ibdev));
+	if (!queue->mrs)
+		return -ENOMEM;
+	for (i = 0; i < queue->depth; i++) {
+		struct ib_mr *mr = ib_alloc_mr(queue->device->pd,
+					       IB_MR_TYPE_MEM_REG, pages);
+
+		if (IS_ERR(mr)) {
+			rblk_free_mrs(queue);
+			return PTR_ERR(mr);
+		}
+		queue->mrs[i] = mr;
+	}
+	return 0;
+}
+
 static void rblk_destroy_transport(struct rblk_queue *queue)
 {
 	struct ib_device *ibdev;
@@ -764,11 +809,11 @@ static void rblk_destroy_transport(struct rblk_queue *queue)
 		return;
 
 	ibdev = queue->device->dev;
-	ib_mr_pool_destroy(queue->qp, &queue->qp->rdma_mrs);
+	rblk_free_mrs(queue);
 	/* The cm_id may already be gone: destroy the QP directly. */
 	ib_destroy_qp(queue->qp);
 	queue->qp = NULL;
-	ib_free_cq(queue->cq);
+	ib_cq_pool_put(queue->cq, queue->nr_cqe);
 	queue->cq = NULL;
 	rblk_ring_free(ibdev, &queue->rsps);
 	rblk_ring_free(ibdev, &queue->sqes);
@@ -798,8 +843,10 @@ static int rblk_create_transport(struct rblk_queue *queue)
 
 	comp_vector = (queue->qid ? queue->qid - 1 : 0) %
 		      ibdev->num_comp_vectors;
-	queue->cq = ib_alloc_cq(ibdev, queue, send_wr + recv_wr, comp_vector,
-				IB_POLL_SOFTIRQ);
+	/* Shared with other queues on the vector: completions come batched. */
+	queue->nr_cqe = send_wr + recv_wr;
+	queue->cq = ib_cq_pool_get(ibdev, queue->nr_cqe, comp_vector,
+				   IB_POLL_SOFTIRQ);
 	if (IS_ERR(queue->cq)) {
 		ret = PTR_ERR(queue->cq);
 		queue->cq = NULL;
@@ -839,8 +886,9 @@ static int rblk_create_transport(struct rblk_queue *queue)
 			      sizeof(struct nvme_completion), DMA_FROM_DEVICE);
 	if (ret)
 		goto out_free_sqes;
-	queue->rsp_cqes = kcalloc(queue->queue_size, sizeof(*queue->rsp_cqes),
-				  GFP_KERNEL);
+	queue->rsp_cqes = kcalloc_node(queue->queue_size,
+				       sizeof(*queue->rsp_cqes), GFP_KERNEL,
+				       ibdev_to_node(ibdev));
 	if (!queue->rsp_cqes) {
 		ret = -ENOMEM;
 		goto out_free_rsps;
@@ -848,14 +896,7 @@ static int rblk_create_transport(struct rblk_queue *queue)
 	for (i = 0; i < queue->queue_size; i++)
 		queue->rsp_cqes[i].done = rblk_recv_done;
 
-	/*
-	 * One page entry more than a request can use: rdma_rxe in 6.1 reads
-	 * one entry past the end of a completely full page map (seen with
-	 * KASAN on unaligned 1 MiB writes).
-	 */
-	ret = ib_mr_pool_init(queue->qp, &queue->qp->rdma_mrs, depth,
-			      IB_MR_TYPE_MEM_REG,
-			      rblk_device_max_segments(queue->device) + 1, 0);
+	ret = rblk_alloc_mrs(queue);
 	if (ret) {
 		rblk_err(ctrl, "queue %u: failed to allocate %u MRs: %d\n",
 			 queue->qid, depth, ret);
@@ -876,7 +917,7 @@ out_destroy_qp:
 	rdma_destroy_qp(queue->cm_id);
 	queue->qp = NULL;
 out_free_cq:
-	ib_free_cq(queue->cq);
+	ib_cq_pool_put(queue->cq, queue->nr_cqe);
 	queue->cq = NULL;
 out_put_device:
 	rblk_device_put_queue(queue);

@@ -83,10 +83,12 @@ enum rblk_queue_flags {
  * @dev_entry: link in @device's queue list
  * @cm_id: RDMA CM identifier
  * @qp: RDMA queue pair
- * @cq: completion queue for sends and receives
+ * @cq: completion queue for sends and receives, from the device's CQ pool
+ * @nr_cqe: entries of @cq this queue reserved
  * @sqes: one NVMe command buffer per tag (and the AER's)
  * @rsps: receive buffers for completions
  * @rsp_cqes: one &struct ib_cqe per receive buffer
+ * @mrs: one fast registration memory region per tag (@depth of them)
  * @aer_cqe: completion of the AER's SEND
  * @cm_done: signalled when a CM step finished
  * @cm_error: result of the last CM step
@@ -118,9 +120,11 @@ struct rblk_queue {
 	struct rdma_cm_id *cm_id;
 	struct ib_qp *qp;
 	struct ib_cq *cq;
+	u32 nr_cqe;
 	struct rblk_ring sqes;
 	struct rblk_ring rsps;
 	struct ib_cqe *rsp_cqes;
+	struct ib_mr **mrs;
 	struct ib_cqe aer_cqe;
 	struct completion cm_done;
 	int cm_error;
