@@ -473,6 +473,39 @@ static int rblk_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
 	return 0;
 }
 
+/*
+ * The last ctrl->nr_poll_queues hardware queues are polled; reads share
+ * the default queues with writes.
+ */
+static void rblk_map_queues(struct blk_mq_tag_set *set)
+{
+	struct rblk_ctrl *ctrl = rblk_ctrl_of_set(set);
+	u32 nr_poll = set->nr_maps > HCTX_TYPE_POLL ? ctrl->nr_poll_queues : 0;
+	struct blk_mq_queue_map *map = &set->map[HCTX_TYPE_DEFAULT];
+
+	map->nr_queues = set->nr_hw_queues - nr_poll;
+	map->queue_offset = 0;
+	blk_mq_map_queues(map);
+	if (set->nr_maps == 1)
+		return;
+
+	map = &set->map[HCTX_TYPE_READ];
+	map->nr_queues = set->nr_hw_queues - nr_poll;
+	map->queue_offset = 0;
+	blk_mq_map_queues(map);
+
+	map = &set->map[HCTX_TYPE_POLL];
+	map->nr_queues = nr_poll;
+	map->queue_offset = set->nr_hw_queues - nr_poll;
+	if (nr_poll)
+		blk_mq_map_queues(map);
+}
+
+static int rblk_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
+{
+	return rblk_queue_poll(hctx->driver_data);
+}
+
 static int rblk_init_admin_hctx(struct blk_mq_hw_ctx *hctx, void *data,
 				unsigned int hctx_idx)
 {
@@ -489,6 +522,8 @@ const struct blk_mq_ops rblk_io_mq_ops = {
 	.init_request	= rblk_init_request,
 	.init_hctx	= rblk_init_hctx,
 	.timeout	= rblk_timeout,
+	.map_queues	= rblk_map_queues,
+	.poll		= rblk_poll,
 };
 
 const struct blk_mq_ops rblk_admin_mq_ops = {

@@ -89,6 +89,7 @@
  * @hostid: host identifier
  * @nsid: the only namespace to expose, 0 for all
  * @nr_io_queues: I/O queues wanted
+ * @nr_poll_queues: polled I/O queues wanted besides them
  * @queue_size: entries per I/O queue
  * @kato: keep-alive timeout in seconds, 0 for none
  * @reconnect_delay: seconds between reconnect attempts
@@ -106,6 +107,7 @@ struct rblk_ctrl_opts {
 	uuid_t hostid;
 	u32 nsid;
 	u32 nr_io_queues;
+	u32 nr_poll_queues;
 	u32 queue_size;
 	u32 kato;
 	u32 reconnect_delay;
@@ -281,7 +283,10 @@ enum rblk_ctrl_flags {
  * @state: &enum rblk_state
  * @flags: &enum rblk_ctrl_flags
  * @queues: admin queue followed by the I/O queues
- * @nr_io_queues: I/O queues in use, the tag set's hardware queues
+ * @nr_io_queues: I/O queues in use, the tag set's hardware queues; the
+ *	last @nr_poll_queues of them are polled
+ * @nr_poll_queues: poll queues among them (HCTX_TYPE_POLL); changed with
+ *	@nr_io_queues, under @hw_queues_lock
  * @hw_queues_lock: serialises changes of @nr_io_queues with sysfs walks of
  *	the tag set
  * @admin_set: tags of the admin queue
@@ -350,6 +355,7 @@ struct rblk_ctrl {
 
 	struct rblk_queue *queues;
 	u32 nr_io_queues;
+	u32 nr_poll_queues;
 	struct mutex hw_queues_lock;
 	struct blk_mq_tag_set admin_set;
 	struct blk_mq_tag_set tag_set;
@@ -400,6 +406,7 @@ struct rblk_ctrl {
 		u64 reconnect_attempts;
 		u64 posts;
 		u64 cmds;
+		u64 polled;
 	} stats_base;
 
 	spinlock_t resubmit_lock;
@@ -410,6 +417,18 @@ struct rblk_ctrl {
 	u32 nr_resubmitted;
 	u32 nr_forwarded;
 };
+
+/* Every I/O queue a controller may ever have: the size of its array. */
+static inline u32 rblk_opts_max_queues(const struct rblk_ctrl_opts *o)
+{
+	return o->nr_io_queues + o->nr_poll_queues;
+}
+
+/* I/O queue @qid is polled in the queue layout now in effect. */
+static inline bool rblk_qid_is_poll(struct rblk_ctrl *ctrl, u16 qid)
+{
+	return qid > ctrl->nr_io_queues - ctrl->nr_poll_queues;
+}
 
 static inline struct rblk_ctrl *rblk_ctrl_of_set(struct blk_mq_tag_set *set)
 {

@@ -759,6 +759,15 @@ static void rblk_qp_event(struct ib_event *event, void *context)
 	}
 }
 
+static void rblk_free_cq(struct rblk_queue *queue)
+{
+	if (queue->poll)
+		ib_free_cq(queue->cq);
+	else
+		ib_cq_pool_put(queue->cq, queue->nr_cqe);
+	queue->cq = NULL;
+}
+
 static void rblk_free_mrs(struct rblk_queue *queue)
 {
 	u32 i;
@@ -808,13 +817,16 @@ static void rblk_destroy_transport(struct rblk_queue *queue)
 	if (!test_and_clear_bit(RBLK_Q_TR_READY, &queue->flags))
 		return;
 
+	/* From here a poller sees RBLK_Q_TR_READY clear, or is done. */
+	spin_lock(&queue->poll_lock);
+	spin_unlock(&queue->poll_lock);
+
 	ibdev = queue->device->dev;
 	rblk_free_mrs(queue);
 	/* The cm_id may already be gone: destroy the QP directly. */
 	ib_destroy_qp(queue->qp);
 	queue->qp = NULL;
-	ib_cq_pool_put(queue->cq, queue->nr_cqe);
-	queue->cq = NULL;
+	rblk_free_cq(queue);
 	rblk_ring_free(ibdev, &queue->rsps);
 	rblk_ring_free(ibdev, &queue->sqes);
 	kfree(queue->rsp_cqes);
@@ -843,10 +855,14 @@ static int rblk_create_transport(struct rblk_queue *queue)
 
 	comp_vector = (queue->qid ? queue->qid - 1 : 0) %
 		      ibdev->num_comp_vectors;
-	/* Shared with other queues on the vector: completions come batched. */
 	queue->nr_cqe = send_wr + recv_wr;
-	queue->cq = ib_cq_pool_get(ibdev, queue->nr_cqe, comp_vector,
-				   IB_POLL_SOFTIRQ);
+	if (queue->poll)
+		queue->cq = ib_alloc_cq(ibdev, queue, queue->nr_cqe,
+					comp_vector, IB_POLL_DIRECT);
+	else
+		/* Shared with the vector's other queues: fewer polls. */
+		queue->cq = ib_cq_pool_get(ibdev, queue->nr_cqe, comp_vector,
+					   IB_POLL_SOFTIRQ);
 	if (IS_ERR(queue->cq)) {
 		ret = PTR_ERR(queue->cq);
 		queue->cq = NULL;
@@ -917,8 +933,7 @@ out_destroy_qp:
 	rdma_destroy_qp(queue->cm_id);
 	queue->qp = NULL;
 out_free_cq:
-	ib_cq_pool_put(queue->cq, queue->nr_cqe);
-	queue->cq = NULL;
+	rblk_free_cq(queue);
 out_put_device:
 	rblk_device_put_queue(queue);
 	return ret;
@@ -1140,6 +1155,27 @@ int rblk_queue_alloc(struct rblk_queue *queue, u32 queue_size, u32 depth)
 out_release:
 	rblk_queue_release(queue);
 	return ret;
+}
+
+/**
+ * rblk_queue_poll() - reap the completions of a poll queue
+ * @queue: queue of a HCTX_TYPE_POLL hardware queue
+ *
+ * Return: the completions handled (blk-mq's ->poll).
+ */
+int rblk_queue_poll(struct rblk_queue *queue)
+{
+	int found = 0;
+
+	/* Another poller is at it, or the transport is going away. */
+	if (!spin_trylock(&queue->poll_lock))
+		return 0;
+	if (test_bit(RBLK_Q_TR_READY, &queue->flags) && queue->poll) {
+		found = ib_process_cq_direct(queue->cq, -1);
+		queue->nr_polled += found;
+	}
+	spin_unlock(&queue->poll_lock);
+	return found;
 }
 
 /**

@@ -65,7 +65,8 @@ static bool rblk_stat_ctrl_only(unsigned int stat)
 	return stat == RBLK_STAT_RECONNECTS ||
 	       stat == RBLK_STAT_RECONNECT_ATTEMPTS ||
 	       stat == RBLK_STAT_DOORBELLS ||
-	       stat == RBLK_STAT_COMMANDS_POSTED;
+	       stat == RBLK_STAT_COMMANDS_POSTED ||
+	       stat == RBLK_STAT_POLL_COMPLETIONS;
 }
 
 /* Commands per doorbell since the last reset, two decimals. */
@@ -131,7 +132,7 @@ static ssize_t rblk_outstanding_show(struct rblk_ctrl *ctrl,
 	struct rblk_busy_count bc = {
 		.ctrl = ctrl,
 		.q = q,
-		.nr = ctrl->opts.nr_io_queues,
+		.nr = rblk_opts_max_queues(&ctrl->opts),
 	};
 	int len = 0;
 	u32 i, nr;
@@ -139,7 +140,7 @@ static ssize_t rblk_outstanding_show(struct rblk_ctrl *ctrl,
 	/*
 	 * Allocated before taking hw_queues_lock: a queue-count change
 	 * holds it with the namespace queues frozen, and reclaim under the
-	 * lock could write to one of them.  opts.nr_io_queues bounds the
+	 * lock could write to one of them.  rblk_opts_max_queues() bounds the
 	 * queue count of every reconnect.
 	 */
 	bc.count = kcalloc(bc.nr, sizeof(*bc.count), GFP_KERNEL);
@@ -187,6 +188,7 @@ RBLK_CTRL_ATTR_RO(model, "%s", ctrl->model);
 RBLK_CTRL_ATTR_RO(serial, "%s", ctrl->serial);
 RBLK_CTRL_ATTR_RO(firmware_rev, "%s", ctrl->firmware);
 RBLK_CTRL_ATTR_RO(nr_io_queues, "%u", READ_ONCE(ctrl->nr_io_queues));
+RBLK_CTRL_ATTR_RO(nr_poll_queues, "%u", READ_ONCE(ctrl->nr_poll_queues));
 RBLK_CTRL_ATTR_RO(queue_size, "%u", ctrl->opts.queue_size);
 RBLK_CTRL_ATTR_RO(kato, "%u", ctrl->opts.kato);
 RBLK_CTRL_ATTR_RO(reconnect_delay, "%u", ctrl->opts.reconnect_delay);
@@ -282,6 +284,7 @@ static struct attribute *rblk_ctrl_fixed_attrs[] = {
 	&rblk_ctrl_attr_serial.attr,
 	&rblk_ctrl_attr_firmware_rev.attr,
 	&rblk_ctrl_attr_nr_io_queues.attr,
+	&rblk_ctrl_attr_nr_poll_queues.attr,
 	&rblk_ctrl_attr_queue_size.attr,
 	&rblk_ctrl_attr_kato.attr,
 	&rblk_ctrl_attr_reconnect_delay.attr,

@@ -83,7 +83,9 @@ enum rblk_queue_flags {
  * @dev_entry: link in @device's queue list
  * @cm_id: RDMA CM identifier
  * @qp: RDMA queue pair
+ * @poll: a poll queue: @cq is IB_POLL_DIRECT, reaped by rblk_queue_poll()
  * @cq: completion queue for sends and receives, from the device's CQ pool
+ *	(a poll queue's own)
  * @nr_cqe: entries of @cq this queue reserved
  * @sqes: one NVMe command buffer per tag (and the AER's)
  * @rsps: receive buffers for completions
@@ -106,6 +108,9 @@ enum rblk_queue_flags {
  * @sq_last: last work request of that chain
  * @nr_posts: ib_post_send() calls that carried commands (doorbells)
  * @nr_cmds: commands those calls posted
+ * @poll_lock: held while a poller reaps @cq, so that the transport's
+ *	teardown can wait for it; protects @nr_polled
+ * @nr_polled: work completions pollers reaped
  */
 struct rblk_queue {
 	struct rblk_ctrl *ctrl;
@@ -119,8 +124,11 @@ struct rblk_queue {
 	struct list_head dev_entry;
 	struct rdma_cm_id *cm_id;
 	struct ib_qp *qp;
+	bool poll;
 	struct ib_cq *cq;
 	u32 nr_cqe;
+	spinlock_t poll_lock;
+	u64 nr_polled;
 	struct rblk_ring sqes;
 	struct rblk_ring rsps;
 	struct ib_cqe *rsp_cqes;
@@ -151,6 +159,7 @@ void rblk_queue_free(struct rblk_queue *queue);
 int rblk_queue_submit(struct rblk_queue *queue, struct request *rq,
 		      bool last);
 void rblk_queue_commit(struct rblk_queue *queue);
+int rblk_queue_poll(struct rblk_queue *queue);
 int rblk_queue_submit_aer(struct rblk_queue *queue,
 			  const struct nvme_command *cmd);
 void rblk_unmap_data(struct request *rq);

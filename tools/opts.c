@@ -39,6 +39,8 @@ static const struct opt_desc opt_descs[NR_OPTS] = {
 			    "expose only this namespace; rblk-specific" },
 	[OPT_NR_IO_QUEUES] = { 'i', "nr-io-queues", "N",
 			    "I/O queues, 1-128 (default: online CPUs)" },
+	[OPT_NR_POLL_QUEUES] = { 'P', "nr-poll-queues", "N",
+			    "polled I/O queues besides those, 0-128 (default 0)" },
 	[OPT_QUEUE_SIZE] = { 'Q', "queue-size", "N",
 			    "entries per I/O queue, 16-1024 (default 128)" },
 	[OPT_CTRL_LOSS_TMO] = { 'l', "ctrl-loss-tmo", "SEC",
@@ -258,6 +260,9 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 	case OPT_NR_IO_QUEUES:
 		return set_u32(cfg, id, val, 1, RBLK_MAX_IO_QUEUES,
 			       &cfg->nr_io_queues);
+	case OPT_NR_POLL_QUEUES:
+		return set_u32(cfg, id, val, 0, RBLK_MAX_POLL_QUEUES,
+			       &cfg->nr_poll_queues);
 	case OPT_QUEUE_SIZE:
 		return set_u32(cfg, id, val, RBLK_MIN_QUEUE_SIZE,
 			       RBLK_MAX_QUEUE_SIZE, &cfg->queue_size);

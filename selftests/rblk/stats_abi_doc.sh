@@ -203,7 +203,8 @@ for s in new connecting live resetting deleting dead; do
 		fail "state '$s' missing from the documented table in $class_doc"
 done
 unsigned "$CD" "timeouts reconnects reconnect_attempts nsid cntlid nr_io_queues
-	queue_size kato reconnect_delay doorbells commands_posted"
+	queue_size kato reconnect_delay doorbells commands_posted nr_poll_queues
+	poll_completions"
 for a in ctrl_loss_tmo fast_io_fail_tmo; do
 	grep -qxE -- '-1|[0-9]+' "$CD/$a" || fail "$CD/$a '$(cat "$CD/$a")' is not -1 or a number"
 done
@@ -238,7 +239,7 @@ unsigned_fields "$ST/outstanding"
 unsigned "$ST" "reads writes flushes discards read_bytes write_bytes discard_bytes
 	inline_writes timeouts reconnects reconnect_attempts errors errors_generic
 	errors_cmd_specific errors_media errors_path errors_vendor doorbells
-	commands_posted"
+	commands_posted poll_completions"
 sum=0
 for a in errors_generic errors_cmd_specific errors_media errors_path errors_vendor; do
 	sum=$((sum + $(cat "$ST/$a")))
@@ -250,7 +251,7 @@ for d in "$CD" "$ST"; do
 done
 # The controller is idle here: its counters do not move between reads.
 for a in reconnects reconnect_attempts doorbells commands_posted \
-	 commands_per_doorbell; do
+	 commands_per_doorbell poll_completions; do
 	[ "$(cat "$ST/$a")" = "$(cat "$CD/$a")" ] ||
 		fail "$ST/$a is $(cat "$ST/$a"), the controller's $(cat "$CD/$a")"
 done

@@ -120,7 +120,7 @@ jq_check stats_keys stats 'keys == ["commands_per_doorbell",
 	"discard_bytes", "discards", "doorbells", "errors", "errors_cmd_specific",
 	"errors_generic", "errors_media", "errors_path", "errors_vendor",
 	"flushes", "index", "inline_writes", "latency_hist_us", "name",
-	"read_bytes", "reads", "reconnect_attempts", "reconnects", "timeouts",
+	"poll_completions", "read_bytes", "reads", "reconnect_attempts", "reconnects", "timeouts",
 	"write_bytes", "writes"]'
 jq_check stats_ctrl_keys stats-ctrl '.controller == "rblk-ctrl0" and
 	.ctrl_index == 0 and (has("name") or has("index") | not) and
