@@ -532,10 +532,13 @@ static int rblk_sq_post(struct rblk_queue *queue, struct rblk_request *cur,
 		return 0;
 	queue->sq_head = NULL;
 	queue->sq_last = NULL;
-	queue->nr_posts++;
 	ret = ib_post_send(queue->qp, first, &bad_wr);
-	if (likely(!ret))
+	if (likely(!ret)) {
+		queue->nr_posts++;
 		return 0;
+	}
+	if (bad_wr && bad_wr != first)
+		queue->nr_posts++;	/* it posted some */
 
 	rblk_err(queue->ctrl, "queue %u: post send failed: %d\n", queue->qid,
 		 ret);
@@ -816,10 +819,6 @@ static void rblk_destroy_transport(struct rblk_queue *queue)
 
 	if (!test_and_clear_bit(RBLK_Q_TR_READY, &queue->flags))
 		return;
-
-	/* From here a poller sees RBLK_Q_TR_READY clear, or is done. */
-	spin_lock(&queue->poll_lock);
-	spin_unlock(&queue->poll_lock);
 
 	ibdev = queue->device->dev;
 	rblk_free_mrs(queue);
@@ -1167,10 +1166,14 @@ int rblk_queue_poll(struct rblk_queue *queue)
 {
 	int found = 0;
 
-	/* Another poller is at it, or the transport is going away. */
+	/* Another poller is at it, or the queue is being stopped. */
 	if (!spin_trylock(&queue->poll_lock))
 		return 0;
-	if (test_bit(RBLK_Q_TR_READY, &queue->flags) && queue->poll) {
+	/*
+	 * Not while rblk_queue_stop() drains the QP: ib_drain_qp() reaps a
+	 * direct CQ itself, and two reapers would share the CQ's WC array.
+	 */
+	if (test_bit(RBLK_Q_CONNECTED, &queue->flags) && queue->poll) {
 		found = ib_process_cq_direct(queue->cq, -1);
 		queue->nr_polled += found;
 	}
@@ -1198,6 +1201,9 @@ void rblk_queue_stop(struct rblk_queue *queue)
 	queue->sq_last = NULL;
 	spin_unlock(&queue->sq_lock);
 	if (test_and_clear_bit(RBLK_Q_CONNECTED, &queue->flags)) {
+		/* A poller saw RBLK_Q_CONNECTED clear, or is done. */
+		spin_lock(&queue->poll_lock);
+		spin_unlock(&queue->poll_lock);
 		if (queue->cm_id)
 			rdma_disconnect(queue->cm_id);
 		ib_drain_qp(queue->qp);

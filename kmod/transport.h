@@ -108,8 +108,8 @@ enum rblk_queue_flags {
  * @sq_last: last work request of that chain
  * @nr_posts: ib_post_send() calls that carried commands (doorbells)
  * @nr_cmds: commands those calls posted
- * @poll_lock: held while a poller reaps @cq, so that the transport's
- *	teardown can wait for it; protects @nr_polled
+ * @poll_lock: held while a poller reaps @cq, so that rblk_queue_stop()
+ *	can wait for it before draining; protects @nr_polled
  * @nr_polled: work completions pollers reaped
  */
 struct rblk_queue {

@@ -76,8 +76,9 @@ bells=$(cnt doorbells)
 ratio=$(cnt commands_per_doorbell)
 rqs=$(( $(cat "$ST/reads") + $(cat "$ST/writes") ))
 log "fio io_uring batch 16: $ios I/Os in $rqs requests, $posted commands in $bells doorbells ($ratio per doorbell)"
-[ "$rqs" -gt 0 ] && [ "$rqs" -le "$ios" ] ||
+if [ "$rqs" -le 0 ] || [ "$rqs" -gt "$ios" ]; then
 	fail "the namespace completed $rqs requests for fio's $ios I/Os"
+fi
 [ "$posted" = "$rqs" ] ||
 	fail "$posted commands posted for the $rqs requests the namespace completed"
 [ "$bells" -gt 0 ] || fail "no doorbells"
