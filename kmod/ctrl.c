@@ -506,12 +506,13 @@ static void rblk_event_work(struct work_struct *work)
 void rblk_set_queue_limits(struct rblk_ctrl *ctrl, struct request_queue *q)
 {
 	/*
-	 * An unaligned buffer spans one page more than its length: keep
+	 * MRs map 4 KiB controller pages whatever PAGE_SIZE is.  An
+	 * unaligned buffer spans one page more than its length: keep
 	 * transfers one page below what an MR maps.
 	 */
 	u32 max_sectors = min_t(u32, ctrl->max_hw_sectors,
 				(ctrl->max_segments - 1) <<
-				(PAGE_SHIFT - SECTOR_SHIFT));
+				(ilog2(SZ_4K) - SECTOR_SHIFT));
 
 	blk_queue_max_hw_sectors(q, max_sectors);
 	blk_queue_max_segments(q, ctrl->max_segments);
