@@ -297,8 +297,12 @@ static blk_status_t __rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	}
 
 	req->status = 0;
-	req->start_ns = ktime_get_ns();
 	blk_mq_start_request(rq);
+	/*
+	 * Reuse blk-mq's dispatch time when it took one (queue statistics,
+	 * on with writeback throttling): a clock read can be costly (HPET).
+	 */
+	req->start_ns = rq->io_start_time_ns ?: ktime_get_ns();
 
 	ret = rblk_queue_submit(queue, rq, bd->last);
 	switch (ret) {
