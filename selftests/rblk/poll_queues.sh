@@ -6,8 +6,9 @@
 # (poll_completions grows by at least two per request: the SEND and the
 # response), and the data is in the target's backing store.  libaio on the
 # same device goes through the interrupt-driven queue: poll_completions does
-# not move.  The same connect without -P has no poll queue (io_poll 0), and
-# -P out of range is refused by nvmecfg.
+# not move.  A reset_controller under polled I/O reconnects and the I/O ends
+# without errors.  The same connect without -P has no poll queue (io_poll
+# 0), and -P out of range is refused by nvmecfg.
 # rblk-timeout: 300
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -81,6 +82,28 @@ run_fio 8 40 --ioengine=libaio
 log "libaio QD 8: no polled completions"
 
 assert_on_target "$dev" "$RBLK_BACKING" 44 "device vs backing store after polled I/O"
+
+# A reset under polled I/O: the poll queue is drained, reconnected (its
+# Connect polled again) and the held requests finish there.
+fio --name=pollreset --filename="$dev" --direct=1 --ioengine=io_uring \
+	--hipri=1 --rw=randread --bs=4k --iodepth=8 --size=16M --time_based \
+	--runtime=8 >/tmp/poll-reset.fio 2>&1 &
+fpid=$!
+sleep 3
+echo 1 > "$CD/reset_controller" || fail "reset_controller refused"
+rblk_wait_state "$dev" live 30 || fail "not live again 30 s after reset_controller"
+n=0
+while kill -0 $fpid 2>/dev/null; do
+	[ $n -lt 60 ] || { kill $fpid; fail "fio did not end 60 s after the reset"; }
+	sleep 1
+	n=$((n + 1))
+done
+wait $fpid || fail "polled fio across the reset failed: $(grep -E 'err=|fio:' /tmp/poll-reset.fio)"
+grep -q 'err= 0' /tmp/poll-reset.fio || fail "polled fio across the reset reported errors"
+[ "$(cnt reconnects)" -ge 1 ] || fail "reset_controller did not reconnect"
+[ "$(cnt nr_poll_queues)" = 1 ] || fail "nr_poll_queues is $(cnt nr_poll_queues) after the reset"
+log "reset_controller under polled I/O: reconnected, fio ended without errors"
+rm -f /tmp/poll-reset.fio
 
 rblk_disconnect "$dev"
 DEV=
