@@ -30,6 +30,7 @@ ROWS = [
     "read_128k", "write_128k",
     "randread_4k_qd32_2ns",
     "randread_4k_qd32_batch16", "randwrite_4k_qd32_batch16",
+    "randread_4k_qd1_hipri", "randread_4k_qd8_hipri",
 ]
 SWEEP = [1, 4, 16, 32, 64]
 VERDICT_HELP = ("verdict: ≥ every pair ratio ≥ 1; < every pair ratio < 1;"

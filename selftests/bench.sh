@@ -10,14 +10,17 @@
 # device, and the rblk and nvme runs of the same number ran back to back (a
 # pair).  Results are printed as
 #   BENCH <device> <job> <run> <fio JSON on one line>
-# and turned into a table by scripts/bench-report.py on the host.
+# and turned into a table by scripts/bench-report.py on the host; after
+# each rblk run also
+#   BENCH-CPD <job> <run> <commands posted> <doorbells>
+# Both hosts connect with NPOLL poll queues besides the NQ I/O queues: the
+# *_hipri jobs (io_uring, --hipri) run on them, the others never do.
 #
 # Knobs (environment; on the kernel command line NAME=VALUE words without a
 # dot reach /init's environment, which is how `make bench` passes them):
 #   RBLK_BENCH_ROUNDS   ABBA rounds per job (default 2)
 #   RBLK_BENCH_RUNTIME  seconds per fio run, after 1 s of ramp (default 4)
 #   RBLK_BENCH_JOBS     only these jobs (space or comma separated names)
-# After each rblk run: BENCH-CPD <job> <run> <commands posted> <doorbells>.
 #   RBLK_BENCH_PERF=1   for the six table jobs, one more run per host under
 #                       `perf record -a -g -e cpu-clock`; the report comes as
 #                       BENCH-PERF <device> <job> <line> lines
@@ -37,6 +40,7 @@ PERF_TOP=25
 PERF_DATA=/tmp/bench-perf.data
 PERF_KALLSYMS=/tmp/bench-perf.kallsyms
 NQ=2
+NPOLL=1
 
 bench_fail() {
 	echo "BENCH-FAIL $*"
@@ -59,7 +63,9 @@ read_128k:--rw=read,--bs=128k,--iodepth=16,--numjobs=1
 write_128k:--rw=write,--bs=128k,--iodepth=16,--numjobs=1
 randread_4k_qd32_2ns:--rw=randread,--bs=4k,--iodepth=32,--numjobs=$NQ,--size=64M
 randread_4k_qd32_batch16:--ioengine=io_uring,--rw=randread,--bs=4k,--iodepth=32,--iodepth_batch_submit=16,--iodepth_batch_complete_min=16,--numjobs=$NQ
-randwrite_4k_qd32_batch16:--ioengine=io_uring,--rw=randwrite,--bs=4k,--iodepth=32,--iodepth_batch_submit=16,--iodepth_batch_complete_min=16,--numjobs=$NQ"
+randwrite_4k_qd32_batch16:--ioengine=io_uring,--rw=randwrite,--bs=4k,--iodepth=32,--iodepth_batch_submit=16,--iodepth_batch_complete_min=16,--numjobs=$NQ
+randread_4k_qd1_hipri:--ioengine=io_uring,--hipri=1,--rw=randread,--bs=4k,--iodepth=1,--numjobs=1
+randread_4k_qd8_hipri:--ioengine=io_uring,--hipri=1,--rw=randread,--bs=4k,--iodepth=8,--numjobs=1"
 for qd in 1 4 16 32 64; do
 	JOBS="$JOBS
 sweep_qd$qd:--rw=randread,--bs=4k,--iodepth=$qd,--numjobs=1"
@@ -87,7 +93,7 @@ fi
 
 rblk_load
 out=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
-	-n "$RBLK_NQN" -i $NQ) || bench_fail "nvmecfg connect"
+	-n "$RBLK_NQN" -i $NQ -P $NPOLL) || bench_fail "nvmecfg connect"
 CTRL=$(echo "$out" | head -n 1)
 RBLK=$(rblk_ns_dev "$CTRL" "$RBLK_NSID_NULL") || bench_fail "no rblk device for nsid $RBLK_NSID_NULL"
 RBLK2=$(rblk_ns_dev "$CTRL" "$RBLK_NSID_512") || bench_fail "no rblk device for nsid $RBLK_NSID_512"
@@ -96,7 +102,7 @@ wait_for_path "$RBLK2" 10 -b || bench_fail "$RBLK2 did not appear"
 
 modprobe nvme-rdma || bench_fail "modprobe nvme-rdma"
 nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN" \
-	-i $NQ >/dev/null || bench_fail "nvme connect"
+	-i $NQ -P $NPOLL >/dev/null || bench_fail "nvme connect"
 NVME= NVME2=
 for _ in $(seq 50); do
 	NVME=$(nvme_ns_dev "$RBLK_NQN" "$RBLK_NSID_NULL") && [ -b "$NVME" ] &&
@@ -104,7 +110,7 @@ for _ in $(seq 50); do
 	sleep 0.2
 done
 [ -b "$NVME" ] && [ -b "$NVME2" ] || bench_fail "nvme-rdma namespaces did not appear"
-echo "BENCH-INFO rblk=$RBLK,$RBLK2 nvme=$NVME,$NVME2 ceiling=$RBLK_NULL_DEV queues=$NQ" \
+echo "BENCH-INFO rblk=$RBLK,$RBLK2 nvme=$NVME,$NVME2 ceiling=$RBLK_NULL_DEV queues=$NQ+${NPOLL}poll" \
 	"runtime=${RUNTIME}s rounds=$ROUNDS jobs=$(echo "${SELECT:-all}" | tr ' ' ',') perf=$PERF"
 
 # rblk's commands per doorbell over one run: the controller's counters,
@@ -209,7 +215,8 @@ for line in $JOBS; do
 		r=$((r + 1))
 	done
 	case $job in
-	sweep_* | *_2ns) ;;
+	# null_blk has no poll queues here: no ceiling for the polled jobs.
+	sweep_* | *_2ns | *_hipri) ;;
 	*) run_fio nullb "$RBLK_NULL_DEV" "$job" 1 "$@" ;;
 	esac
 	if [ "$PERF" = 1 ] && echo " $PERF_JOBS " | grep -q " $job "; then
