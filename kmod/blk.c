@@ -267,8 +267,8 @@ static bool rblk_queue_ready(struct rblk_ctrl *ctrl, struct rblk_queue *queue,
 	       test_bit(RBLK_Q_TR_READY, &queue->flags);
 }
 
-static blk_status_t rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
-				  const struct blk_mq_queue_data *bd)
+static blk_status_t __rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
+				    const struct blk_mq_queue_data *bd)
 {
 	struct rblk_queue *queue = hctx->driver_data;
 	struct rblk_ctrl *ctrl = queue->ctrl;
@@ -298,10 +298,14 @@ static blk_status_t rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	}
 
 	req->status = 0;
-	req->start_ns = ktime_get_ns();
 	blk_mq_start_request(rq);
+	/*
+	 * Reuse blk-mq's dispatch time when it took one (queue statistics,
+	 * on with writeback throttling): a clock read can be costly (HPET).
+	 */
+	req->start_ns = rq->io_start_time_ns ?: ktime_get_ns();
 
-	ret = rblk_queue_submit(queue, rq);
+	ret = rblk_queue_submit(queue, rq, bd->last);
 	switch (ret) {
 	case 0:
 		return BLK_STS_OK;
@@ -318,6 +322,28 @@ static blk_status_t rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 			 queue->qid, ret);
 		return rblk_fail_rq(rq, NVME_SC_INTERNAL | NVME_STATUS_DNR);
 	}
+}
+
+static blk_status_t rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
+				  const struct blk_mq_queue_data *bd)
+{
+	struct rblk_queue *queue = hctx->driver_data;
+	blk_status_t sts = __rblk_queue_rq(hctx, bd);
+
+	/*
+	 * The batch ends here even if this request was not posted (failed,
+	 * held, or passed on as bios, which blk-mq counts as queued and
+	 * follows with no ->commit_rqs).
+	 */
+	if (bd->last)
+		rblk_queue_commit(queue);
+	return sts;
+}
+
+/* blk-mq ended a batch before the request it announced as the last. */
+static void rblk_commit_rqs(struct blk_mq_hw_ctx *hctx)
+{
+	rblk_queue_commit(hctx->driver_data);
 }
 
 enum rblk_disposition {
@@ -453,6 +479,39 @@ static int rblk_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
 	return 0;
 }
 
+/*
+ * The last ctrl->nr_poll_queues hardware queues are polled; reads share
+ * the default queues with writes.
+ */
+static void rblk_map_queues(struct blk_mq_tag_set *set)
+{
+	struct rblk_ctrl *ctrl = rblk_ctrl_of_set(set);
+	u32 nr_poll = set->nr_maps > HCTX_TYPE_POLL ? ctrl->nr_poll_queues : 0;
+	struct blk_mq_queue_map *map = &set->map[HCTX_TYPE_DEFAULT];
+
+	map->nr_queues = set->nr_hw_queues - nr_poll;
+	map->queue_offset = 0;
+	blk_mq_map_queues(map);
+	if (set->nr_maps == 1)
+		return;
+
+	map = &set->map[HCTX_TYPE_READ];
+	map->nr_queues = set->nr_hw_queues - nr_poll;
+	map->queue_offset = 0;
+	blk_mq_map_queues(map);
+
+	map = &set->map[HCTX_TYPE_POLL];
+	map->nr_queues = nr_poll;
+	map->queue_offset = set->nr_hw_queues - nr_poll;
+	if (nr_poll)
+		blk_mq_map_queues(map);
+}
+
+static int rblk_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
+{
+	return rblk_queue_poll(hctx->driver_data);
+}
+
 static int rblk_init_admin_hctx(struct blk_mq_hw_ctx *hctx, void *data,
 				unsigned int hctx_idx)
 {
@@ -464,14 +523,18 @@ static int rblk_init_admin_hctx(struct blk_mq_hw_ctx *hctx, void *data,
 
 const struct blk_mq_ops rblk_io_mq_ops = {
 	.queue_rq	= rblk_queue_rq,
+	.commit_rqs	= rblk_commit_rqs,
 	.complete	= rblk_complete_rq,
 	.init_request	= rblk_init_request,
 	.init_hctx	= rblk_init_hctx,
 	.timeout	= rblk_timeout,
+	.map_queues	= rblk_map_queues,
+	.poll		= rblk_poll,
 };
 
 const struct blk_mq_ops rblk_admin_mq_ops = {
 	.queue_rq	= rblk_queue_rq,
+	.commit_rqs	= rblk_commit_rqs,
 	.complete	= rblk_complete_rq,
 	.init_request	= rblk_init_request,
 	.init_hctx	= rblk_init_admin_hctx,

@@ -512,12 +512,13 @@ static void rblk_event_work(struct work_struct *work)
 void rblk_set_queue_limits(struct rblk_ctrl *ctrl, struct request_queue *q)
 {
 	/*
-	 * An unaligned buffer spans one page more than its length: keep
+	 * MRs map 4 KiB controller pages whatever PAGE_SIZE is.  An
+	 * unaligned buffer spans one page more than its length: keep
 	 * transfers one page below what an MR maps.
 	 */
 	u32 max_sectors = min_t(u32, ctrl->max_hw_sectors,
 				(ctrl->max_segments - 1) <<
-				(PAGE_SHIFT - SECTOR_SHIFT));
+				(ilog2(SZ_4K) - SECTOR_SHIFT));
 
 	blk_queue_max_hw_sectors(q, max_sectors);
 	blk_queue_max_segments(q, ctrl->max_segments);
@@ -553,6 +554,9 @@ static int rblk_alloc_tagset(struct rblk_ctrl *ctrl,
 	set->flags = flags;
 	set->driver_data = ctrl;
 	set->nr_hw_queues = nr_hw_queues;
+	/* Default, read (the same queues) and poll queues, if asked for. */
+	if (set == &ctrl->tag_set && ctrl->opts.nr_poll_queues)
+		set->nr_maps = HCTX_MAX_TYPES;
 	set->timeout = timeout;
 	ret = blk_mq_alloc_tag_set(set);
 	if (ret)
@@ -697,6 +701,8 @@ static int rblk_connect_queue(struct rblk_ctrl *ctrl, u16 qid, u32 size,
 	queue->ctrl = ctrl;
 	queue->qid = qid;
 	queue->ops = &rblk_ctrl_queue_ops;
+	/* By the layout its hardware queue has now (see the count change). */
+	queue->poll = qid && rblk_qid_is_poll(ctrl, qid);
 	ret = rblk_queue_alloc(queue, size, depth);
 	if (ret) {
 		*errmsg = rblk_cm_errmsg(ctrl, ret);
@@ -794,7 +800,7 @@ static int rblk_start_io_queues(struct rblk_ctrl *ctrl, u32 first, u32 last,
  * mapping.
  */
 static int rblk_change_nr_io_queues(struct rblk_ctrl *ctrl, u32 nr,
-				    const char **errmsg)
+				    u32 nr_poll, const char **errmsg)
 {
 	unsigned long deadline = jiffies + rblk_io_timeout * HZ;
 	u32 old = ctrl->nr_io_queues;
@@ -834,10 +840,16 @@ static int rblk_change_nr_io_queues(struct rblk_ctrl *ctrl, u32 nr,
 			  READ_ONCE(ctrl->nr_resubmitted),
 			  READ_ONCE(ctrl->nr_forwarded));
 	if (!ret) {
+		u32 old_poll = ctrl->nr_poll_queues;
+
 		mutex_lock(&ctrl->hw_queues_lock);
+		/* ->map_queues lays the poll queues out from it. */
+		ctrl->nr_poll_queues = nr_poll;
 		blk_mq_update_nr_hw_queues(&ctrl->tag_set, nr);
 		/* Out of memory, blk-mq keeps the old count. */
 		ctrl->nr_io_queues = ctrl->tag_set.nr_hw_queues;
+		if (ctrl->nr_io_queues != nr)
+			ctrl->nr_poll_queues = old_poll;
 		mutex_unlock(&ctrl->hw_queues_lock);
 		if (ctrl->nr_io_queues != nr) {
 			*errmsg = "out of memory changing the queue count";
@@ -853,15 +865,17 @@ static int rblk_change_nr_io_queues(struct rblk_ctrl *ctrl, u32 nr,
 static int rblk_configure_io_queues(struct rblk_ctrl *ctrl, bool new,
 				    const char **errmsg)
 {
-	/* blk-mq maps at most one hardware queue per CPU. */
+	/* blk-mq maps at most one hardware queue per CPU (and type). */
 	u32 nr = min(ctrl->opts.nr_io_queues, num_online_cpus());
-	u32 nr_now;
+	u32 nr_poll = min(ctrl->opts.nr_poll_queues, num_online_cpus());
+	u32 nr_now, i;
 	int ret;
 
 	if (new && nr < ctrl->opts.nr_io_queues)
 		rblk_info(ctrl, "%u I/O queues asked for, using one per CPU (%u)\n",
 			  ctrl->opts.nr_io_queues, nr);
 
+	nr += nr_poll;
 	ret = rblk_set_queue_count(ctrl, &nr);
 	if (ret) {
 		*errmsg = "Set Features (Number of Queues) failed";
@@ -871,6 +885,8 @@ static int rblk_configure_io_queues(struct rblk_ctrl *ctrl, bool new,
 		*errmsg = "target granted no I/O queues";
 		return -ENOSPC;
 	}
+	/* Short of queues, poll queues go first: one takes interrupts. */
+	nr_poll = min(nr_poll, nr - 1);
 
 	if (new) {
 		u32 mqes = NVME_CAP_MQES(ctrl->cap) + 1;
@@ -881,6 +897,7 @@ static int rblk_configure_io_queues(struct rblk_ctrl *ctrl, bool new,
 			ctrl->opts.queue_size = mqes;
 		}
 		ctrl->nr_io_queues = nr;
+		ctrl->nr_poll_queues = nr_poll;
 		ret = rblk_alloc_io_tagset(ctrl);
 		if (ret) {
 			*errmsg = "out of memory";
@@ -896,9 +913,21 @@ static int rblk_configure_io_queues(struct rblk_ctrl *ctrl, bool new,
 	/* Block I/O may flow on live queues from here (see blk.c). */
 	set_bit(RBLK_CTRL_IO_READY, &ctrl->flags);
 	if (nr != ctrl->nr_io_queues) {
-		ret = rblk_change_nr_io_queues(ctrl, nr, errmsg);
+		ret = rblk_change_nr_io_queues(ctrl, nr, nr_poll, errmsg);
 		if (ret)
 			goto out_teardown;
+		/*
+		 * The queues connected above got their completion type by the
+		 * old layout; one whose hardware queue changed type must be
+		 * reconnected: the next attempt does it, with the new layout.
+		 */
+		for (i = 1; i <= nr_now; i++) {
+			if (ctrl->queues[i].poll != rblk_qid_is_poll(ctrl, i)) {
+				*errmsg = "the poll queues moved with the queue count";
+				ret = -EAGAIN;
+				goto out_teardown;
+			}
+		}
 		ret = rblk_start_io_queues(ctrl, nr_now + 1, nr, errmsg);
 		if (ret)
 			goto out_teardown;
@@ -1051,7 +1080,7 @@ static void rblk_ctrl_release(struct device *dev)
 	struct rblk_ctrl *ctrl = rblk_dev_to_ctrl(dev);
 	u32 i;
 
-	for (i = 0; i <= ctrl->opts.nr_io_queues; i++)
+	for (i = 0; i <= rblk_opts_max_queues(&ctrl->opts); i++)
 		mutex_destroy(&ctrl->queues[i].stop_lock);
 	mutex_destroy(&ctrl->hw_queues_lock);
 	mutex_destroy(&ctrl->scan_lock);
@@ -1080,14 +1109,17 @@ struct rblk_ctrl *rblk_ctrl_alloc(const struct rblk_ctrl_opts *opts,
 		return NULL;
 	ctrl->opts = *opts;
 	ctrl->ops = ops;
-	ctrl->queues = kcalloc(opts->nr_io_queues + 1, sizeof(*ctrl->queues),
-			       GFP_KERNEL);
+	ctrl->queues = kcalloc(rblk_opts_max_queues(opts) + 1,
+			       sizeof(*ctrl->queues), GFP_KERNEL);
 	if (!ctrl->queues) {
 		kfree(ctrl);
 		return NULL;
 	}
-	for (i = 0; i <= opts->nr_io_queues; i++)
+	for (i = 0; i <= rblk_opts_max_queues(opts); i++) {
 		mutex_init(&ctrl->queues[i].stop_lock);
+		spin_lock_init(&ctrl->queues[i].sq_lock);
+		spin_lock_init(&ctrl->queues[i].poll_lock);
+	}
 
 	device_initialize(&ctrl->dev);
 	ctrl->dev.release = rblk_ctrl_release;
@@ -1221,14 +1253,37 @@ void rblk_ctrl_teardown(struct rblk_ctrl *ctrl)
 
 /* --- statistics --- */
 
+/*
+ * Doorbells and commands posted, summed over the I/O queues (every one
+ * there ever was: the counts survive reconnects and queue-count changes).
+ */
+static void rblk_ctrl_sq_counts(struct rblk_ctrl *ctrl, u64 *posts, u64 *cmds,
+				u64 *polled)
+{
+	u32 i;
+
+	*posts = 0;
+	*cmds = 0;
+	*polled = 0;
+	for (i = 1; i <= rblk_opts_max_queues(&ctrl->opts); i++) {
+		*posts += READ_ONCE(ctrl->queues[i].nr_posts);
+		*cmds += READ_ONCE(ctrl->queues[i].nr_cmds);
+		*polled += READ_ONCE(ctrl->queues[i].nr_polled);
+	}
+}
+
 /**
  * rblk_ctrl_stats() - the controller's own counters into a snapshot
  * @ctrl: controller
- * @s: %RBLK_STAT_TIMEOUTS (of all commands), %RBLK_STAT_RECONNECTS and
- *	%RBLK_STAT_RECONNECT_ATTEMPTS are set, since the last reset
+ * @s: %RBLK_STAT_TIMEOUTS (of all commands), %RBLK_STAT_RECONNECTS,
+ *	%RBLK_STAT_RECONNECT_ATTEMPTS, %RBLK_STAT_DOORBELLS,
+ *	%RBLK_STAT_COMMANDS_POSTED and %RBLK_STAT_POLL_COMPLETIONS are set,
+ *	since the last reset
  */
 void rblk_ctrl_stats(struct rblk_ctrl *ctrl, struct rblk_stats *s)
 {
+	u64 posts, cmds, polled;
+
 	s->v[RBLK_STAT_TIMEOUTS] = atomic64_read(&ctrl->timeouts) -
 				   READ_ONCE(ctrl->stats_base.timeouts);
 	s->v[RBLK_STAT_RECONNECTS] = atomic64_read(&ctrl->reconnects) -
@@ -1236,6 +1291,12 @@ void rblk_ctrl_stats(struct rblk_ctrl *ctrl, struct rblk_stats *s)
 	s->v[RBLK_STAT_RECONNECT_ATTEMPTS] =
 		atomic64_read(&ctrl->reconnect_attempts) -
 		READ_ONCE(ctrl->stats_base.reconnect_attempts);
+	rblk_ctrl_sq_counts(ctrl, &posts, &cmds, &polled);
+	s->v[RBLK_STAT_DOORBELLS] = posts - READ_ONCE(ctrl->stats_base.posts);
+	s->v[RBLK_STAT_COMMANDS_POSTED] =
+		cmds - READ_ONCE(ctrl->stats_base.cmds);
+	s->v[RBLK_STAT_POLL_COMPLETIONS] =
+		polled - READ_ONCE(ctrl->stats_base.polled);
 }
 
 /**
@@ -1244,9 +1305,15 @@ void rblk_ctrl_stats(struct rblk_ctrl *ctrl, struct rblk_stats *s)
  */
 void rblk_ctrl_stats_reset(struct rblk_ctrl *ctrl)
 {
+	u64 posts, cmds, polled;
+
 	WRITE_ONCE(ctrl->stats_base.timeouts, atomic64_read(&ctrl->timeouts));
 	WRITE_ONCE(ctrl->stats_base.reconnects,
 		   atomic64_read(&ctrl->reconnects));
 	WRITE_ONCE(ctrl->stats_base.reconnect_attempts,
 		   atomic64_read(&ctrl->reconnect_attempts));
+	rblk_ctrl_sq_counts(ctrl, &posts, &cmds, &polled);
+	WRITE_ONCE(ctrl->stats_base.posts, posts);
+	WRITE_ONCE(ctrl->stats_base.cmds, cmds);
+	WRITE_ONCE(ctrl->stats_base.polled, polled);
 }

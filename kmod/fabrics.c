@@ -55,6 +55,9 @@ int rblk_exec_cmd(struct rblk_ctrl *ctrl, u16 qid, struct nvme_command *cmd,
 		return PTR_ERR(rq);
 
 	req = blk_mq_rq_to_pdu(rq);
+	/* blk_execute_rq() polls for it: complete it where it is polled. */
+	if (rq->mq_hctx->type == HCTX_TYPE_POLL)
+		rq->cmd_flags |= REQ_POLLED;
 	req->cmd = *cmd;
 	req->flags = connect ? RBLK_REQ_CONNECT : 0;
 	req->status = 0;

@@ -196,6 +196,8 @@ static const struct nla_policy rblk_connect_policy[RBLK_ATTR_MAX + 1] = {
 	[RBLK_ATTR_QUEUE_SIZE]		= NLA_POLICY_RANGE(NLA_U32,
 							   RBLK_MIN_QUEUE_SIZE,
 							   RBLK_MAX_QUEUE_SIZE),
+	[RBLK_ATTR_NR_POLL_QUEUES]	= NLA_POLICY_MAX(NLA_U32,
+							 RBLK_MAX_POLL_QUEUES),
 	[RBLK_ATTR_KATO]		= NLA_POLICY_MAX(NLA_U32, RBLK_MAX_KATO),
 	[RBLK_ATTR_RECONNECT_DELAY]	= NLA_POLICY_RANGE(NLA_U32, 1,
 							   RBLK_MAX_RECONNECT_DELAY),
@@ -386,6 +388,8 @@ static int rblk_nl_parse_connect(struct genl_info *info,
 		o->nr_io_queues = nla_get_u32(attrs[RBLK_ATTR_NR_IO_QUEUES]);
 	if (attrs[RBLK_ATTR_QUEUE_SIZE])
 		o->queue_size = nla_get_u32(attrs[RBLK_ATTR_QUEUE_SIZE]);
+	if (attrs[RBLK_ATTR_NR_POLL_QUEUES])
+		o->nr_poll_queues = nla_get_u32(attrs[RBLK_ATTR_NR_POLL_QUEUES]);
 	if (attrs[RBLK_ATTR_KATO])
 		o->kato = nla_get_u32(attrs[RBLK_ATTR_KATO]);
 	if (attrs[RBLK_ATTR_RECONNECT_DELAY])
@@ -581,6 +585,8 @@ static int rblk_nl_put_ctrl_attrs(struct sk_buff *skb,
 	    nla_put_u32(skb, RBLK_ATTR_NR_IO_QUEUES,
 			READ_ONCE(ctrl->nr_io_queues)) ||
 	    nla_put_u32(skb, RBLK_ATTR_QUEUE_SIZE, o->queue_size) ||
+	    nla_put_u32(skb, RBLK_ATTR_NR_POLL_QUEUES,
+			READ_ONCE(ctrl->nr_poll_queues)) ||
 	    nla_put_u32(skb, RBLK_ATTR_KATO, o->kato) ||
 	    nla_put_u32(skb, RBLK_ATTR_RECONNECT_DELAY, o->reconnect_delay) ||
 	    nla_put_s32(skb, RBLK_ATTR_CTRL_LOSS_TMO, o->ctrl_loss_tmo) ||
@@ -936,6 +942,9 @@ static void rblk_nl_read_stats(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
 	s->v[RBLK_STAT_RECONNECTS] = tmp->v[RBLK_STAT_RECONNECTS];
 	s->v[RBLK_STAT_RECONNECT_ATTEMPTS] =
 		tmp->v[RBLK_STAT_RECONNECT_ATTEMPTS];
+	s->v[RBLK_STAT_DOORBELLS] = tmp->v[RBLK_STAT_DOORBELLS];
+	s->v[RBLK_STAT_COMMANDS_POSTED] = tmp->v[RBLK_STAT_COMMANDS_POSTED];
+	s->v[RBLK_STAT_POLL_COMPLETIONS] = tmp->v[RBLK_STAT_POLL_COMPLETIONS];
 	/* The controller's count also has its admin commands' timeouts. */
 	if (!ns)
 		s->v[RBLK_STAT_TIMEOUTS] = tmp->v[RBLK_STAT_TIMEOUTS];

@@ -33,7 +33,6 @@
 #include <linux/uuid.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
-#include <rdma/mr_pool.h>
 #include <rdma/rdma_cm.h>
 
 #include <linux/rblk.h>
@@ -90,6 +89,7 @@
  * @hostid: host identifier
  * @nsid: the only namespace to expose, 0 for all
  * @nr_io_queues: I/O queues wanted
+ * @nr_poll_queues: polled I/O queues wanted besides them
  * @queue_size: entries per I/O queue
  * @kato: keep-alive timeout in seconds, 0 for none
  * @reconnect_delay: seconds between reconnect attempts
@@ -109,6 +109,7 @@ struct rblk_ctrl_opts {
 	uuid_t hostid;
 	u32 nsid;
 	u32 nr_io_queues;
+	u32 nr_poll_queues;
 	u32 queue_size;
 	u32 kato;
 	u32 reconnect_delay;
@@ -147,6 +148,7 @@ enum rblk_req_flags {
  * @cmd: command of a driver-private (passthrough) request
  * @sge: command SGE followed by in-capsule data SGEs
  * @num_sge: SGEs in use
+ * @send_wr: the SEND of the capsule, chained to the queue's batch
  * @send_cqe: completion of the SEND
  * @reg_cqe: completion (errors only) of the memory registration
  * @inv_cqe: completion of the local invalidation
@@ -170,6 +172,7 @@ struct rblk_request {
 	struct nvme_command cmd;
 	struct ib_sge sge[1 + RBLK_MAX_INLINE_SEGS];
 	u32 num_sge;
+	struct ib_send_wr send_wr;
 	struct ib_cqe send_cqe;
 	struct ib_cqe reg_cqe;
 	struct ib_cqe inv_cqe;
@@ -299,7 +302,10 @@ enum rblk_ctrl_flags {
  * @state: &enum rblk_state
  * @flags: &enum rblk_ctrl_flags
  * @queues: admin queue followed by the I/O queues
- * @nr_io_queues: I/O queues in use, the tag set's hardware queues
+ * @nr_io_queues: I/O queues in use, the tag set's hardware queues; the
+ *	last @nr_poll_queues of them are polled
+ * @nr_poll_queues: poll queues among them (HCTX_TYPE_POLL); changed with
+ *	@nr_io_queues, under @hw_queues_lock
  * @hw_queues_lock: serialises changes of @nr_io_queues with sysfs walks of
  *	the tag set
  * @admin_set: tags of the admin queue
@@ -342,8 +348,8 @@ enum rblk_ctrl_flags {
  * @timeouts: command timeouts
  * @reconnects: successful reconnects
  * @reconnect_attempts: reconnect attempts
- * @stats_base: @timeouts, @reconnects, @reconnect_attempts at the last
- *	reset
+ * @stats_base: @timeouts, @reconnects, @reconnect_attempts and the
+ *	queues' doorbell and command counts at the last reset
  * @resubmit_lock: protects @resubmit_bios and @resubmit_flushes
  * @resubmit_bios: bios of requests held for a retired queue
  * @resubmit_flushes: flush requests held for a retired queue
@@ -369,6 +375,7 @@ struct rblk_ctrl {
 
 	struct rblk_queue *queues;
 	u32 nr_io_queues;
+	u32 nr_poll_queues;
 	struct mutex hw_queues_lock;
 	struct blk_mq_tag_set admin_set;
 	struct blk_mq_tag_set tag_set;
@@ -417,6 +424,9 @@ struct rblk_ctrl {
 		u64 timeouts;
 		u64 reconnects;
 		u64 reconnect_attempts;
+		u64 posts;
+		u64 cmds;
+		u64 polled;
 	} stats_base;
 
 	spinlock_t resubmit_lock;
@@ -427,6 +437,18 @@ struct rblk_ctrl {
 	u32 nr_resubmitted;
 	u32 nr_forwarded;
 };
+
+/* Every I/O queue a controller may ever have: the size of its array. */
+static inline u32 rblk_opts_max_queues(const struct rblk_ctrl_opts *o)
+{
+	return o->nr_io_queues + o->nr_poll_queues;
+}
+
+/* I/O queue @qid is polled in the queue layout now in effect. */
+static inline bool rblk_qid_is_poll(struct rblk_ctrl *ctrl, u16 qid)
+{
+	return qid > ctrl->nr_io_queues - ctrl->nr_poll_queues;
+}
 
 static inline struct rblk_ctrl *rblk_ctrl_of_set(struct blk_mq_tag_set *set)
 {

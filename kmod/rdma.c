@@ -146,7 +146,8 @@ static int rblk_ring_alloc(struct ib_device *ibdev, struct rblk_ring *ring,
 			   unsigned int nr, size_t entry_size,
 			   enum dma_data_direction dir)
 {
-	ring->buf = kcalloc(nr, entry_size, GFP_KERNEL);
+	ring->buf = kcalloc_node(nr, entry_size, GFP_KERNEL,
+				 ibdev_to_node(ibdev));
 	if (!ring->buf)
 		return -ENOMEM;
 	ring->dma = ib_dma_map_single(ibdev, ring->buf, nr * entry_size, dir);
@@ -206,7 +207,7 @@ static void rblk_send_done(struct ib_cq *cq, struct ib_wc *wc)
 		container_of(wc->wr_cqe, struct rblk_request, send_cqe);
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		rblk_wr_error(cq->cq_context, wc, "send");
+		rblk_wr_error(wc->qp->qp_context, wc, "send");
 		return;
 	}
 	rblk_end_request(blk_mq_rq_from_pdu(req));
@@ -216,7 +217,7 @@ static void rblk_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	/* Registration is unsignaled: we only get here on failure. */
 	if (unlikely(wc->status != IB_WC_SUCCESS))
-		rblk_wr_error(cq->cq_context, wc, "memory registration");
+		rblk_wr_error(wc->qp->qp_context, wc, "memory registration");
 }
 
 static void rblk_inv_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -225,7 +226,7 @@ static void rblk_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 		container_of(wc->wr_cqe, struct rblk_request, inv_cqe);
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		rblk_wr_error(cq->cq_context, wc, "local invalidate");
+		rblk_wr_error(wc->qp->qp_context, wc, "local invalidate");
 		return;
 	}
 	rblk_end_request(blk_mq_rq_from_pdu(req));
@@ -281,7 +282,7 @@ static struct request *rblk_find_rq(struct rblk_queue *queue, u16 cid)
 static void rblk_aer_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	if (unlikely(wc->status != IB_WC_SUCCESS))
-		rblk_wr_error(cq->cq_context, wc, "async event send");
+		rblk_wr_error(wc->qp->qp_context, wc, "async event send");
 }
 
 /*
@@ -316,7 +317,8 @@ static bool rblk_rsp_invalidate(struct rblk_queue *queue,
 
 static void rblk_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	struct rblk_queue *queue = cq->cq_context;
+	/* The CQ may be shared (CQ pool): the QP says whose this is. */
+	struct rblk_queue *queue = wc->qp->qp_context;
 	struct ib_cqe *cqe = wc->wr_cqe;
 	unsigned int i = cqe - queue->rsp_cqes;
 	struct ib_device *ibdev = queue->device->dev;
@@ -388,10 +390,8 @@ void rblk_unmap_data(struct request *rq)
 
 	if (!req->nents)
 		return;
-	if (req->mr) {
-		ib_mr_pool_put(queue->qp, &queue->qp->rdma_mrs, req->mr);
-		req->mr = NULL;
-	}
+	/* The MR is the tag's own: it is free again once the request ends. */
+	req->mr = NULL;
 	ib_dma_unmap_sg(queue->device->dev, req->sgt.sgl, req->sgt.nents,
 			rq_dma_dir(rq));
 	sg_free_table_chained(&req->sgt, RBLK_INLINE_SG_CNT);
@@ -417,14 +417,18 @@ static void rblk_map_inline(struct rblk_queue *queue, struct rblk_request *req,
 	req->flags |= RBLK_REQ_INLINE;
 }
 
-static int rblk_map_frwr(struct rblk_queue *queue, struct rblk_request *req,
+static int rblk_map_frwr(struct rblk_queue *queue, struct request *rq,
 			 struct nvme_command *cmd, int count)
 {
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 	int nr, ret;
 
-	req->mr = ib_mr_pool_get(queue->qp, &queue->qp->rdma_mrs);
-	if (WARN_ON_ONCE(!req->mr))
-		return -EAGAIN;
+	/*
+	 * One MR per tag: a request ends only once its rkey is invalidated,
+	 * so the next request on the tag finds the MR free, and neither
+	 * needs a lock shared with the completion path.
+	 */
+	req->mr = queue->mrs[rq->tag];
 
 	/* The virt boundary set on the queue guarantees one MR suffices. */
 	nr = ib_map_mr_sg(req->mr, req->sgt.sgl, count, NULL, SZ_4K);
@@ -451,7 +455,6 @@ static int rblk_map_frwr(struct rblk_queue *queue, struct rblk_request *req,
 	return 0;
 
 out_put:
-	ib_mr_pool_put(queue->qp, &queue->qp->rdma_mrs, req->mr);
 	req->mr = NULL;
 	return ret;
 }
@@ -495,7 +498,7 @@ static int rblk_map_data(struct rblk_queue *queue, struct request *rq,
 		return 0;
 	}
 
-	ret = rblk_map_frwr(queue, req, cmd, count);
+	ret = rblk_map_frwr(queue, rq, cmd, count);
 	if (ret)
 		goto out_unmap;
 	return 0;
@@ -508,22 +511,96 @@ out_free_table:
 	return ret;
 }
 
+/*
+ * Post the queue's batch of capsules with one doorbell.  On failure the
+ * requests whose work requests were not posted are completed as aborted
+ * by the host, except @cur (the caller's, which it fails itself): their
+ * state is set to complete here, under @sq_lock, so that no cancellation
+ * or timeout (which stop the queue, taking the lock, before they look)
+ * completes them again; ->complete runs in rblk_complete_unposted(), out
+ * of the lock.  Returns the error of ib_post_send(); *@cur_failed says
+ * whether @cur was among the requests not posted.
+ */
+static int rblk_sq_post(struct rblk_queue *queue, struct rblk_request *cur,
+			bool *cur_failed, struct list_head *unposted)
+{
+	struct ib_send_wr *first = queue->sq_head, *wr, *next;
+	const struct ib_send_wr *bad_wr = NULL;
+	int ret;
+
+	lockdep_assert_held(&queue->sq_lock);
+	if (!first)
+		return 0;
+	queue->sq_head = NULL;
+	queue->sq_last = NULL;
+	ret = ib_post_send(queue->qp, first, &bad_wr);
+	if (likely(!ret)) {
+		queue->nr_posts++;
+		return 0;
+	}
+	if (bad_wr && bad_wr != first)
+		queue->nr_posts++;	/* it posted some */
+
+	rblk_err(queue->ctrl, "queue %u: post send failed: %d\n", queue->qid,
+		 ret);
+	/* Everything from bad_wr on was not posted. */
+	for (wr = (struct ib_send_wr *)(bad_wr ?: first); wr; wr = next) {
+		struct rblk_request *req;
+		struct request *rq;
+
+		next = wr->next;
+		if (wr->opcode != IB_WR_SEND)
+			continue;	/* the REG_MR before a SEND */
+		req = container_of(wr->wr_cqe, struct rblk_request, send_cqe);
+		queue->nr_cmds--;
+		if (req == cur) {
+			*cur_failed = true;
+			continue;
+		}
+		rq = blk_mq_rq_from_pdu(req);
+		req->status = NVME_SC_HOST_ABORTED_CMD;
+		if (blk_rq_is_passthrough(rq))
+			req->status |= NVME_STATUS_DNR;
+		req->flags |= RBLK_REQ_ABORTED;
+		if (!blk_mq_complete_request_remote(rq))
+			list_add_tail(&rq->queuelist, unposted);
+	}
+	return ret;
+}
+
+static void rblk_complete_unposted(struct list_head *unposted)
+{
+	struct request *rq, *next;
+
+	list_for_each_entry_safe(rq, next, unposted, queuelist) {
+		list_del_init(&rq->queuelist);
+		rq->q->mq_ops->complete(rq);
+	}
+}
+
 /**
- * rblk_queue_submit() - map a request's data and post its capsule
+ * rblk_queue_submit() - map a request's data and queue its capsule
  * @queue: live queue
  * @rq: request; its command is in the pdu, command id not yet set
+ * @last: the last request of a batch (blk-mq's bd->last): post the batch
  *
- * Return: 0 once posted, -EAGAIN/-ENOMEM to retry later, -EIO if the queue
- * is broken (the request may be retried after recovery), other errors are
- * final for this request.
+ * The capsules of a batch are chained and posted with one ib_post_send()
+ * when the last arrives, or by rblk_queue_commit().  Every SEND stays
+ * signalled: its completion releases the request's SQE.
+ *
+ * Return: 0 once queued (and posted, if @last), -EAGAIN/-ENOMEM to retry
+ * later, -EIO if the queue is broken (the request may be retried after
+ * recovery), other errors are final for this request.
  */
-int rblk_queue_submit(struct rblk_queue *queue, struct request *rq)
+int rblk_queue_submit(struct rblk_queue *queue, struct request *rq, bool last)
 {
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 	struct ib_device *ibdev = queue->device->dev;
 	u64 sqe_dma = rblk_ring_dma(&queue->sqes, rq->tag);
 	struct nvme_command *sqe = rblk_ring_entry(&queue->sqes, rq->tag);
-	struct ib_send_wr send_wr = {}, *first;
+	struct ib_send_wr *send_wr = &req->send_wr, *first;
+	LIST_HEAD(unposted);
+	bool failed = false;
 	int ret;
 
 	ib_dma_sync_single_for_cpu(ibdev, sqe_dma, sizeof(*sqe), DMA_TO_DEVICE);
@@ -546,32 +623,70 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq)
 	req->sge[0].lkey = queue->device->pd->local_dma_lkey;
 
 	req->send_cqe.done = rblk_send_done;
-	send_wr.wr_cqe = &req->send_cqe;
-	send_wr.sg_list = req->sge;
-	send_wr.num_sge = req->num_sge;
-	send_wr.opcode = IB_WR_SEND;
-	send_wr.send_flags = IB_SEND_SIGNALED;
+	send_wr->next = NULL;
+	send_wr->wr_cqe = &req->send_cqe;
+	send_wr->sg_list = req->sge;
+	send_wr->num_sge = req->num_sge;
+	send_wr->opcode = IB_WR_SEND;
+	send_wr->send_flags = IB_SEND_SIGNALED;
 
 	/* Completion needs both the SEND and the response. */
 	refcount_set(&req->ref, 2);
 
-	first = &send_wr;
+	first = send_wr;
 	if (req->mr) {
-		req->reg_wr.wr.next = &send_wr;
+		req->reg_wr.wr.next = send_wr;
 		first = &req->reg_wr.wr;
 	}
 
-	/* Before the post: the response may end the request right after. */
+	/*
+	 * Before it joins the chain: once posted, the response may end the
+	 * request at any time.
+	 */
 	trace_rblk_setup_cmd(queue, rq);
 
-	ret = ib_post_send(queue->qp, first, NULL);
-	if (unlikely(ret)) {
-		rblk_err(queue->ctrl, "queue %u: post send failed: %d\n",
-			 queue->qid, ret);
+	spin_lock(&queue->sq_lock);
+	if (queue->sq_last)
+		queue->sq_last->next = first;
+	else
+		queue->sq_head = first;
+	queue->sq_last = send_wr;
+	queue->nr_cmds++;
+	if (last)
+		rblk_sq_post(queue, req, &failed, &unposted);
+	spin_unlock(&queue->sq_lock);
+
+	rblk_complete_unposted(&unposted);
+	if (unlikely(failed)) {
 		rblk_unmap_data(rq);
 		return -EIO;
 	}
 	return 0;
+}
+
+/**
+ * rblk_queue_commit() - post the capsules queued without @last
+ * @queue: queue
+ *
+ * blk-mq calls this (->commit_rqs) when a batch ended early.  A failed
+ * post completes the requests not posted as aborted and reports the
+ * queue broken.
+ */
+void rblk_queue_commit(struct rblk_queue *queue)
+{
+	LIST_HEAD(unposted);
+	bool failed = false;
+	int ret;
+
+	/* Only our own earlier capsules matter, and we see those. */
+	if (!READ_ONCE(queue->sq_head))
+		return;
+	spin_lock(&queue->sq_lock);
+	ret = rblk_sq_post(queue, NULL, &failed, &unposted);
+	spin_unlock(&queue->sq_lock);
+	rblk_complete_unposted(&unposted);
+	if (unlikely(ret))
+		queue->ops->error(queue);
 }
 
 /**
@@ -654,6 +769,57 @@ static void rblk_qp_event(struct ib_event *event, void *context)
 	}
 }
 
+static void rblk_free_cq(struct rblk_queue *queue)
+{
+	if (queue->poll)
+		ib_free_cq(queue->cq);
+	else
+		ib_cq_pool_put(queue->cq, queue->nr_cqe);
+	queue->cq = NULL;
+}
+
+static void rblk_free_mrs(struct rblk_queue *queue)
+{
+	u32 i;
+
+	if (!queue->mrs)
+		return;
+	for (i = 0; i < queue->depth; i++) {
+		if (queue->mrs[i])
+			ib_dereg_mr(queue->mrs[i]);
+	}
+	kfree(queue->mrs);
+	queue->mrs = NULL;
+}
+
+static int rblk_alloc_mrs(struct rblk_queue *queue)
+{
+	struct ib_device *ibdev = queue->device->dev;
+	/*
+	 * One page entry more than a request can use: rdma_rxe in 6.1 reads
+	 * one entry past the end of a completely full page map (seen with
+	 * KASAN on unaligned 1 MiB writes).
+	 */
+	u32 pages = rblk_device_max_segments(queue->device) + 1;
+	u32 i;
+
+	queue->mrs = kcalloc_node(queue->depth, sizeof(*queue->mrs),
+				  GFP_KERNEL, ibdev_to_node(ibdev));
+	if (!queue->mrs)
+		return -ENOMEM;
+	for (i = 0; i < queue->depth; i++) {
+		struct ib_mr *mr = ib_alloc_mr(queue->device->pd,
+					       IB_MR_TYPE_MEM_REG, pages);
+
+		if (IS_ERR(mr)) {
+			rblk_free_mrs(queue);
+			return PTR_ERR(mr);
+		}
+		queue->mrs[i] = mr;
+	}
+	return 0;
+}
+
 static void rblk_destroy_transport(struct rblk_queue *queue)
 {
 	struct ib_device *ibdev;
@@ -662,12 +828,11 @@ static void rblk_destroy_transport(struct rblk_queue *queue)
 		return;
 
 	ibdev = queue->device->dev;
-	ib_mr_pool_destroy(queue->qp, &queue->qp->rdma_mrs);
+	rblk_free_mrs(queue);
 	/* The cm_id may already be gone: destroy the QP directly. */
 	ib_destroy_qp(queue->qp);
 	queue->qp = NULL;
-	ib_free_cq(queue->cq);
-	queue->cq = NULL;
+	rblk_free_cq(queue);
 	rblk_ring_free(ibdev, &queue->rsps);
 	rblk_ring_free(ibdev, &queue->sqes);
 	kfree(queue->rsp_cqes);
@@ -696,8 +861,14 @@ static int rblk_create_transport(struct rblk_queue *queue)
 
 	comp_vector = (queue->qid ? queue->qid - 1 : 0) %
 		      ibdev->num_comp_vectors;
-	queue->cq = ib_alloc_cq(ibdev, queue, send_wr + recv_wr, comp_vector,
-				IB_POLL_SOFTIRQ);
+	queue->nr_cqe = send_wr + recv_wr;
+	if (queue->poll)
+		queue->cq = ib_alloc_cq(ibdev, queue, queue->nr_cqe,
+					comp_vector, IB_POLL_DIRECT);
+	else
+		/* Shared with the vector's other queues: fewer polls. */
+		queue->cq = ib_cq_pool_get(ibdev, queue->nr_cqe, comp_vector,
+					   IB_POLL_SOFTIRQ);
 	if (IS_ERR(queue->cq)) {
 		ret = PTR_ERR(queue->cq);
 		queue->cq = NULL;
@@ -737,8 +908,9 @@ static int rblk_create_transport(struct rblk_queue *queue)
 			      sizeof(struct nvme_completion), DMA_FROM_DEVICE);
 	if (ret)
 		goto out_free_sqes;
-	queue->rsp_cqes = kcalloc(queue->queue_size, sizeof(*queue->rsp_cqes),
-				  GFP_KERNEL);
+	queue->rsp_cqes = kcalloc_node(queue->queue_size,
+				       sizeof(*queue->rsp_cqes), GFP_KERNEL,
+				       ibdev_to_node(ibdev));
 	if (!queue->rsp_cqes) {
 		ret = -ENOMEM;
 		goto out_free_rsps;
@@ -746,14 +918,7 @@ static int rblk_create_transport(struct rblk_queue *queue)
 	for (i = 0; i < queue->queue_size; i++)
 		queue->rsp_cqes[i].done = rblk_recv_done;
 
-	/*
-	 * One page entry more than a request can use: rdma_rxe in 6.1 reads
-	 * one entry past the end of a completely full page map (seen with
-	 * KASAN on unaligned 1 MiB writes).
-	 */
-	ret = ib_mr_pool_init(queue->qp, &queue->qp->rdma_mrs, depth,
-			      IB_MR_TYPE_MEM_REG,
-			      rblk_device_max_segments(queue->device) + 1, 0);
+	ret = rblk_alloc_mrs(queue);
 	if (ret) {
 		rblk_err(ctrl, "queue %u: failed to allocate %u MRs: %d\n",
 			 queue->qid, depth, ret);
@@ -774,8 +939,7 @@ out_destroy_qp:
 	rdma_destroy_qp(queue->cm_id);
 	queue->qp = NULL;
 out_free_cq:
-	ib_free_cq(queue->cq);
-	queue->cq = NULL;
+	rblk_free_cq(queue);
 out_put_device:
 	rblk_device_put_queue(queue);
 	return ret;
@@ -1005,6 +1169,31 @@ out_release:
 }
 
 /**
+ * rblk_queue_poll() - reap the completions of a poll queue
+ * @queue: queue of a HCTX_TYPE_POLL hardware queue
+ *
+ * Return: the completions handled (blk-mq's ->poll).
+ */
+int rblk_queue_poll(struct rblk_queue *queue)
+{
+	int found = 0;
+
+	/* Another poller is at it, or the queue is being stopped. */
+	if (!spin_trylock(&queue->poll_lock))
+		return 0;
+	/*
+	 * Not while rblk_queue_stop() drains the QP: ib_drain_qp() reaps a
+	 * direct CQ itself, and two reapers would share the CQ's WC array.
+	 */
+	if (test_bit(RBLK_Q_CONNECTED, &queue->flags) && queue->poll) {
+		found = ib_process_cq_direct(queue->cq, -1);
+		queue->nr_polled += found;
+	}
+	spin_unlock(&queue->poll_lock);
+	return found;
+}
+
+/**
  * rblk_queue_stop() - stop a queue: no more sends, completions flushed
  * @queue: queue, possibly already stopped
  *
@@ -1015,7 +1204,18 @@ void rblk_queue_stop(struct rblk_queue *queue)
 {
 	mutex_lock(&queue->stop_lock);
 	clear_bit(RBLK_Q_LIVE, &queue->flags);
+	/*
+	 * Capsules queued but not posted stay started requests for the
+	 * caller to cancel; no commit may post them after the drain.
+	 */
+	spin_lock(&queue->sq_lock);
+	queue->sq_head = NULL;
+	queue->sq_last = NULL;
+	spin_unlock(&queue->sq_lock);
 	if (test_and_clear_bit(RBLK_Q_CONNECTED, &queue->flags)) {
+		/* A poller saw RBLK_Q_CONNECTED clear, or is done. */
+		spin_lock(&queue->poll_lock);
+		spin_unlock(&queue->poll_lock);
 		if (queue->cm_id)
 			rdma_disconnect(queue->cm_id);
 		ib_drain_qp(queue->qp);

@@ -21,6 +21,7 @@
  */
 #include <linux/blkdev.h>
 #include <linux/device.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -55,11 +56,32 @@ static struct rblk_ns *rblk_dev_to_ns(struct device *dev)
 	return dev_to_disk(dev)->private_data;
 }
 
-/* Counted by the controller only: a namespace has none of its own. */
+/*
+ * Counted by the controller only: a namespace has none of its own (its
+ * commands share the controller's queues).
+ */
 static bool rblk_stat_ctrl_only(unsigned int stat)
 {
 	return stat == RBLK_STAT_RECONNECTS ||
-	       stat == RBLK_STAT_RECONNECT_ATTEMPTS;
+	       stat == RBLK_STAT_RECONNECT_ATTEMPTS ||
+	       stat == RBLK_STAT_DOORBELLS ||
+	       stat == RBLK_STAT_COMMANDS_POSTED ||
+	       stat == RBLK_STAT_POLL_COMPLETIONS;
+}
+
+/* Commands per doorbell since the last reset, two decimals. */
+static ssize_t rblk_cmds_per_doorbell_show(struct rblk_ctrl *ctrl, char *buf)
+{
+	struct rblk_stats s;
+	u64 posts, hundredths = 0;
+
+	rblk_ctrl_stats(ctrl, &s);
+	posts = s.v[RBLK_STAT_DOORBELLS];
+	if (posts)
+		hundredths = div64_u64(s.v[RBLK_STAT_COMMANDS_POSTED] * 100 +
+				       posts / 2, posts);
+	return sysfs_emit(buf, "%llu.%02llu\n", hundredths / 100,
+			  hundredths % 100);
 }
 
 /* What rblk_ctrl_stats() fills in. */
@@ -110,7 +132,7 @@ static ssize_t rblk_outstanding_show(struct rblk_ctrl *ctrl,
 	struct rblk_busy_count bc = {
 		.ctrl = ctrl,
 		.q = q,
-		.nr = ctrl->opts.nr_io_queues,
+		.nr = rblk_opts_max_queues(&ctrl->opts),
 	};
 	int len = 0;
 	u32 i, nr;
@@ -118,7 +140,7 @@ static ssize_t rblk_outstanding_show(struct rblk_ctrl *ctrl,
 	/*
 	 * Allocated before taking hw_queues_lock: a queue-count change
 	 * holds it with the namespace queues frozen, and reclaim under the
-	 * lock could write to one of them.  opts.nr_io_queues bounds the
+	 * lock could write to one of them.  rblk_opts_max_queues() bounds the
 	 * queue count of every reconnect.
 	 */
 	bc.count = kcalloc(bc.nr, sizeof(*bc.count), GFP_KERNEL);
@@ -168,6 +190,7 @@ RBLK_CTRL_ATTR_RO(model, "%s", ctrl->model);
 RBLK_CTRL_ATTR_RO(serial, "%s", ctrl->serial);
 RBLK_CTRL_ATTR_RO(firmware_rev, "%s", ctrl->firmware);
 RBLK_CTRL_ATTR_RO(nr_io_queues, "%u", READ_ONCE(ctrl->nr_io_queues));
+RBLK_CTRL_ATTR_RO(nr_poll_queues, "%u", READ_ONCE(ctrl->nr_poll_queues));
 RBLK_CTRL_ATTR_RO(queue_size, "%u", ctrl->opts.queue_size);
 RBLK_CTRL_ATTR_RO(kato, "%u", ctrl->opts.kato);
 RBLK_CTRL_ATTR_RO(reconnect_delay, "%u", ctrl->opts.reconnect_delay);
@@ -191,6 +214,16 @@ static ssize_t rblk_ctrl_outstanding_show(struct device *dev,
 }
 static struct device_attribute rblk_ctrl_attr_outstanding =
 	__ATTR(outstanding, 0444, rblk_ctrl_outstanding_show, NULL);
+
+static ssize_t rblk_ctrl_commands_per_doorbell_show(struct device *dev,
+						    struct device_attribute *attr,
+						    char *buf)
+{
+	return rblk_cmds_per_doorbell_show(rblk_dev_to_ctrl(dev), buf);
+}
+static struct device_attribute rblk_ctrl_attr_commands_per_doorbell =
+	__ATTR(commands_per_doorbell, 0444,
+	       rblk_ctrl_commands_per_doorbell_show, NULL);
 
 static ssize_t rblk_ctrl_stat_show(struct device *dev,
 				   struct device_attribute *attr, char *buf)
@@ -255,6 +288,7 @@ static struct attribute *rblk_ctrl_fixed_attrs[] = {
 	&rblk_ctrl_attr_serial.attr,
 	&rblk_ctrl_attr_firmware_rev.attr,
 	&rblk_ctrl_attr_nr_io_queues.attr,
+	&rblk_ctrl_attr_nr_poll_queues.attr,
 	&rblk_ctrl_attr_queue_size.attr,
 	&rblk_ctrl_attr_kato.attr,
 	&rblk_ctrl_attr_reconnect_delay.attr,
@@ -262,6 +296,7 @@ static struct attribute *rblk_ctrl_fixed_attrs[] = {
 	&rblk_ctrl_attr_fast_io_fail_tmo.attr,
 	&rblk_ctrl_attr_nsid.attr,
 	&rblk_ctrl_attr_outstanding.attr,
+	&rblk_ctrl_attr_commands_per_doorbell.attr,
 	&rblk_ctrl_attr_reset_stats.attr,
 	&rblk_ctrl_attr_reset_controller.attr,
 	NULL,
@@ -441,6 +476,16 @@ static ssize_t rblk_ns_outstanding_show(struct device *dev,
 static struct device_attribute rblk_ns_attr_outstanding =
 	__ATTR(outstanding, 0444, rblk_ns_outstanding_show, NULL);
 
+static ssize_t rblk_ns_commands_per_doorbell_show(struct device *dev,
+						  struct device_attribute *attr,
+						  char *buf)
+{
+	return rblk_cmds_per_doorbell_show(rblk_dev_to_ns(dev)->ctrl, buf);
+}
+static struct device_attribute rblk_ns_attr_commands_per_doorbell =
+	__ATTR(commands_per_doorbell, 0444,
+	       rblk_ns_commands_per_doorbell_show, NULL);
+
 static ssize_t rblk_ns_reset_stats_store(struct device *dev,
 					 struct device_attribute *attr,
 					 const char *buf, size_t count)
@@ -463,6 +508,7 @@ static struct attribute *rblk_ns_fixed_attrs[] = {
 	&rblk_ns_attr_ctrl.attr,
 	&rblk_ns_attr_latency_hist.attr,
 	&rblk_ns_attr_outstanding.attr,
+	&rblk_ns_attr_commands_per_doorbell.attr,
 	&rblk_ns_attr_reset_stats.attr,
 	NULL,
 };

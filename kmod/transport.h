@@ -14,6 +14,7 @@
 #include <linux/completion.h>
 #include <linux/mutex.h>
 #include <linux/nvme.h>
+#include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
@@ -82,10 +83,14 @@ enum rblk_queue_flags {
  * @dev_entry: link in @device's queue list
  * @cm_id: RDMA CM identifier
  * @qp: RDMA queue pair
- * @cq: completion queue for sends and receives
+ * @poll: a poll queue: @cq is IB_POLL_DIRECT, reaped by rblk_queue_poll()
+ * @cq: completion queue for sends and receives, from the device's CQ pool
+ *	(a poll queue's own)
+ * @nr_cqe: entries of @cq this queue reserved
  * @sqes: one NVMe command buffer per tag (and the AER's)
  * @rsps: receive buffers for completions
  * @rsp_cqes: one &struct ib_cqe per receive buffer
+ * @mrs: one fast registration memory region per tag (@depth of them)
  * @aer_cqe: completion of the AER's SEND
  * @cm_done: signalled when a CM step finished
  * @cm_error: result of the last CM step
@@ -93,6 +98,19 @@ enum rblk_queue_flags {
  *	posting the AER against it
  * @inline_data_size: bytes of in-capsule data the target accepts
  * @max_inline_segs: send SGEs available for in-capsule data
+ * @sq_lock: protects @sq_head, @sq_last and the two counters; the
+ *	hardware queues of every namespace on the controller feed this queue.
+ *	Taken in process context only (dispatch, commit, stop), and not with
+ *	bottom halves off: rdma_rxe would then run its send tasklet inline
+ *	at the unlock, in the submitter's time (measured: rblk/nvme-rdma
+ *	IOPS at queue depth 32 fell from 0.85-1.4 to 0.4-0.6)
+ * @sq_head: first work request of the capsules not posted yet, or NULL
+ * @sq_last: last work request of that chain
+ * @nr_posts: ib_post_send() calls that carried commands (doorbells)
+ * @nr_cmds: commands those calls posted
+ * @poll_lock: held while a poller reaps @cq, so that rblk_queue_stop()
+ *	can wait for it before draining; protects @nr_polled
+ * @nr_polled: work completions pollers reaped
  */
 struct rblk_queue {
 	struct rblk_ctrl *ctrl;
@@ -106,16 +124,26 @@ struct rblk_queue {
 	struct list_head dev_entry;
 	struct rdma_cm_id *cm_id;
 	struct ib_qp *qp;
+	bool poll;
 	struct ib_cq *cq;
+	u32 nr_cqe;
+	spinlock_t poll_lock;
+	u64 nr_polled;
 	struct rblk_ring sqes;
 	struct rblk_ring rsps;
 	struct ib_cqe *rsp_cqes;
+	struct ib_mr **mrs;
 	struct ib_cqe aer_cqe;
 	struct completion cm_done;
 	int cm_error;
 	struct mutex stop_lock;
 	u32 inline_data_size;
 	u32 max_inline_segs;
+	spinlock_t sq_lock;
+	struct ib_send_wr *sq_head;
+	struct ib_send_wr *sq_last;
+	u64 nr_posts;
+	u64 nr_cmds;
 };
 
 static inline bool rblk_queue_is_admin(struct rblk_queue *queue)
@@ -128,7 +156,10 @@ void rblk_rdma_exit(void);
 int rblk_queue_alloc(struct rblk_queue *queue, u32 queue_size, u32 depth);
 void rblk_queue_stop(struct rblk_queue *queue);
 void rblk_queue_free(struct rblk_queue *queue);
-int rblk_queue_submit(struct rblk_queue *queue, struct request *rq);
+int rblk_queue_submit(struct rblk_queue *queue, struct request *rq,
+		      bool last);
+void rblk_queue_commit(struct rblk_queue *queue);
+int rblk_queue_poll(struct rblk_queue *queue);
 int rblk_queue_submit_aer(struct rblk_queue *queue,
 			  const struct nvme_command *cmd);
 void rblk_unmap_data(struct request *rq);

@@ -29,6 +29,8 @@ ROWS = [
     "randread_4k_qd32", "randwrite_4k_qd32",
     "read_128k", "write_128k",
     "randread_4k_qd32_2ns",
+    "randread_4k_qd32_batch16", "randwrite_4k_qd32_batch16",
+    "randread_4k_qd1_hipri", "randread_4k_qd8_hipri",
 ]
 SWEEP = [1, 4, 16, 32, 64]
 VERDICT_HELP = ("verdict: ≥ every pair ratio ≥ 1; < every pair ratio < 1;"
@@ -57,9 +59,12 @@ def ratio(a, b):
 
 
 def parse(log):
-    """{(dev, job): {run: metrics}}, setup info, {(dev, job): [perf lines]}."""
+    """{(dev, job): {run: metrics}}, setup info, {(dev, job): [perf lines]},
+    {job: [(commands, doorbells) of each rblk run]}."""
     runs = defaultdict(dict)
     perf = defaultdict(list)
+    cpd = defaultdict(list)
+    cpd_re = re.compile(r"^BENCH-CPD (\S+) (\d+) (\d+) (\d+)\s*$")
     info, done = "", False
     line_re = re.compile(r"^BENCH (\S+) (\S+) (\d+) (\{.*\})\s*$")
     perf_re = re.compile(r"^BENCH-PERF (\S+) (\S+) ?(.*)$")
@@ -79,6 +84,10 @@ def parse(log):
                 m = perf_re.match(line)
                 if m:
                     perf[(m.group(1), m.group(2))].append(m.group(3))
+            elif line.startswith("BENCH-CPD "):
+                m = cpd_re.match(line)
+                if m:
+                    cpd[m.group(1)].append((int(m.group(3)), int(m.group(4))))
             else:
                 m = line_re.match(line)
                 if m:
@@ -86,7 +95,14 @@ def parse(log):
                     runs[(dev, job)][int(run)] = job_metrics(json.loads(blob))
     if not done:
         sys.exit("bench: no complete run in " + log)
-    return info, runs, perf
+    return info, runs, perf, cpd
+
+
+def cmds_per_doorbell(counts):
+    """Commands per doorbell over all rblk runs of a job, or None."""
+    cmds = sum(c for c, _ in counts)
+    bells = sum(d for _, d in counts)
+    return cmds / bells if bells else None
 
 
 def compare(job, runs):
@@ -213,7 +229,7 @@ def main():
         sys.exit("usage: bench-report.py LOG OUTDIR")
     log, outdir = sys.argv[1], sys.argv[2]
     os.makedirs(outdir, exist_ok=True)
-    info, runs, perf = parse(log)
+    info, runs, perf, cpd = parse(log)
 
     rows = []
     for job in ROWS:
@@ -226,6 +242,7 @@ def main():
         row["null_blk"] = c
         row["rblk_of_ceiling"] = ratio(row["rblk"]["iops"], c["iops"]) if c else None
         row["nvme_of_ceiling"] = ratio(row["nvme_rdma"]["iops"], c["iops"]) if c else None
+        row["rblk_cmds_per_doorbell"] = cmds_per_doorbell(cpd.get(job, []))
         rows.append(row)
     sweep = []
     for qd in SWEEP:
@@ -250,8 +267,9 @@ def main():
         lines += [
             "| job | rblk IOPS | nvme-rdma IOPS | rblk/nvme (means) "
             "| pair median | pair min–max | pairs | verdict "
-            "| rblk p50/p99 us | nvme p50/p99 us | rblk/ceiling | nvme/ceiling |",
-            "|---|---:|---:|---:|---:|---:|---:|:-:|---:|---:|---:|---:|",
+            "| rblk p50/p99 us | nvme p50/p99 us | rblk/ceiling | nvme/ceiling "
+            "| rblk cmds/doorbell |",
+            "|---|---:|---:|---:|---:|---:|---:|:-:|---:|---:|---:|---:|---:|",
         ]
         for row in rows:
             r, n = row["rblk"], row["nvme_rdma"]
@@ -260,7 +278,8 @@ def main():
                 f"{pair_cells(row)} | "
                 f"{r['p50_us']:.0f}/{r['p99_us']:.0f} | "
                 f"{n['p50_us']:.0f}/{n['p99_us']:.0f} | "
-                f"{ceil(row['rblk_of_ceiling'])} | {ceil(row['nvme_of_ceiling'])} |")
+                f"{ceil(row['rblk_of_ceiling'])} | {ceil(row['nvme_of_ceiling'])} | "
+                f"{ceil(row['rblk_cmds_per_doorbell'])} |")
         lines.append("")
     if sweep:
         lines += ["| QD | rblk IOPS | nvme-rdma IOPS | rblk/nvme (means) "

@@ -10,7 +10,11 @@
 # device, and the rblk and nvme runs of the same number ran back to back (a
 # pair).  Results are printed as
 #   BENCH <device> <job> <run> <fio JSON on one line>
-# and turned into a table by scripts/bench-report.py on the host.
+# and turned into a table by scripts/bench-report.py on the host; after
+# each rblk run also
+#   BENCH-CPD <job> <run> <commands posted> <doorbells>
+# Both hosts connect with NPOLL poll queues besides the NQ I/O queues: the
+# *_hipri jobs (io_uring, --hipri) run on them, the others never do.
 #
 # Knobs (environment; on the kernel command line NAME=VALUE words without a
 # dot reach /init's environment, which is how `make bench` passes them):
@@ -36,6 +40,7 @@ PERF_TOP=25
 PERF_DATA=/tmp/bench-perf.data
 PERF_KALLSYMS=/tmp/bench-perf.kallsyms
 NQ=2
+NPOLL=1
 
 bench_fail() {
 	echo "BENCH-FAIL $*"
@@ -56,7 +61,11 @@ randread_4k_qd32:--rw=randread,--bs=4k,--iodepth=32,--numjobs=$NQ
 randwrite_4k_qd32:--rw=randwrite,--bs=4k,--iodepth=32,--numjobs=$NQ
 read_128k:--rw=read,--bs=128k,--iodepth=16,--numjobs=1
 write_128k:--rw=write,--bs=128k,--iodepth=16,--numjobs=1
-randread_4k_qd32_2ns:--rw=randread,--bs=4k,--iodepth=32,--numjobs=$NQ,--size=64M"
+randread_4k_qd32_2ns:--rw=randread,--bs=4k,--iodepth=32,--numjobs=$NQ,--size=64M
+randread_4k_qd32_batch16:--ioengine=io_uring,--rw=randread,--bs=4k,--iodepth=32,--iodepth_batch_submit=16,--iodepth_batch_complete_min=16,--numjobs=$NQ
+randwrite_4k_qd32_batch16:--ioengine=io_uring,--rw=randwrite,--bs=4k,--iodepth=32,--iodepth_batch_submit=16,--iodepth_batch_complete_min=16,--numjobs=$NQ
+randread_4k_qd1_hipri:--ioengine=io_uring,--hipri=1,--rw=randread,--bs=4k,--iodepth=1,--numjobs=1
+randread_4k_qd8_hipri:--ioengine=io_uring,--hipri=1,--rw=randread,--bs=4k,--iodepth=8,--numjobs=1"
 for qd in 1 4 16 32 64; do
 	JOBS="$JOBS
 sweep_qd$qd:--rw=randread,--bs=4k,--iodepth=$qd,--numjobs=1"
@@ -84,7 +93,7 @@ fi
 
 rblk_load
 out=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
-	-n "$RBLK_NQN" -i $NQ) || bench_fail "nvmecfg connect"
+	-n "$RBLK_NQN" -i $NQ -P $NPOLL) || bench_fail "nvmecfg connect"
 CTRL=$(echo "$out" | head -n 1)
 RBLK=$(rblk_ns_dev "$CTRL" "$RBLK_NSID_NULL") || bench_fail "no rblk device for nsid $RBLK_NSID_NULL"
 RBLK2=$(rblk_ns_dev "$CTRL" "$RBLK_NSID_512") || bench_fail "no rblk device for nsid $RBLK_NSID_512"
@@ -93,7 +102,7 @@ wait_for_path "$RBLK2" 10 -b || bench_fail "$RBLK2 did not appear"
 
 modprobe nvme-rdma || bench_fail "modprobe nvme-rdma"
 nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN" \
-	-i $NQ >/dev/null || bench_fail "nvme connect"
+	-i $NQ -P $NPOLL >/dev/null || bench_fail "nvme connect"
 NVME= NVME2=
 for _ in $(seq 50); do
 	NVME=$(nvme_ns_dev "$RBLK_NQN" "$RBLK_NSID_NULL") && [ -b "$NVME" ] &&
@@ -101,10 +110,21 @@ for _ in $(seq 50); do
 	sleep 0.2
 done
 [ -b "$NVME" ] && [ -b "$NVME2" ] || bench_fail "nvme-rdma namespaces did not appear"
-echo "BENCH-INFO rblk=$RBLK,$RBLK2 nvme=$NVME,$NVME2 ceiling=$RBLK_NULL_DEV queues=$NQ" \
+echo "BENCH-INFO rblk=$RBLK,$RBLK2 nvme=$NVME,$NVME2 ceiling=$RBLK_NULL_DEV queues=$NQ+${NPOLL}poll" \
 	"runtime=${RUNTIME}s rounds=$ROUNDS jobs=$(echo "${SELECT:-all}" | tr ' ' ',') perf=$PERF"
 
-# Every fio argument but the job's own: no value holds a space.
+# rblk's commands per doorbell over one run: the controller's counters,
+# restarted before it (nothing else runs on the controller meanwhile).
+cpd_reset() {
+	echo 1 > "/sys/class/rblk/$CTRL/reset_stats" || bench_fail "reset_stats of $CTRL"
+}
+cpd_print() {
+	echo "BENCH-CPD $1 $2 $(cat "/sys/class/rblk/$CTRL/commands_posted")" \
+		"$(cat "/sys/class/rblk/$CTRL/doorbells")"
+}
+
+# Every fio argument but the job's own (a job's own come later and win,
+# e.g. --ioengine=io_uring): no value holds a space.
 FIO_COMMON="--direct=1 --ioengine=libaio --time_based --runtime=$RUNTIME
 	--ramp_time=1 --group_reporting --size=512M --output-format=json"
 
@@ -184,14 +204,19 @@ for line in $JOBS; do
 	esac
 	r=1
 	while [ "$r" -le "$ROUNDS" ]; do
+		cpd_reset
 		run_fio rblk "$rdev" "$job" $((2 * r - 1)) "$@"
+		cpd_print "$job" $((2 * r - 1))
 		run_fio nvme "$ndev" "$job" $((2 * r - 1)) "$@"
 		run_fio nvme "$ndev" "$job" $((2 * r)) "$@"
+		cpd_reset
 		run_fio rblk "$rdev" "$job" $((2 * r)) "$@"
+		cpd_print "$job" $((2 * r))
 		r=$((r + 1))
 	done
 	case $job in
-	sweep_* | *_2ns) ;;
+	# null_blk has no poll queues here: no ceiling for the polled jobs.
+	sweep_* | *_2ns | *_hipri) ;;
 	*) run_fio nullb "$RBLK_NULL_DEV" "$job" 1 "$@" ;;
 	esac
 	if [ "$PERF" = 1 ] && echo " $PERF_JOBS " | grep -q " $job "; then

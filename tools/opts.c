@@ -51,6 +51,9 @@ static const struct opt_desc opt_descs[NR_OPTS] = {
 	[OPT_NR_IO_QUEUES] = { 'i', "nr-io-queues", "N",
 			    "I/O queues", "online CPUs",
 			    NUM(1, RBLK_MAX_IO_QUEUES) },
+	[OPT_NR_POLL_QUEUES] = { 'P', "nr-poll-queues", "N",
+			    "polled I/O queues besides those", "0",
+			    NUM(0, RBLK_MAX_POLL_QUEUES) },
 	[OPT_QUEUE_SIZE] = { 'Q', "queue-size", "N",
 			    "entries per I/O queue", "128",
 			    NUM(RBLK_MIN_QUEUE_SIZE, RBLK_MAX_QUEUE_SIZE) },
@@ -309,6 +312,8 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 		return set_u32(cfg, id, val, &cfg->nsid);
 	case OPT_NR_IO_QUEUES:
 		return set_u32(cfg, id, val, &cfg->nr_io_queues);
+	case OPT_NR_POLL_QUEUES:
+		return set_u32(cfg, id, val, &cfg->nr_poll_queues);
 	case OPT_QUEUE_SIZE:
 		return set_u32(cfg, id, val, &cfg->queue_size);
 	case OPT_CTRL_LOSS_TMO:

@@ -23,6 +23,7 @@ enum opt_id {
 	OPT_HOSTID,
 	OPT_NSID,
 	OPT_NR_IO_QUEUES,
+	OPT_NR_POLL_QUEUES,
 	OPT_QUEUE_SIZE,
 	OPT_CTRL_LOSS_TMO,
 	OPT_RECONNECT_DELAY,
@@ -53,6 +54,7 @@ struct cfg {
 	unsigned char hostid[RBLK_HOSTID_LEN];
 	uint32_t nsid;
 	uint32_t nr_io_queues;
+	uint32_t nr_poll_queues;
 	uint32_t queue_size;
 	int32_t ctrl_loss_tmo;
 	uint32_t reconnect_delay;

@@ -697,8 +697,23 @@ void print_show(FILE *f, enum out_format fmt, const struct ctrl_info *c)
 		show_ns(f, &c->ns[i]);
 }
 
+/*
+ * Commands per doorbell in hundredths, rounded: how many commands the
+ * controller's queues posted with one ib_post_send(); 0 before any.
+ */
+static uint64_t cmds_per_doorbell(const struct stats_info *st)
+{
+	uint64_t posts = st->counter[RBLK_STAT_DOORBELLS];
+
+	if (!posts)
+		return 0;
+	return (st->counter[RBLK_STAT_COMMANDS_POSTED] * 100 + posts / 2) /
+	       posts;
+}
+
 void print_stats(FILE *f, enum out_format fmt, const struct stats_info *st)
 {
+	uint64_t cpd = cmds_per_doorbell(st);
 	struct json j;
 	bool any = false;
 	int i;
@@ -716,6 +731,9 @@ void print_stats(FILE *f, enum out_format fmt, const struct stats_info *st)
 			if (stat_name(i))
 				json_u64(&j, stat_name(i), st->counter[i]);
 		}
+		/* A JSON number with two decimals. */
+		json_member(&j, "commands_per_doorbell");
+		fprintf(f, "%" PRIu64 ".%02" PRIu64, cpd / 100, cpd % 100);
 		/* Bucket i: completions in [2^i, 2^(i+1)) microseconds. */
 		json_arr_open(&j, "latency_hist_us");
 		for (i = 0; i < RBLK_LAT_BUCKETS; i++)
@@ -734,6 +752,8 @@ void print_stats(FILE *f, enum out_format fmt, const struct stats_info *st)
 			fprintf(f, "  %-19s %" PRIu64 "\n", stat_name(i),
 				st->counter[i]);
 	}
+	fprintf(f, "  %-19s %" PRIu64 ".%02" PRIu64 "\n",
+		"commands_per_doorbell", cpd / 100, cpd % 100);
 	fprintf(f, "  latency (us):\n");
 	for (i = 0; i < RBLK_LAT_BUCKETS; i++) {
 		char range[32];

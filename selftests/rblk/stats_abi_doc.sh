@@ -203,7 +203,8 @@ for s in new connecting live resetting deleting dead; do
 		fail "state '$s' missing from the documented table in $class_doc"
 done
 unsigned "$CD" "timeouts reconnects reconnect_attempts nsid cntlid nr_io_queues
-	queue_size kato reconnect_delay"
+	queue_size kato reconnect_delay doorbells commands_posted nr_poll_queues
+	poll_completions"
 for a in ctrl_loss_tmo fast_io_fail_tmo; do
 	grep -qxE -- '-1|[0-9]+' "$CD/$a" || fail "$CD/$a '$(cat "$CD/$a")' is not -1 or a number"
 done
@@ -237,13 +238,20 @@ grep -q "24" "$block_doc" || fail "$block_doc does not give the 24 latency bucke
 unsigned_fields "$ST/outstanding"
 unsigned "$ST" "reads writes flushes discards read_bytes write_bytes discard_bytes
 	inline_writes timeouts reconnects reconnect_attempts errors errors_generic
-	errors_cmd_specific errors_media errors_path errors_vendor"
+	errors_cmd_specific errors_media errors_path errors_vendor doorbells
+	commands_posted poll_completions"
 sum=0
 for a in errors_generic errors_cmd_specific errors_media errors_path errors_vendor; do
 	sum=$((sum + $(cat "$ST/$a")))
 done
 [ "$(cat "$ST/errors")" -eq "$sum" ] || fail "$ST/errors is $(cat "$ST/errors"), the errors_* sum $sum"
-for a in reconnects reconnect_attempts; do
+for d in "$CD" "$ST"; do
+	grep -qxE '[0-9]+\.[0-9]{2}' "$d/commands_per_doorbell" ||
+		fail "$d/commands_per_doorbell '$(cat "$d/commands_per_doorbell")' is not a decimal with two places"
+done
+# The controller is idle here: its counters do not move between reads.
+for a in reconnects reconnect_attempts doorbells commands_posted \
+	 commands_per_doorbell poll_completions; do
 	[ "$(cat "$ST/$a")" = "$(cat "$CD/$a")" ] ||
 		fail "$ST/$a is $(cat "$ST/$a"), the controller's $(cat "$CD/$a")"
 done

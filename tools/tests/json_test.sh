@@ -110,15 +110,17 @@ jq_check stats_counters stats '.name == "rblk0" and .index == 0 and
 	.errors == 1008 and .timeouts == 1009 and .reconnects == 1010 and
 	.reconnect_attempts == 1011 and .inline_writes == 1012 and
 	.errors_generic == 1014 and .errors_cmd_specific == 1015 and
-	.errors_vendor == 1018'
+	.errors_vendor == 1018 and .doorbells == 1020 and
+	.commands_posted == 1021 and .commands_per_doorbell == 1'
 jq_check stats_histogram stats '(.latency_hist_us | length) == 24 and
 	.latency_hist_us[0] == 3 and .latency_hist_us[4] == 40 and
 	.latency_hist_us[23] == 1 and (.latency_hist_us | add) == 44'
-jq_check stats_keys stats 'keys == ["controller", "ctrl_index",
-	"discard_bytes", "discards", "errors", "errors_cmd_specific",
+jq_check stats_keys stats 'keys == ["commands_per_doorbell",
+	"commands_posted", "controller", "ctrl_index",
+	"discard_bytes", "discards", "doorbells", "errors", "errors_cmd_specific",
 	"errors_generic", "errors_media", "errors_path", "errors_vendor",
 	"flushes", "index", "inline_writes", "latency_hist_us", "name",
-	"read_bytes", "reads", "reconnect_attempts", "reconnects", "timeouts",
+	"poll_completions", "read_bytes", "reads", "reconnect_attempts", "reconnects", "timeouts",
 	"write_bytes", "writes"]'
 jq_check stats_ctrl_keys stats-ctrl '.controller == "rblk-ctrl0" and
 	.ctrl_index == 0 and (has("name") or has("index") | not) and

@@ -317,6 +317,8 @@ static void stats_output(void)
 			    "  reads               1001\n");
 	CHECK_CONTAINS(buf, "  read_bytes          18446744073709551615\n");
 	CHECK_CONTAINS(buf, "  errors_cmd_specific 1015\n");
+	CHECK_CONTAINS(buf, "  doorbells           1020\n");
+	CHECK_CONTAINS(buf, "  commands_per_doorbell 1.00\n");
 	CHECK_CONTAINS(buf, "    0 - 2             3\n");
 	CHECK_CONTAINS(buf, "    16 - 32           40\n");
 	CHECK_CONTAINS(buf, "    >= 8388608        1\n");
@@ -330,6 +332,8 @@ static void stats_output(void)
 			  "  \"index\": 0,\n  \"name\": \"rblk0\",\n");
 	CHECK_CONTAINS(buf, "\"reads\": 1001,");
 	CHECK_CONTAINS(buf, "\"errors_vendor\": 1018,");
+	CHECK_CONTAINS(buf, "\"commands_posted\": 1021,");
+	CHECK_CONTAINS(buf, "\"commands_per_doorbell\": 1.00,");
 	CHECK_CONTAINS(buf, "\"latency_hist_us\": [\n    3,\n    0,");
 
 	memset(st.lat_hist, 0, sizeof(st.lat_hist));

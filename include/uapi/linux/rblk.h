@@ -40,6 +40,8 @@
 #define RBLK_NS_NAME_PREFIX	"rblk"
 
 #define RBLK_MAX_IO_QUEUES	128
+/* Poll queues come on top of the I/O queues: 0..RBLK_MAX_POLL_QUEUES. */
+#define RBLK_MAX_POLL_QUEUES	128
 #define RBLK_MIN_QUEUE_SIZE	16
 #define RBLK_MAX_QUEUE_SIZE	1024
 /* IP type of service of the RDMA CM connection (rdma_set_service_type). */
@@ -168,6 +170,12 @@ enum rblk_cmd {
  * @RBLK_ATTR_TOS: u8, IP type of service of the connections
  *	(0..%RBLK_MAX_TOS; default: the RDMA CM's)
  * @RBLK_ATTR_DISC_GENCTR: u64, generation counter of the discovery log
+ * @RBLK_ATTR_NR_POLL_QUEUES: u32, polled I/O queues wanted besides
+ *	%RBLK_ATTR_NR_IO_QUEUES (0..%RBLK_MAX_POLL_QUEUES, default 0): they
+ *	take the polled requests (io_uring with IORING_SETUP_IOPOLL,
+ *	preadv2 RWF_HIPRI) and complete them without interrupts.  In
+ *	%RBLK_CMD_GET, the poll queues in use (%RBLK_ATTR_NR_IO_QUEUES then
+ *	counts them too)
  * @__RBLK_ATTR_MAX: number of attributes
  */
 enum rblk_attr {
@@ -207,6 +215,7 @@ enum rblk_attr {
 	RBLK_ATTR_HOST_TRADDR,
 	RBLK_ATTR_TOS,
 	RBLK_ATTR_DISC_GENCTR,
+	RBLK_ATTR_NR_POLL_QUEUES,
 	__RBLK_ATTR_MAX,
 };
 /* Highest valid value of the enum above. */
@@ -353,6 +362,12 @@ enum rblk_event {
  *	failed by the host (no usable path, aborted, retries exhausted)
  * @RBLK_STAT_STATUS_VENDOR: u64, errors with status code type 7 (vendor)
  * @RBLK_STAT_PAD: padding
+ * @RBLK_STAT_DOORBELLS: u64, send queue doorbells of the controller's
+ *	I/O queues: ib_post_send() calls that posted commands
+ * @RBLK_STAT_COMMANDS_POSTED: u64, commands those calls posted; divided by
+ *	%RBLK_STAT_DOORBELLS, the commands per doorbell of blk-mq batches
+ * @RBLK_STAT_POLL_COMPLETIONS: u64, work completions (sends and
+ *	receives) the poll queues' pollers reaped
  * @__RBLK_STAT_MAX: number of attributes
  */
 enum rblk_stat_attr {
@@ -376,6 +391,9 @@ enum rblk_stat_attr {
 	RBLK_STAT_STATUS_PATH,
 	RBLK_STAT_STATUS_VENDOR,
 	RBLK_STAT_PAD,
+	RBLK_STAT_DOORBELLS,
+	RBLK_STAT_COMMANDS_POSTED,
+	RBLK_STAT_POLL_COMPLETIONS,
 	__RBLK_STAT_MAX,
 };
 /* Highest valid value of the enum above. */
@@ -404,6 +422,9 @@ enum rblk_stat_attr {
 	[RBLK_STAT_STATUS_MEDIA]	= "errors_media",		\
 	[RBLK_STAT_STATUS_PATH]		= "errors_path",		\
 	[RBLK_STAT_STATUS_VENDOR]	= "errors_vendor",		\
+	[RBLK_STAT_DOORBELLS]		= "doorbells",			\
+	[RBLK_STAT_COMMANDS_POSTED]	= "commands_posted",		\
+	[RBLK_STAT_POLL_COMPLETIONS]	= "poll_completions",		\
 }
 
 /* Number of u64 buckets in %RBLK_STAT_LAT_HIST. */
