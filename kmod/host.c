@@ -210,8 +210,9 @@ static bool rblk_host_has_ns(struct rblk_ctrl *ctrl)
  * exist.
  *
  * Return: the live controller with a reference for the caller, or an
- * ERR_PTR: -EINVAL, -EALREADY, -ECONNREFUSED, -ENOENT, -EACCES,
- * -EHOSTUNREACH, -ENETUNREACH, -ETIMEDOUT, -ENODEV, -EINTR or -ENOMEM.
+ * ERR_PTR: -EINVAL, -EALREADY, -ECONNREFUSED, -ECONNRESET, -ENOENT,
+ * -EACCES, -EHOSTUNREACH, -ENETUNREACH, -ETIMEDOUT, -ENODEV, -EINTR or
+ * -ENOMEM.
  */
 struct rblk_ctrl *rblk_host_connect(const struct rblk_ctrl_opts *opts,
 				    const char **errmsg)
