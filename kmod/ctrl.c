@@ -1167,8 +1167,8 @@ void rblk_ctrl_put(struct rblk_ctrl *ctrl)
  * @errmsg: set to a static reason on failure
  *
  * Return: 0 with the controller LIVE, or a negative errno with nothing
- * left allocated but what rblk_ctrl_teardown() releases; -EINTR if a
- * delete came first.
+ * left allocated but what rblk_ctrl_teardown() releases; -ECANCELED if
+ * a delete came first.
  */
 int rblk_ctrl_start(struct rblk_ctrl *ctrl, const char **errmsg)
 {
@@ -1187,7 +1187,7 @@ int rblk_ctrl_start(struct rblk_ctrl *ctrl, const char **errmsg)
 		if (ret && rblk_ctrl_state(ctrl) == RBLK_STATE_CONNECTING)
 			return ret;
 		*errmsg = "disconnected while connecting";
-		return -EINTR;
+		return -ECANCELED;
 	}
 	rblk_info(ctrl, "connected to %s at %s:%s, cntlid %u, %u I/O queues of %u\n",
 		  ctrl->opts.subsysnqn, ctrl->opts.traddr, ctrl->opts.trsvcid,

@@ -1081,6 +1081,8 @@ static void rblk_ib_remove_one(struct ib_device *ibdev, void *client_data)
 		pr_info("RDMA device %s is going away: releasing %u queues\n",
 			dev_name(&ibdev->dev), nr);
 	wait_event(rblk_device_wq, !rblk_device_in_use(ibdev));
+	if (nr)
+		pr_info("RDMA device %s released\n", dev_name(&ibdev->dev));
 
 	if (dying == &stack) {
 		mutex_lock(&rblk_device_mutex);
