@@ -16,51 +16,11 @@ IO_TMO=1		# rblk io_timeout (s)
 RETRIES=5		# RBLK_MAX_RETRIES (kmod/rblk.h)
 DELAY=1		# reconnect_delay (s)
 NSID=9
-DM=rblk-delay
-IMG=/tmp/delay.img
 MIB=16
 
-modprobe dm-delay 2>/dev/null || skip "no dm-delay module in the guest kernel"
-command -v dmsetup >/dev/null || skip "no dmsetup in the guest"
-# No udev in the guest: libdevmapper makes its nodes itself.
-export DM_DISABLE_UDEV=1
-ns_dir=$RBLK_NVMET_SUBSYS/namespaces/$NSID
-loop=
-
-# delay_set MS: load a dm-delay table over the loop device, reads and writes
-# delayed by MS.
-delay_set() {
-	dmsetup suspend "$DM" &&
-	dmsetup reload "$DM" --table "0 $((MIB * 2048)) delay $loop 0 $1" &&
-	dmsetup resume "$DM"
-}
-cleanup() {
-	# Suspending dm-delay lets every delayed bio through, so that the
-	# target's queues holding them can be released.
-	[ -n "$loop" ] && delay_set 0 2>/dev/null
-	for d in /sys/class/rblk/rblk-ctrl*; do
-		[ -e "$d" ] && timeout 60 nvmecfg disconnect "${d##*/}" >/dev/null 2>&1
-	done
-	if [ -d "$ns_dir" ]; then
-		echo 0 > "$ns_dir/enable" 2>/dev/null
-		rmdir "$ns_dir" 2>/dev/null
-	fi
-	dmsetup remove "$DM" 2>/dev/null
-	[ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
-	rm -f "$IMG"
-}
-trap cleanup EXIT
-
-pattern_file "$IMG" $((MIB * 1048576))
-cp "$IMG" /tmp/delay-orig.img
-loop=$(losetup -f --show "$IMG") || fail "no loop device for $IMG"
-must dmsetup create "$DM" --table "0 $((MIB * 2048)) delay $loop 0 0"
-minor=$(dmsetup info -c --noheadings -o minor "$DM") || fail "no minor of $DM"
-dmdev=/dev/dm-$((minor))
-wait_for_path "$dmdev" 5 -b || fail "$dmdev did not appear"
-mkdir "$ns_dir" || fail "cannot create nvmet namespace $NSID"
-printf '%s' "$dmdev" > "$ns_dir/device_path" || fail "device_path $dmdev refused"
-echo 1 > "$ns_dir/enable" || fail "cannot enable namespace $NSID"
+IMG=/tmp/delay.img
+trap delay_ns_destroy EXIT
+delay_ns_create $NSID $MIB
 
 rblk_load io_timeout=$IO_TMO
 all=$(rblk_connect_all -k 5 -c $DELAY -l 120) || { echo "$all"; exit 1; }
@@ -76,7 +36,7 @@ assert_same /tmp/b /tmp/b.back "write before the delay"
 pattern_file /tmp/o 1048576
 write_direct /tmp/o "$other" 0
 
-must delay_set 600000
+must delay_ns_set 600000
 to0=$(rblk_attr "$dev" timeouts)
 re0=$(rblk_attr "$dev" reconnects)
 
@@ -122,7 +82,7 @@ log "namespace $RBLK_NSID_FILE during the resets: $(cat /tmp/other.log)"
 rblk_wait_state "$dev" live 30 || fail "controller $(rblk_attr "$dev" state), not live again"
 
 # Let the delayed writes through: they land at their own LBA, nowhere else.
-must delay_set 0
+must delay_ns_set 0
 cp /tmp/delay-orig.img /tmp/delay-want.img
 dd if=/tmp/b of=/tmp/delay-want.img bs=4096 seek=256 conv=notrunc 2>/dev/null
 dd if=/tmp/c of=/tmp/delay-want.img bs=4096 seek=1024 conv=notrunc 2>/dev/null
@@ -134,5 +94,5 @@ cmp -s /tmp/o /tmp/o.back || fail "namespace $RBLK_NSID_FILE data changed"
 write_direct /tmp/b "$dev" 2097152
 read_direct "$dev" 2097152 65536 /tmp/b.back
 assert_same /tmp/b /tmp/b.back "I/O after recovery"
-rm -f /tmp/delay-orig.img /tmp/delay-want.img /tmp/delay.done
+rm -f /tmp/delay-want.img /tmp/delay.done
 exit 0
