@@ -16,7 +16,7 @@ IO_TMO=1		# rblk io_timeout (s)
 RETRIES=5		# RBLK_MAX_RETRIES (kmod/rblk.h)
 DELAY=1		# reconnect_delay (s)
 NSID=9
-MIB=16
+MIB=8
 
 IMG=/tmp/delay.img
 trap delay_ns_destroy EXIT
@@ -76,6 +76,13 @@ max=$(((RETRIES + 1) * (IO_TMO + 1 + DELAY + 10) * 1000))
 [ "$ms" -le "$max" ] || fail "failing took ${ms} ms, bound ${max} ms"
 [ "$to" -eq $((RETRIES + 1)) ] || fail "$to timeouts of the write, expected $((RETRIES + 1))"
 dmesg | grep -q "failed after $RETRIES retries" || fail "no 'failed after $RETRIES retries' message"
+# Each try went out with its own command id: the same tag (low 12 bits),
+# another generation (the timeout message names the id that was sent).
+cids=$(dmesg | sed -n "s/.*: command \(0x[0-9a-f]*\) (opcode 0x1, ${dev##*/}) timed out.*/\1/p")
+[ "$(echo "$cids" | sort -u | wc -l)" -eq $((RETRIES + 1)) ] ||
+	fail "timed-out command ids not one per try: $cids"
+[ "$(for c in $cids; do echo $((c & 0xfff)); done | sort -u | wc -l)" -eq 1 ] ||
+	fail "timed-out command ids of different tags: $cids"
 
 wait "$opid" || fail "I/O on namespace $RBLK_NSID_FILE failed during the resets: $(cat /tmp/other.log)"
 log "namespace $RBLK_NSID_FILE during the resets: $(cat /tmp/other.log)"
