@@ -296,14 +296,17 @@ static bool rblk_rsp_invalidate(struct rblk_queue *queue,
 				struct rblk_request *req, struct ib_wc *wc)
 {
 	if (wc->wc_flags & IB_WC_WITH_INVALIDATE) {
-		if (unlikely(!req->mr ||
-			     wc->ex.invalidate_rkey != req->mr->rkey)) {
-			rblk_err(queue->ctrl, "queue %u: target invalidated rkey %#x, expected %#x\n",
-				 queue->qid, wc->ex.invalidate_rkey,
-				 req->mr ? req->mr->rkey : 0);
-			queue->ops->error(queue);
-		}
-		return true;
+		if (likely(req->mr && wc->ex.invalidate_rkey == req->mr->rkey))
+			return true;
+		rblk_err(queue->ctrl, "queue %u: target invalidated rkey %#x, expected %#x\n",
+			 queue->qid, wc->ex.invalidate_rkey,
+			 req->mr ? req->mr->rkey : 0);
+		queue->ops->error(queue);
+		/*
+		 * Stricter than nvme-rdma, which ends the request: our rkey
+		 * was not the one invalidated, so leave it to recovery.
+		 */
+		return !req->mr;
 	}
 	if (!req->mr)
 		return true;
