@@ -33,6 +33,7 @@ running() {
 	case ${_l##*") "} in Z*) return 1 ;; esac
 	return 0
 }
+exited() { ! running "$1"; }
 
 # connect_bg: start a connect that stays in its first scan; ctrl= its
 # controller, cpid= the nvmecfg process.
@@ -58,7 +59,7 @@ timeout 60 nvmecfg disconnect "$ctrl" || fail "(a) disconnect during the first s
 ms=$(($(uptime_ms) - t0))
 # The partition read ends at its timeout, as nothing else can end it.
 [ "$ms" -le $(((IO_TMO + 15) * 1000)) ] || fail "(a) disconnect took ${ms} ms"
-wait_until 10 eval '! running "$cpid"' ||
+wait_until 10 exited "$cpid" ||
 	fail "(a) connect still waiting after the disconnect: $(cat /proc/$cpid/stat) $(cat /proc/$cpid/stack 2>&1)"
 wait "$cpid" && fail "(a) the interrupted connect succeeded: $(cat /tmp/connect.log)"
 grep -q "disconnected while connecting" /tmp/connect.log ||
@@ -100,7 +101,7 @@ running "$cpid" || fail "(b) the connect ended without a device: $(cat /tmp/conn
 # The target comes back, prompt this time.
 must rdma link add "$RBLK_RDMA_DEV" type rxe netdev "$RBLK_NETDEV"
 nvmet_reenable_port
-wait_until 60 eval '! running "$cpid"' || fail "(b) connect did not end after the target came back"
+wait_until 60 exited "$cpid" || fail "(b) connect did not end after the target came back"
 wait "$cpid" || fail "(b) connect failed: $(cat /tmp/connect.log)"
 [ "$(head -n 1 /tmp/connect.log)" = "$ctrl" ] || fail "(b) connect printed $(cat /tmp/connect.log)"
 [ "$(cat "/sys/class/rblk/$ctrl/state")" = live ] || fail "(b) $ctrl not live"

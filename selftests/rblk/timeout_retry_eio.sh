@@ -38,6 +38,7 @@ write_direct /tmp/o "$other" 0
 
 must delay_ns_set 600000
 to0=$(rblk_attr "$dev" timeouts)
+ep0=$(rblk_attr "$dev" errors_path)
 re0=$(rblk_attr "$dev" reconnects)
 
 # The other namespace keeps verifying its data while the resets go on.
@@ -75,6 +76,8 @@ max=$(((RETRIES + 1) * (IO_TMO + 1 + DELAY + 10) * 1000))
 [ "$ms" -ge "$min" ] || fail "failed after ${ms} ms: fewer than $((RETRIES + 1)) tries of ${IO_TMO} s"
 [ "$ms" -le "$max" ] || fail "failing took ${ms} ms, bound ${max} ms"
 [ "$to" -eq $((RETRIES + 1)) ] || fail "$to timeouts of the write, expected $((RETRIES + 1))"
+ep=$(($(rblk_attr "$dev" errors_path) - ep0))
+[ "$ep" -eq 1 ] || fail "errors_path grew by $ep, expected 1 (the write, Host Aborted Command)"
 dmesg | grep -q "failed after $RETRIES retries" || fail "no 'failed after $RETRIES retries' message"
 # Each try went out with its own command id: the same tag (low 12 bits),
 # another generation (the timeout message names the id that was sent).
