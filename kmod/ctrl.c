@@ -198,21 +198,25 @@ int rblk_ctrl_reset(struct rblk_ctrl *ctrl)
 	return 0;
 }
 
-static void rblk_queue_error(struct rblk_queue *queue)
+/*
+ * The association is broken.  A connecting controller has no recovery to
+ * start, but the attempt must not go live on it (an RDMA device going
+ * away waits for the queues on it): the attempt fails, and is retried.
+ */
+static void rblk_ctrl_broken(struct rblk_ctrl *ctrl)
 {
-	struct rblk_ctrl *ctrl = queue->ctrl;
 	unsigned long flags;
 
-	/*
-	 * A connecting controller has no recovery to start, but the attempt
-	 * must not go live on a queue that broke (its RDMA device going
-	 * away waits for that queue): it fails, and is retried.
-	 */
 	spin_lock_irqsave(&ctrl->lock, flags);
 	if (ctrl->state == RBLK_STATE_CONNECTING)
 		set_bit(RBLK_CTRL_SETUP_ERROR, &ctrl->flags);
 	spin_unlock_irqrestore(&ctrl->lock, flags);
 	rblk_error_recovery(ctrl);
+}
+
+static void rblk_queue_error(struct rblk_queue *queue)
+{
+	rblk_ctrl_broken(queue->ctrl);
 }
 
 /* A queue broke during this attempt: fail it instead of going on. */
@@ -442,7 +446,8 @@ static enum rq_end_io_ret rblk_keep_alive_end_io(struct request *rq,
 	if (status || nvme_status) {
 		rblk_err(ctrl, "keep-alive failed (block status %d, NVMe status %#x)\n",
 			 status, nvme_status);
-		rblk_error_recovery(ctrl);
+		/* Also while connecting: keep-alive runs from the enable. */
+		rblk_ctrl_broken(ctrl);
 		return RQ_END_IO_NONE;
 	}
 	if (test_bit(RBLK_Q_LIVE, &ctrl->queues[0].flags))
@@ -1030,6 +1035,7 @@ static void rblk_reconnect_work(struct work_struct *work)
 		if (rblk_ctrl_state(ctrl) != RBLK_STATE_CONNECTING)
 			return;
 		ret = rblk_setup_broken(ctrl, &errmsg);
+		clear_bit(RBLK_CTRL_IO_READY, &ctrl->flags);
 		rblk_teardown_io_queues(ctrl);
 		rblk_teardown_admin_queue(ctrl, false);
 	}
