@@ -60,7 +60,7 @@ not_hung() {
 
 # --- (a) live, under fio with verify: rmmod rdma_rxe ---
 fio --name=rm --filename="$dev" --direct=1 --ioengine=libaio \
-	--rw=randwrite --bs=4k --iodepth=16 --size=16M --loops=2 \
+	--rw=randwrite --bs=4k --iodepth=16 --size=8M --loops=2 \
 	--verify=crc32c --verify_fatal=1 --do_verify=1 > /tmp/fio.log 2>&1 &
 pid=$!
 ios() { awk '{ print $1 + $5 }' "/sys/block/${dev##*/}/stat"; }
@@ -111,7 +111,7 @@ not_hung "(b)"
 # device a random 0-150 ms after that, while the new queues come up.
 attempts=/sys/block/${dev##*/}/device/reconnect_attempts
 i=0
-while [ $i -lt 6 ]; do
+while [ $i -lt 4 ]; do
 	i=$((i + 1))
 	read -r a0 < "$attempts"
 	echo 1 > "$reset_attr" || fail "(c) reset_controller refused"
