@@ -13,6 +13,9 @@
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
+# io_timeout of each part's controller (read when it connects): (a) waits
+# for one timeout; in (b) the read must not time out before the removal.
+IO_TMO_A=3
 IO_TMO=8
 NSID=9
 restore() {
@@ -25,7 +28,7 @@ restore() {
 trap restore EXIT
 delay_ns_create $NSID 8
 must delay_ns_set 600000
-rblk_load io_timeout=$IO_TMO
+rblk_load io_timeout=$IO_TMO_A
 
 # running PID: the process has not exited (a zombie has).
 running() {
@@ -58,7 +61,7 @@ t0=$(uptime_ms)
 timeout 60 nvmecfg disconnect "$ctrl" || fail "(a) disconnect during the first scan failed"
 ms=$(($(uptime_ms) - t0))
 # The partition read ends at its timeout, as nothing else can end it.
-[ "$ms" -le $(((IO_TMO + 15) * 1000)) ] || fail "(a) disconnect took ${ms} ms"
+[ "$ms" -le $(((IO_TMO_A + 15) * 1000)) ] || fail "(a) disconnect took ${ms} ms"
 wait_until 10 exited "$cpid" ||
 	fail "(a) connect still waiting after the disconnect: $(cat /proc/$cpid/stat) $(cat /proc/$cpid/stack 2>&1)"
 wait "$cpid" && fail "(a) the interrupted connect succeeded: $(cat /tmp/connect.log)"
@@ -72,6 +75,7 @@ hung=$(d_state_tasks | grep -v nvmet)
 [ -z "$hung" ] || fail "(a) tasks in D state: $hung"
 
 # --- (b) the RDMA device goes away while the first scan is stuck ---
+echo $IO_TMO > /sys/module/rblk/parameters/io_timeout || fail "cannot set io_timeout"
 must delay_ns_set 600000
 connect_bg
 t0=$(uptime_ms)
