@@ -279,6 +279,12 @@ uptime_ms() {
 # left behind (run.sh calls it after every test): no rblk or nvme-rdma
 # devices, rblk unloaded, the RDMA device and the nvmet port as set up.
 reset_fabric() {
+	# A delayed namespace of a test that was killed: no delay first.
+	command -v dmsetup >/dev/null && dmsetup table "$RBLK_DM" >/dev/null 2>&1 &&
+		DM_DISABLE_UDEV=1 dmsetup suspend "$RBLK_DM" 2>/dev/null &&
+		DM_DISABLE_UDEV=1 dmsetup reload "$RBLK_DM" --table \
+			"$(dmsetup table "$RBLK_DM" | awk '{ $NF = 0; print }')" 2>/dev/null
+	command -v dmsetup >/dev/null && DM_DISABLE_UDEV=1 dmsetup resume "$RBLK_DM" 2>/dev/null
 	for _d in /sys/class/rblk/rblk-ctrl* /sys/block/rblk*; do
 		[ -e "$_d" ] && timeout 60 nvmecfg disconnect "${_d##*/}" >/dev/null 2>&1
 	done
@@ -292,6 +298,17 @@ reset_fabric() {
 	# target's own lockdep chain (see Documentation/testing.rst).
 	[ -e "$RBLK_NVMET_PORT/subsystems/$RBLK_NQN" ] ||
 		ln -s "$RBLK_NVMET_SUBSYS" "$RBLK_NVMET_PORT/subsystems/$RBLK_NQN" 2>/dev/null
+	for _n in "$RBLK_NVMET_SUBSYS"/namespaces/*; do
+		case $(cat "$_n/device_path" 2>/dev/null) in /dev/dm-*) ;; *) continue ;; esac
+		echo 0 > "$_n/enable" 2>/dev/null
+		rmdir "$_n" 2>/dev/null
+	done
+	if command -v dmsetup >/dev/null && dmsetup table "$RBLK_DM" >/dev/null 2>&1; then
+		DM_DISABLE_UDEV=1 dmsetup remove "$RBLK_DM" 2>/dev/null
+		for _l in $(losetup -j /tmp/delay.img 2>/dev/null | cut -d: -f1); do
+			losetup -d "$_l" 2>/dev/null
+		done
+	fi
 	return 0
 }
 

@@ -18,7 +18,7 @@ reset_attr=/sys/block/${dev##*/}/device/reset_controller
 dmesg -c > /dev/null
 pattern_file /tmp/p 65536
 i=0
-while [ $i -lt 3 ]; do
+while [ $i -lt 2 ]; do
 	i=$((i + 1))
 	nvmet_unlink
 	rblk_wait_state "$dev" connecting 10 || fail "$i: state $(rblk_attr "$dev" state), expected connecting"

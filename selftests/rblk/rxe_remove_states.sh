@@ -111,7 +111,7 @@ not_hung "(b)"
 # device a random 0-150 ms after that, while the new queues come up.
 attempts=/sys/block/${dev##*/}/device/reconnect_attempts
 i=0
-while [ $i -lt 4 ]; do
+while [ $i -lt 3 ]; do
 	i=$((i + 1))
 	read -r a0 < "$attempts"
 	echo 1 > "$reset_attr" || fail "(c) reset_controller refused"
