@@ -293,8 +293,14 @@ static blk_status_t __rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	/* The submitter of a passthrough request filled in the command. */
 	if (ns && !blk_rq_is_passthrough(rq)) {
 		sts = rblk_setup_cmd(ns, rq);
-		if (unlikely(sts))
+		if (unlikely(sts)) {
+			/* Counted like the target's refusal of such a command. */
+			rblk_fail_rq(rq, (sts == BLK_STS_NOTSUPP ?
+					  NVME_SC_INVALID_OPCODE :
+					  NVME_SC_INVALID_FIELD) |
+					 NVME_STATUS_DNR);
 			return sts;
+		}
 	}
 
 	req->status = 0;

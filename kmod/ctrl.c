@@ -92,7 +92,9 @@ enum rblk_state rblk_ctrl_state(struct rblk_ctrl *ctrl)
  * Every transition goes through here; callers act only if it succeeded,
  * which is how concurrent recovery, reconnect and delete agree on who
  * does what.  Becoming live also ends a fast_io_fail_tmo expiry, in the
- * same critical section that rblk_failfast_work() tests the state in.
+ * same critical section that rblk_failfast_work() tests the state in, and
+ * is refused while %RBLK_CTRL_SETUP_ERROR is set (the state then stays
+ * CONNECTING).
  *
  * Return: true if the state is now @new.
  */
@@ -109,7 +111,9 @@ bool rblk_change_state(struct rblk_ctrl *ctrl, enum rblk_state new)
 		ok = old == RBLK_STATE_NEW || old == RBLK_STATE_RESETTING;
 		break;
 	case RBLK_STATE_LIVE:
-		ok = old == RBLK_STATE_CONNECTING;
+		/* Not on queues one of which broke during the setup. */
+		ok = old == RBLK_STATE_CONNECTING &&
+		     !test_bit(RBLK_CTRL_SETUP_ERROR, &ctrl->flags);
 		if (ok)
 			clear_bit(RBLK_CTRL_FAILFAST, &ctrl->flags);
 		break;
@@ -200,9 +204,34 @@ int rblk_ctrl_reset(struct rblk_ctrl *ctrl)
 	return 0;
 }
 
+/*
+ * The association is broken.  A connecting controller has no recovery to
+ * start, but the attempt must not go live on it (an RDMA device going
+ * away waits for the queues on it): the attempt fails, and is retried.
+ */
+static void rblk_ctrl_broken(struct rblk_ctrl *ctrl)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ctrl->lock, flags);
+	if (ctrl->state == RBLK_STATE_CONNECTING)
+		set_bit(RBLK_CTRL_SETUP_ERROR, &ctrl->flags);
+	spin_unlock_irqrestore(&ctrl->lock, flags);
+	rblk_error_recovery(ctrl);
+}
+
 static void rblk_queue_error(struct rblk_queue *queue)
 {
-	rblk_error_recovery(queue->ctrl);
+	rblk_ctrl_broken(queue->ctrl);
+}
+
+/* A queue broke during this attempt: fail it instead of going on. */
+static int rblk_setup_broken(struct rblk_ctrl *ctrl, const char **errmsg)
+{
+	if (!test_bit(RBLK_CTRL_SETUP_ERROR, &ctrl->flags))
+		return 0;
+	*errmsg = "a queue failed while connecting";
+	return -ECONNRESET;
 }
 
 static void rblk_queue_async_event(struct rblk_queue *queue, u16 status,
@@ -423,7 +452,8 @@ static enum rq_end_io_ret rblk_keep_alive_end_io(struct request *rq,
 	if (status || nvme_status) {
 		rblk_err(ctrl, "keep-alive failed (block status %d, NVMe status %#x)\n",
 			 status, nvme_status);
-		rblk_error_recovery(ctrl);
+		/* Also while connecting: keep-alive runs from the enable. */
+		rblk_ctrl_broken(ctrl);
 		return RQ_END_IO_NONE;
 	}
 	if (test_bit(RBLK_Q_LIVE, &ctrl->queues[0].flags))
@@ -782,7 +812,8 @@ static int rblk_start_io_queues(struct rblk_ctrl *ctrl, u32 first, u32 last,
 	int ret;
 
 	for (i = first; i <= last; i++) {
-		ret = rblk_connect_queue(ctrl, i, ctrl->opts.queue_size,
+		ret = rblk_setup_broken(ctrl, errmsg) ?:
+		      rblk_connect_queue(ctrl, i, ctrl->opts.queue_size,
 					 ctrl->opts.queue_size - 1,
 					 ctrl->tag_set.tags[i - 1], errmsg);
 		if (ret)
@@ -947,6 +978,8 @@ static int rblk_setup_ctrl(struct rblk_ctrl *ctrl, bool new,
 {
 	int ret;
 
+	/* The queues of an earlier attempt are gone, and their errors. */
+	clear_bit(RBLK_CTRL_SETUP_ERROR, &ctrl->flags);
 	ret = rblk_configure_admin_queue(ctrl, new, errmsg);
 	if (ret)
 		return ret;
@@ -1029,16 +1062,22 @@ static void rblk_reconnect_work(struct work_struct *work)
 	rblk_notify(ctrl, NULL, RBLK_EVENT_RECONNECTING);
 
 	ret = rblk_setup_ctrl(ctrl, false, &errmsg);
-	if (!ret) {
-		/* Lost against a delete: it tears down what we built. */
-		if (!rblk_change_state(ctrl, RBLK_STATE_LIVE))
-			return;
+	if (!ret && rblk_change_state(ctrl, RBLK_STATE_LIVE)) {
 		cancel_delayed_work(&ctrl->failfast_work);
 		atomic64_inc(&ctrl->reconnects);
 		rblk_info(ctrl, "reconnected, %u I/O queues\n",
 			  ctrl->nr_io_queues);
 		rblk_ctrl_went_live(ctrl);
 		return;
+	}
+	if (!ret) {
+		/* Lost against a delete: it tears down what we built. */
+		if (rblk_ctrl_state(ctrl) != RBLK_STATE_CONNECTING)
+			return;
+		ret = rblk_setup_broken(ctrl, &errmsg);
+		clear_bit(RBLK_CTRL_IO_READY, &ctrl->flags);
+		rblk_teardown_io_queues(ctrl);
+		rblk_teardown_admin_queue(ctrl, false);
 	}
 
 	rblk_warn(ctrl, "reconnect failed: %d (%s)\n", ret,
@@ -1059,6 +1098,12 @@ static void rblk_err_work(struct work_struct *work)
 
 	rblk_teardown_io_queues(ctrl);
 	rblk_teardown_admin_queue(ctrl, false);
+	/*
+	 * The expiry of an earlier reset may still be pending or running:
+	 * it must not find this reset's CONNECTING state and fail its I/O
+	 * before this reset's own fast_io_fail_tmo.
+	 */
+	cancel_delayed_work_sync(&ctrl->failfast_work);
 
 	if (!rblk_change_state(ctrl, RBLK_STATE_CONNECTING))
 		return;	/* deleting */
@@ -1171,8 +1216,8 @@ void rblk_ctrl_put(struct rblk_ctrl *ctrl)
  * @errmsg: set to a static reason on failure
  *
  * Return: 0 with the controller LIVE, or a negative errno with nothing
- * left allocated but what rblk_ctrl_teardown() releases; -EINTR if a
- * delete came first.
+ * left allocated but what rblk_ctrl_teardown() releases; -ECANCELED if
+ * a delete came first.
  */
 int rblk_ctrl_start(struct rblk_ctrl *ctrl, const char **errmsg)
 {
@@ -1186,8 +1231,12 @@ int rblk_ctrl_start(struct rblk_ctrl *ctrl, const char **errmsg)
 		return ret;
 
 	if (!rblk_change_state(ctrl, RBLK_STATE_LIVE)) {
+		/* rblk_ctrl_teardown() releases the queues. */
+		ret = rblk_setup_broken(ctrl, errmsg);
+		if (ret && rblk_ctrl_state(ctrl) == RBLK_STATE_CONNECTING)
+			return ret;
 		*errmsg = "disconnected while connecting";
-		return -EINTR;
+		return -ECANCELED;
 	}
 	rblk_info(ctrl, "connected to %s at %s:%s, cntlid %u, %u I/O queues of %u\n",
 		  ctrl->opts.subsysnqn, ctrl->opts.traddr, ctrl->opts.trsvcid,

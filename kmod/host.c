@@ -269,8 +269,10 @@ static bool rblk_host_has_ns(struct rblk_ctrl *ctrl)
  * exist.
  *
  * Return: the live controller with a reference for the caller, or an
- * ERR_PTR: -EINVAL, -EALREADY, -ECONNREFUSED, -ENOENT, -EACCES,
- * -EHOSTUNREACH, -ENETUNREACH, -ETIMEDOUT, -ENODEV, -EINTR or -ENOMEM.
+ * ERR_PTR: -EINVAL, -EALREADY, -ECONNREFUSED, -ECONNRESET, -ENOENT,
+ * -EACCES, -EHOSTUNREACH, -ENETUNREACH, -ETIMEDOUT, -ENODEV, -ENOMEM,
+ * -ECANCELED (disconnected meanwhile) or -EINTR (a fatal signal: netlink
+ * sends no answer for -EINTR, which only a dying caller can do without).
  */
 struct rblk_ctrl *rblk_host_connect(const struct rblk_ctrl_opts *opts,
 				    const char **errmsg)
@@ -297,7 +299,7 @@ struct rblk_ctrl *rblk_host_connect(const struct rblk_ctrl_opts *opts,
 	mutex_unlock(&rblk_ctrl_mutex);
 	if (!ret && deleted) {
 		*errmsg = "disconnected while connecting";
-		ret = -EINTR;
+		ret = -ECANCELED;
 	}
 	if (ret)
 		goto out_delete;
@@ -310,7 +312,7 @@ struct rblk_ctrl *rblk_host_connect(const struct rblk_ctrl_opts *opts,
 	}
 	if (rblk_ctrl_state(ctrl) == RBLK_STATE_DELETING) {
 		*errmsg = "disconnected while connecting";
-		ret = -EINTR;
+		ret = -ECANCELED;
 		goto out_delete;
 	}
 	if (ctrl->opts.nsid && !rblk_host_has_ns(ctrl)) {

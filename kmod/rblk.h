@@ -283,6 +283,7 @@ enum rblk_ctrl_flags {
 	RBLK_CTRL_NS_CHANGED,	/* a namespace change notice is pending */
 	RBLK_CTRL_ACRE,		/* Command Retry Delay enabled */
 	RBLK_CTRL_IO_READY,	/* namespaces checked: block I/O may flow */
+	RBLK_CTRL_SETUP_ERROR,	/* a queue broke during this connect attempt */
 };
 
 /**
@@ -296,7 +297,8 @@ enum rblk_ctrl_flags {
  * @opts: connect options
  * @addr: resolved transport address
  * @src_addr: address to connect from, %AF_UNSPEC for the routing's choice
- * @lock: protects @state and the %RBLK_CTRL_FAILFAST transitions
+ * @lock: protects @state and the %RBLK_CTRL_FAILFAST and
+ *	%RBLK_CTRL_SETUP_ERROR transitions
  * @ns_lock: orders recovery's quiesce of a namespace queue against
  *	rblk_ctrl_kill_ns()
  * @state: &enum rblk_state

@@ -17,9 +17,11 @@ static LIST_HEAD(rblk_device_list);
 static DEFINE_MUTEX(rblk_device_mutex);
 static DECLARE_WAIT_QUEUE_HEAD(rblk_device_wq);
 /*
- * RDMA devices our ib_client remove callback is releasing, protected by
- * rblk_device_mutex: until the RDMA CM's own callback runs, it may still
- * bind a new connection to such a device, which must not get queues.
+ * RDMA devices our ib_client remove callback released, protected by
+ * rblk_device_mutex: until the RDMA CM's own callback runs (after ours),
+ * it may still bind a new connection to such a device, which must not get
+ * queues.  An entry stays until a device is added at the same address
+ * (rblk_ib_add_one()), as only then can the pointer mean another device.
  */
 struct rblk_dying_device {
 	struct list_head entry;
@@ -296,14 +298,17 @@ static bool rblk_rsp_invalidate(struct rblk_queue *queue,
 				struct rblk_request *req, struct ib_wc *wc)
 {
 	if (wc->wc_flags & IB_WC_WITH_INVALIDATE) {
-		if (unlikely(!req->mr ||
-			     wc->ex.invalidate_rkey != req->mr->rkey)) {
-			rblk_err(queue->ctrl, "queue %u: target invalidated rkey %#x, expected %#x\n",
-				 queue->qid, wc->ex.invalidate_rkey,
-				 req->mr ? req->mr->rkey : 0);
-			queue->ops->error(queue);
-		}
-		return true;
+		if (likely(req->mr && wc->ex.invalidate_rkey == req->mr->rkey))
+			return true;
+		rblk_err(queue->ctrl, "queue %u: target invalidated rkey %#x, expected %#x\n",
+			 queue->qid, wc->ex.invalidate_rkey,
+			 req->mr ? req->mr->rkey : 0);
+		queue->ops->error(queue);
+		/*
+		 * Stricter than nvme-rdma, which ends the request: our rkey
+		 * was not the one invalidated, so leave it to recovery.
+		 */
+		return !req->mr;
 	}
 	if (!req->mr)
 		return true;
@@ -1233,26 +1238,47 @@ void rblk_queue_free(struct rblk_queue *queue)
 		rblk_queue_release(queue);
 }
 
+/* Forget dying entries of @ibdev, or all with NULL. */
+static void rblk_forget_dying(struct ib_device *ibdev)
+{
+	struct rblk_dying_device *d, *next;
+
+	mutex_lock(&rblk_device_mutex);
+	list_for_each_entry_safe(d, next, &rblk_dying_list, entry) {
+		if (ibdev && d->dev != ibdev)
+			continue;
+		list_del(&d->entry);
+		kfree(d);
+	}
+	mutex_unlock(&rblk_device_mutex);
+}
+
 static int rblk_ib_add_one(struct ib_device *ibdev)
 {
+	rblk_forget_dying(ibdev);
 	return 0;
 }
 
 static void rblk_ib_remove_one(struct ib_device *ibdev, void *client_data)
 {
-	struct rblk_dying_device dying = { .dev = ibdev };
+	struct rblk_dying_device stack = { .dev = ibdev }, *dying;
 	struct rblk_device *device;
 	struct rblk_queue *queue;
 	unsigned int nr = 0;
 
+	/* Without memory, the entry lives only while we wait. */
+	dying = kmalloc(sizeof(*dying), GFP_KERNEL) ?: &stack;
+	dying->dev = ibdev;
+
 	/*
 	 * Everything we hold on the device must go before the RDMA core
 	 * frees it: every queue on it fails, its owner tears it down, and
-	 * reconnects once a device serves the address again.  Until we
-	 * return, no new queue may land on the device.
+	 * reconnects once a device serves the address again (a controller
+	 * still connecting fails that attempt).  No new queue may land on
+	 * the device from here on.
 	 */
 	mutex_lock(&rblk_device_mutex);
-	list_add(&dying.entry, &rblk_dying_list);
+	list_add(&dying->entry, &rblk_dying_list);
 	list_for_each_entry(device, &rblk_device_list, entry) {
 		if (device->dev != ibdev)
 			continue;
@@ -1267,10 +1293,14 @@ static void rblk_ib_remove_one(struct ib_device *ibdev, void *client_data)
 		pr_info("RDMA device %s is going away: releasing %u queues\n",
 			dev_name(&ibdev->dev), nr);
 	wait_event(rblk_device_wq, !rblk_device_in_use(ibdev));
+	if (nr)
+		pr_info("RDMA device %s released\n", dev_name(&ibdev->dev));
 
-	mutex_lock(&rblk_device_mutex);
-	list_del(&dying.entry);
-	mutex_unlock(&rblk_device_mutex);
+	if (dying == &stack) {
+		mutex_lock(&rblk_device_mutex);
+		list_del(&stack.entry);
+		mutex_unlock(&rblk_device_mutex);
+	}
 }
 
 static struct ib_client rblk_ib_client = {
@@ -1287,4 +1317,5 @@ int rblk_rdma_init(void)
 void rblk_rdma_exit(void)
 {
 	ib_unregister_client(&rblk_ib_client);
+	rblk_forget_dying(NULL);
 }

@@ -27,6 +27,8 @@ MODDIR=lib/modules/$KVER
 MODULES="configfs crc32_generic crc32c_generic libcrc32c dummy rdma_rxe ib_core
 	 rdma_cm ib_uverbs nvmet nvmet-rdma nvme-rdma nvme-fabrics nvme-core
 	 null_blk ext4 loop ${RBLK_EXTRA_MODULES:-}"
+# Modules some tests use and skip without (a debug kernel may lack them).
+OPTIONAL_MODULES="dm-delay"
 
 die() { echo "mkinitramfs: ERROR: $*" >&2; exit 1; }
 
@@ -99,6 +101,8 @@ copy_bin /usr/bin/kmod
 # util-linux: blkdiscard -z (write zeroes) and a losetup that prints names.
 copy_bin /usr/sbin/blkdiscard
 copy_bin /usr/sbin/losetup
+# device-mapper: dm-delay under a namespace makes the target slow at will.
+copy_bin /usr/sbin/dmsetup
 for l in mkfs.ext4 mkfs.ext2; do rm -f "$ROOT/usr/bin/$l" "$ROOT/usr/sbin/$l"; ln -s mke2fs "$ROOT/usr/sbin/$l"; done
 for l in fsck.ext4 fsck.ext2; do ln -sf e2fsck "$ROOT/usr/sbin/$l"; done
 # udevd and udevadm (one binary) with the storage rules, for the by-id links
@@ -155,6 +159,9 @@ for m in $MODULES; do
 	copy_module "$m" || missing_mods="$missing_mods $m"
 done
 [ -z "$missing_mods" ] || die "guest kernel has no module(s):$missing_mods"
+for m in $OPTIONAL_MODULES; do
+	copy_module "$m" || echo "mkinitramfs: note: guest kernel has no $m" >&2
+done
 for f in modules.order modules.builtin modules.builtin.modinfo; do
 	[ -f "$KROOT/$MODDIR/$f" ] && cp "$KROOT/$MODDIR/$f" "$ROOT/usr/$MODDIR/"
 done

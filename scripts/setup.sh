@@ -17,13 +17,14 @@ export DEBIAN_FRONTEND=noninteractive
 
 # gcc..python3: builds and the bench report; util-linux: blkdiscard and
 # losetup in the guest; flex..libssl-dev: the debug kernel (make check-debug);
+# dmsetup: dm-delay namespaces in the guest;
 # linux-perf: perf in the guest for `make bench RBLK_BENCH_PERF=1`;
 # dkms: the DKMS build test; udev: udevd and its rules in the guest (the
 # by-id links test).
 PKGS=(qemu-system-x86 busybox-static kmod cpio iproute2 libnl-genl-3-dev
       libnl-3-dev pkg-config nvme-cli fio e2fsprogs sparse jq gnuplot-nox
       gcc make python3 util-linux flex bison bc libelf-dev libssl-dev
-      linux-perf dkms udev "linux-headers-$KVER")
+      dmsetup linux-perf dkms udev "linux-headers-$KVER")
 
 # Names of PKGS not installed (one dpkg-query call: keeps the no-op fast).
 missing_pkgs() {

@@ -312,6 +312,12 @@ uptime_ms() {
 # left behind (run.sh calls it after every test): no rblk or nvme-rdma
 # devices, rblk unloaded, the RDMA device and the nvmet port as set up.
 reset_fabric() {
+	# A delayed namespace of a test that was killed: no delay first.
+	command -v dmsetup >/dev/null && dmsetup table "$RBLK_DM" >/dev/null 2>&1 &&
+		DM_DISABLE_UDEV=1 dmsetup suspend "$RBLK_DM" 2>/dev/null &&
+		DM_DISABLE_UDEV=1 dmsetup reload "$RBLK_DM" --table \
+			"$(dmsetup table "$RBLK_DM" | awk '{ $NF = 0; print }')" 2>/dev/null
+	command -v dmsetup >/dev/null && DM_DISABLE_UDEV=1 dmsetup resume "$RBLK_DM" 2>/dev/null
 	for _d in /sys/class/rblk/rblk-ctrl* /sys/block/rblk*; do
 		[ -e "$_d" ] && timeout 60 nvmecfg disconnect "${_d##*/}" >/dev/null 2>&1
 	done
@@ -325,6 +331,17 @@ reset_fabric() {
 	# target's own lockdep chain (see Documentation/testing.rst).
 	[ -e "$RBLK_NVMET_PORT/subsystems/$RBLK_NQN" ] ||
 		ln -s "$RBLK_NVMET_SUBSYS" "$RBLK_NVMET_PORT/subsystems/$RBLK_NQN" 2>/dev/null
+	for _n in "$RBLK_NVMET_SUBSYS"/namespaces/*; do
+		case $(cat "$_n/device_path" 2>/dev/null) in /dev/dm-*) ;; *) continue ;; esac
+		echo 0 > "$_n/enable" 2>/dev/null
+		rmdir "$_n" 2>/dev/null
+	done
+	if command -v dmsetup >/dev/null && dmsetup table "$RBLK_DM" >/dev/null 2>&1; then
+		DM_DISABLE_UDEV=1 dmsetup remove "$RBLK_DM" 2>/dev/null
+		for _l in $(losetup -j /tmp/delay.img 2>/dev/null | cut -d: -f1); do
+			losetup -d "$_l" 2>/dev/null
+		done
+	fi
 	return 0
 }
 
@@ -334,5 +351,57 @@ reset_fabric() {
 nvmet_reenable_port() {
 	rm -f "$RBLK_NVMET_PORT/subsystems/$RBLK_NQN" 2>/dev/null
 	ln -s "$RBLK_NVMET_SUBSYS" "$RBLK_NVMET_PORT/subsystems/$RBLK_NQN" 2>/dev/null
+	return 0
+}
+
+# --- a namespace on dm-delay (a target as slow as a test wants) ---
+# delay_ns_create NSID MIB: namespace NSID of the test subsystem on a
+# dm-delay device over a loop device over /tmp/delay.img (MIB MiB of random
+# data, a copy in /tmp/delay-orig.img), no delay yet.  Skips the test
+# without dm-delay or dmsetup.  delay_ns_destroy undoes it (trap it).
+RBLK_DM=rblk-delay
+delay_ns_create() {
+	modprobe dm-delay 2>/dev/null || skip "no dm-delay module in the guest kernel"
+	command -v dmsetup >/dev/null || skip "no dmsetup in the guest"
+	# No udev in the guest: libdevmapper makes its nodes itself.
+	export DM_DISABLE_UDEV=1
+	RBLK_DELAY_NS=$RBLK_NVMET_SUBSYS/namespaces/$1
+	RBLK_DELAY_SECTORS=$(($2 * 2048))
+	pattern_file /tmp/delay.img $(($2 * 1048576))
+	cp /tmp/delay.img /tmp/delay-orig.img
+	RBLK_DELAY_LOOP=$(losetup -f --show /tmp/delay.img) || fail "no loop device for /tmp/delay.img"
+	must dmsetup create "$RBLK_DM" --table "0 $RBLK_DELAY_SECTORS delay $RBLK_DELAY_LOOP 0 0"
+	_minor=$(dmsetup info -c --noheadings -o minor "$RBLK_DM") || fail "no minor of $RBLK_DM"
+	wait_for_path "/dev/dm-$((_minor))" 5 -b || fail "/dev/dm-$((_minor)) did not appear"
+	mkdir "$RBLK_DELAY_NS" || fail "cannot create nvmet namespace $1"
+	printf '%s' "/dev/dm-$((_minor))" > "$RBLK_DELAY_NS/device_path" ||
+		fail "device_path /dev/dm-$((_minor)) refused"
+	echo 1 > "$RBLK_DELAY_NS/enable" || fail "cannot enable namespace $1"
+}
+
+# delay_ns_set MS: delay reads and writes of the namespace by MS ms.  Any
+# change (suspending dm-delay) first lets every delayed bio through.
+delay_ns_set() {
+	dmsetup suspend "$RBLK_DM" &&
+	dmsetup reload "$RBLK_DM" --table "0 $RBLK_DELAY_SECTORS delay $RBLK_DELAY_LOOP 0 $1" &&
+	dmsetup resume "$RBLK_DM"
+}
+
+# delay_ns_destroy: no delay, rblk disconnected, the namespace and its
+# devices gone.  Never fails: for traps.
+delay_ns_destroy() {
+	[ -n "$RBLK_DELAY_LOOP" ] || return 0
+	delay_ns_set 0 2>/dev/null
+	for _d in /sys/class/rblk/rblk-ctrl*; do
+		[ -e "$_d" ] && timeout 60 nvmecfg disconnect "${_d##*/}" >/dev/null 2>&1
+	done
+	if [ -d "$RBLK_DELAY_NS" ]; then
+		echo 0 > "$RBLK_DELAY_NS/enable" 2>/dev/null
+		rmdir "$RBLK_DELAY_NS" 2>/dev/null
+	fi
+	dmsetup remove "$RBLK_DM" 2>/dev/null
+	losetup -d "$RBLK_DELAY_LOOP" 2>/dev/null
+	RBLK_DELAY_LOOP=
+	rm -f /tmp/delay.img /tmp/delay-orig.img
 	return 0
 }
