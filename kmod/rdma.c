@@ -131,6 +131,22 @@ static bool rblk_device_in_use(struct ib_device *ibdev)
 	return used;
 }
 
+/*
+ * Sleep until no queue uses @ibdev.  Not wait_event(): the check takes
+ * rblk_device_mutex, which must not be slept on while the task is queued
+ * as not running; wait_woken() keeps the check in TASK_RUNNING and still
+ * sees a wake-up that comes between the check and the sleep.
+ */
+static void rblk_device_wait_unused(struct ib_device *ibdev)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+
+	add_wait_queue(&rblk_device_wq, &wait);
+	while (rblk_device_in_use(ibdev))
+		wait_woken(&wait, TASK_UNINTERRUPTIBLE, MAX_SCHEDULE_TIMEOUT);
+	remove_wait_queue(&rblk_device_wq, &wait);
+}
+
 /**
  * rblk_device_max_segments() - pages one fast registration can map
  * @device: RDMA device
@@ -1292,7 +1308,7 @@ static void rblk_ib_remove_one(struct ib_device *ibdev, void *client_data)
 	if (nr)
 		pr_info("RDMA device %s is going away: releasing %u queues\n",
 			dev_name(&ibdev->dev), nr);
-	wait_event(rblk_device_wq, !rblk_device_in_use(ibdev));
+	rblk_device_wait_unused(ibdev);
 	if (nr)
 		pr_info("RDMA device %s released\n", dev_name(&ibdev->dev));
 
