@@ -495,6 +495,15 @@ static void rblk_map_queues(struct blk_mq_tag_set *set)
 	u32 nr_poll = set->nr_maps > HCTX_TYPE_POLL ? ctrl->nr_poll_queues : 0;
 	struct blk_mq_queue_map *map = &set->map[HCTX_TYPE_DEFAULT];
 
+	/*
+	 * blk_mq_update_nr_hw_queues() falls back to the old queue count when
+	 * it runs out of memory and maps again, with ctrl already holding the
+	 * new poll count: never leave the default map empty (a division by
+	 * zero in blk_mq_map_queues()).  Which queues poll may then disagree
+	 * with the map until the next reconnect lays them out again.
+	 */
+	if (nr_poll >= set->nr_hw_queues)
+		nr_poll = set->nr_hw_queues - 1;
 	map->nr_queues = set->nr_hw_queues - nr_poll;
 	map->queue_offset = 0;
 	blk_mq_map_queues(map);

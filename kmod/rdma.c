@@ -535,7 +535,10 @@ out_free_table:
 /*
  * Post the queue's batch of capsules with one doorbell.  On failure the
  * requests whose work requests were not posted are completed as aborted
- * by the host, except @cur (the caller's, which it fails itself): their
+ * by the host, except @cur (the caller's, which it fails itself) and a
+ * request whose REG_MR went out but not its SEND: its MR may still be
+ * registered, so it stays started for recovery to cancel after the QP
+ * is flushed, as a posted one would.  The others'
  * state is set to complete here, under @sq_lock, so that no cancellation
  * or timeout (which stop the queue, taking the lock, before they look)
  * completes them again; ->complete runs in rblk_complete_unposted(), out
@@ -573,6 +576,8 @@ static int rblk_sq_post(struct rblk_queue *queue, struct rblk_request *cur,
 		if (wr->opcode != IB_WR_SEND)
 			continue;	/* the REG_MR before a SEND */
 		req = container_of(wr->wr_cqe, struct rblk_request, send_cqe);
+		if (wr == bad_wr && req->mr)
+			continue;	/* half posted: recovery's */
 		queue->nr_cmds--;
 		if (req == cur) {
 			*cur_failed = true;
@@ -667,6 +672,12 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq, bool last)
 	trace_rblk_setup_cmd(queue, rq);
 
 	spin_lock(&queue->sq_lock);
+	/* After rblk_queue_stop() nothing may be posted past its drain. */
+	if (unlikely(test_bit(RBLK_Q_SQ_CLOSED, &queue->flags))) {
+		spin_unlock(&queue->sq_lock);
+		rblk_unmap_data(rq);
+		return -EIO;
+	}
 	if (queue->sq_last)
 		queue->sq_last->next = first;
 	else
@@ -674,7 +685,7 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq, bool last)
 	queue->sq_last = send_wr;
 	queue->nr_cmds++;
 	if (last)
-		rblk_sq_post(queue, req, &failed, &unposted);
+		ret = rblk_sq_post(queue, req, &failed, &unposted);
 	spin_unlock(&queue->sq_lock);
 
 	rblk_complete_unposted(&unposted);
@@ -682,6 +693,9 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq, bool last)
 		rblk_unmap_data(rq);
 		return -EIO;
 	}
+	/* Ours went out (or half of it): the queue is broken all the same. */
+	if (unlikely(ret))
+		queue->ops->error(queue);
 	return 0;
 }
 
@@ -1227,9 +1241,11 @@ void rblk_queue_stop(struct rblk_queue *queue)
 	clear_bit(RBLK_Q_LIVE, &queue->flags);
 	/*
 	 * Capsules queued but not posted stay started requests for the
-	 * caller to cancel; no commit may post them after the drain.
+	 * caller to cancel; closed, nothing joins or posts after the drain
+	 * (until the next rblk_queue_alloc()).
 	 */
 	spin_lock(&queue->sq_lock);
+	set_bit(RBLK_Q_SQ_CLOSED, &queue->flags);
 	queue->sq_head = NULL;
 	queue->sq_last = NULL;
 	spin_unlock(&queue->sq_lock);

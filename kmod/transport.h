@@ -66,6 +66,7 @@ enum rblk_queue_flags {
 	RBLK_Q_CONNECTED,	/* RDMA CM connection established */
 	RBLK_Q_LIVE,		/* Fabrics Connect done, commands may flow */
 	RBLK_Q_RETIRED,		/* not coming back: resubmit what it holds */
+	RBLK_Q_SQ_CLOSED,	/* stopped: nothing joins the send chain */
 };
 
 /**
