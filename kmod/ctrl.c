@@ -114,8 +114,16 @@ bool rblk_change_state(struct rblk_ctrl *ctrl, enum rblk_state new)
 		/* Not on queues one of which broke during the setup. */
 		ok = old == RBLK_STATE_CONNECTING &&
 		     !test_bit(RBLK_CTRL_SETUP_ERROR, &ctrl->flags);
-		if (ok)
+		if (ok) {
 			clear_bit(RBLK_CTRL_FAILFAST, &ctrl->flags);
+			/*
+			 * Under the lock: a reset right after this arms a new
+			 * timer only once it has moved the state on, so this
+			 * cancel never takes the next outage's timer, and a
+			 * running one sees LIVE and does nothing.
+			 */
+			cancel_delayed_work(&ctrl->failfast_work);
+		}
 		break;
 	case RBLK_STATE_RESETTING:
 		ok = old == RBLK_STATE_LIVE;
@@ -443,11 +451,13 @@ static enum rq_end_io_ret rblk_keep_alive_end_io(struct request *rq,
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 	u16 nvme_status = req->status;
 	bool aborted = req->flags & RBLK_REQ_ABORTED;
+	bool timed_out = req->flags & RBLK_REQ_TIMED_OUT;
 
+	/* The pdu is the next request's once the tag is free. */
 	blk_mq_free_request(rq);
 
 	/* Our own teardown cancelled it: no news about the target. */
-	if (aborted && !(req->flags & RBLK_REQ_TIMED_OUT))
+	if (aborted && !timed_out)
 		return RQ_END_IO_NONE;
 	if (status || nvme_status) {
 		rblk_err(ctrl, "keep-alive failed (block status %d, NVMe status %#x)\n",
@@ -1063,7 +1073,6 @@ static void rblk_reconnect_work(struct work_struct *work)
 
 	ret = rblk_setup_ctrl(ctrl, false, &errmsg);
 	if (!ret && rblk_change_state(ctrl, RBLK_STATE_LIVE)) {
-		cancel_delayed_work(&ctrl->failfast_work);
 		atomic64_inc(&ctrl->reconnects);
 		rblk_info(ctrl, "reconnected, %u I/O queues\n",
 			  ctrl->nr_io_queues);
@@ -1266,6 +1275,8 @@ void rblk_ctrl_stop_recovery(struct rblk_ctrl *ctrl)
 
 	for (i = 1; i <= ctrl->nr_io_queues; i++)
 		live &= test_bit(RBLK_Q_LIVE, &ctrl->queues[i].flags);
+	/* Queues of an attempt refused LIVE are broken, whatever they say. */
+	live &= !test_bit(RBLK_CTRL_SETUP_ERROR, &ctrl->flags);
 	/* Nothing will serve held I/O: let it fail. */
 	if (!live) {
 		clear_bit(RBLK_CTRL_IO_READY, &ctrl->flags);
