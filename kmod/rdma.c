@@ -16,19 +16,7 @@
 static LIST_HEAD(rblk_device_list);
 static DEFINE_MUTEX(rblk_device_mutex);
 static DECLARE_WAIT_QUEUE_HEAD(rblk_device_wq);
-/*
- * RDMA devices our ib_client remove callback released, protected by
- * rblk_device_mutex: until the RDMA CM's own callback runs (after ours),
- * it may still bind a new connection to such a device, which must not get
- * queues.  An entry stays until a device is added at the same address
- * (rblk_ib_add_one()), as only then can the pointer mean another device.
- */
-struct rblk_dying_device {
-	struct list_head entry;
-	struct ib_device *dev;
-};
-
-static LIST_HEAD(rblk_dying_list);
+static struct ib_client rblk_ib_client;
 
 static void rblk_device_free(struct kref *ref)
 {
@@ -48,16 +36,17 @@ static void rblk_device_put(struct rblk_device *device)
 	kref_put(&device->ref, rblk_device_free);
 }
 
+/*
+ * A device is ours to use from our ib_client add callback until our remove
+ * callback starts: its client data says so.  The RDMA CM's own callbacks
+ * run around ours (added before, removed after), so it may resolve a
+ * connection to a device we have already let go, which must not get
+ * queues.  The core clears the data after our remove returns.
+ */
 static bool rblk_device_dying(struct ib_device *ibdev)
 {
-	struct rblk_dying_device *d;
-
 	lockdep_assert_held(&rblk_device_mutex);
-	list_for_each_entry(d, &rblk_dying_list, entry) {
-		if (d->dev == ibdev)
-			return true;
-	}
-	return false;
+	return ib_get_client_data(ibdev, &rblk_ib_client) != &rblk_ib_client;
 }
 
 /*
@@ -1270,37 +1259,19 @@ void rblk_queue_free(struct rblk_queue *queue)
 		rblk_queue_release(queue);
 }
 
-/* Forget dying entries of @ibdev, or all with NULL. */
-static void rblk_forget_dying(struct ib_device *ibdev)
-{
-	struct rblk_dying_device *d, *next;
-
-	mutex_lock(&rblk_device_mutex);
-	list_for_each_entry_safe(d, next, &rblk_dying_list, entry) {
-		if (ibdev && d->dev != ibdev)
-			continue;
-		list_del(&d->entry);
-		kfree(d);
-	}
-	mutex_unlock(&rblk_device_mutex);
-}
-
 static int rblk_ib_add_one(struct ib_device *ibdev)
 {
-	rblk_forget_dying(ibdev);
+	mutex_lock(&rblk_device_mutex);
+	ib_set_client_data(ibdev, &rblk_ib_client, &rblk_ib_client);
+	mutex_unlock(&rblk_device_mutex);
 	return 0;
 }
 
 static void rblk_ib_remove_one(struct ib_device *ibdev, void *client_data)
 {
-	struct rblk_dying_device stack = { .dev = ibdev }, *dying;
 	struct rblk_device *device;
 	struct rblk_queue *queue;
 	unsigned int nr = 0;
-
-	/* Without memory, the entry lives only while we wait. */
-	dying = kmalloc(sizeof(*dying), GFP_KERNEL) ?: &stack;
-	dying->dev = ibdev;
 
 	/*
 	 * Everything we hold on the device must go before the RDMA core
@@ -1310,7 +1281,7 @@ static void rblk_ib_remove_one(struct ib_device *ibdev, void *client_data)
 	 * the device from here on.
 	 */
 	mutex_lock(&rblk_device_mutex);
-	list_add(&dying->entry, &rblk_dying_list);
+	ib_set_client_data(ibdev, &rblk_ib_client, NULL);
 	list_for_each_entry(device, &rblk_device_list, entry) {
 		if (device->dev != ibdev)
 			continue;
@@ -1327,12 +1298,6 @@ static void rblk_ib_remove_one(struct ib_device *ibdev, void *client_data)
 	rblk_device_wait_unused(ibdev);
 	if (nr)
 		pr_info("RDMA device %s released\n", dev_name(&ibdev->dev));
-
-	if (dying == &stack) {
-		mutex_lock(&rblk_device_mutex);
-		list_del(&stack.entry);
-		mutex_unlock(&rblk_device_mutex);
-	}
 }
 
 static struct ib_client rblk_ib_client = {
@@ -1349,5 +1314,4 @@ int rblk_rdma_init(void)
 void rblk_rdma_exit(void)
 {
 	ib_unregister_client(&rblk_ib_client);
-	rblk_forget_dying(NULL);
 }
