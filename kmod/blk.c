@@ -486,14 +486,18 @@ static int rblk_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
 }
 
 /*
- * The last ctrl->nr_poll_queues hardware queues are polled; reads share
- * the default queues with writes.
+ * The last ctrl->nr_poll_queues hardware queues are polled.  Reads share
+ * the other queues with writes, unless ctrl->nr_write_queues says the
+ * first ones are for writes (and everything else but reads), as
+ * nvme-rdma's nr_write_queues: the default map, then the read map.
  */
 static void rblk_map_queues(struct blk_mq_tag_set *set)
 {
 	struct rblk_ctrl *ctrl = rblk_ctrl_of_set(set);
 	u32 nr_poll = set->nr_maps > HCTX_TYPE_POLL ? ctrl->nr_poll_queues : 0;
+	u32 nr_write = set->nr_maps > HCTX_TYPE_READ ? ctrl->nr_write_queues : 0;
 	struct blk_mq_queue_map *map = &set->map[HCTX_TYPE_DEFAULT];
+	u32 nr_int;
 
 	/*
 	 * blk_mq_update_nr_hw_queues() falls back to the old queue count when
@@ -504,15 +508,18 @@ static void rblk_map_queues(struct blk_mq_tag_set *set)
 	 */
 	if (nr_poll >= set->nr_hw_queues)
 		nr_poll = set->nr_hw_queues - 1;
-	map->nr_queues = set->nr_hw_queues - nr_poll;
+	nr_int = set->nr_hw_queues - nr_poll;
+	if (nr_write >= nr_int)
+		nr_write = 0;
+	map->nr_queues = nr_write ?: nr_int;
 	map->queue_offset = 0;
 	blk_mq_map_queues(map);
 	if (set->nr_maps == 1)
 		return;
 
 	map = &set->map[HCTX_TYPE_READ];
-	map->nr_queues = set->nr_hw_queues - nr_poll;
-	map->queue_offset = 0;
+	map->nr_queues = nr_int - nr_write;
+	map->queue_offset = nr_write;
 	blk_mq_map_queues(map);
 
 	map = &set->map[HCTX_TYPE_POLL];

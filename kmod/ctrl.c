@@ -595,7 +595,8 @@ static int rblk_alloc_tagset(struct rblk_ctrl *ctrl,
 	set->driver_data = ctrl;
 	set->nr_hw_queues = nr_hw_queues;
 	/* Default, read (the same queues) and poll queues, if asked for. */
-	if (set == &ctrl->tag_set && ctrl->opts.nr_poll_queues)
+	if (set == &ctrl->tag_set &&
+	    (ctrl->opts.nr_poll_queues || ctrl->opts.nr_write_queues))
 		set->nr_maps = HCTX_MAX_TYPES;
 	set->timeout = timeout;
 	ret = blk_mq_alloc_tag_set(set);
@@ -841,7 +842,8 @@ static int rblk_start_io_queues(struct rblk_ctrl *ctrl, u32 first, u32 last,
  * mapping.
  */
 static int rblk_change_nr_io_queues(struct rblk_ctrl *ctrl, u32 nr,
-				    u32 nr_poll, const char **errmsg)
+				    u32 nr_poll, u32 nr_write,
+				    const char **errmsg)
 {
 	unsigned long deadline = jiffies + rblk_io_timeout * HZ;
 	u32 old = ctrl->nr_io_queues;
@@ -882,15 +884,19 @@ static int rblk_change_nr_io_queues(struct rblk_ctrl *ctrl, u32 nr,
 			  READ_ONCE(ctrl->nr_forwarded));
 	if (!ret) {
 		u32 old_poll = ctrl->nr_poll_queues;
+		u32 old_write = ctrl->nr_write_queues;
 
 		mutex_lock(&ctrl->hw_queues_lock);
-		/* ->map_queues lays the poll queues out from it. */
+		/* ->map_queues lays the poll and write queues out from them. */
 		ctrl->nr_poll_queues = nr_poll;
+		ctrl->nr_write_queues = nr_write;
 		blk_mq_update_nr_hw_queues(&ctrl->tag_set, nr);
 		/* Out of memory, blk-mq keeps the old count. */
 		ctrl->nr_io_queues = ctrl->tag_set.nr_hw_queues;
-		if (ctrl->nr_io_queues != nr)
+		if (ctrl->nr_io_queues != nr) {
 			ctrl->nr_poll_queues = old_poll;
+			ctrl->nr_write_queues = old_write;
+		}
 		mutex_unlock(&ctrl->hw_queues_lock);
 		if (ctrl->nr_io_queues != nr) {
 			*errmsg = "out of memory changing the queue count";
@@ -909,6 +915,7 @@ static int rblk_configure_io_queues(struct rblk_ctrl *ctrl, bool new,
 	/* blk-mq maps at most one hardware queue per CPU (and type). */
 	u32 nr = min(ctrl->opts.nr_io_queues, num_online_cpus());
 	u32 nr_poll = min(ctrl->opts.nr_poll_queues, num_online_cpus());
+	u32 nr_write = min(ctrl->opts.nr_write_queues, num_online_cpus());
 	u32 nr_now, i;
 	int ret;
 
@@ -916,7 +923,7 @@ static int rblk_configure_io_queues(struct rblk_ctrl *ctrl, bool new,
 		rblk_info(ctrl, "%u I/O queues asked for, using one per CPU (%u)\n",
 			  ctrl->opts.nr_io_queues, nr);
 
-	nr += nr_poll;
+	nr += nr_poll + nr_write;
 	ret = rblk_set_queue_count(ctrl, &nr);
 	if (ret) {
 		*errmsg = "Set Features (Number of Queues) failed";
@@ -928,6 +935,8 @@ static int rblk_configure_io_queues(struct rblk_ctrl *ctrl, bool new,
 	}
 	/* Short of queues, poll queues go first: one takes interrupts. */
 	nr_poll = min(nr_poll, nr - 1);
+	/* Then write queues, as long as reads keep one of their own. */
+	nr_write = nr - nr_poll > 1 ? min(nr_write, nr - nr_poll - 1) : 0;
 
 	if (new) {
 		u32 mqes = NVME_CAP_MQES(ctrl->cap) + 1;
@@ -939,6 +948,7 @@ static int rblk_configure_io_queues(struct rblk_ctrl *ctrl, bool new,
 		}
 		ctrl->nr_io_queues = nr;
 		ctrl->nr_poll_queues = nr_poll;
+		ctrl->nr_write_queues = nr_write;
 		ret = rblk_alloc_io_tagset(ctrl);
 		if (ret) {
 			*errmsg = "out of memory";
@@ -954,7 +964,8 @@ static int rblk_configure_io_queues(struct rblk_ctrl *ctrl, bool new,
 	/* Block I/O may flow on live queues from here (see blk.c). */
 	set_bit(RBLK_CTRL_IO_READY, &ctrl->flags);
 	if (nr != ctrl->nr_io_queues) {
-		ret = rblk_change_nr_io_queues(ctrl, nr, nr_poll, errmsg);
+		ret = rblk_change_nr_io_queues(ctrl, nr, nr_poll, nr_write,
+					       errmsg);
 		if (ret)
 			goto out_teardown;
 		/*

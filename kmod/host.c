@@ -108,6 +108,10 @@ static int rblk_opts_check(const struct rblk_ctrl_opts *o, const char **errmsg)
 		*errmsg = "nr_poll_queues out of range";
 		return -EINVAL;
 	}
+	if (o->nr_write_queues > RBLK_MAX_WRITE_QUEUES) {
+		*errmsg = "nr_write_queues out of range";
+		return -EINVAL;
+	}
 	if (o->queue_size < RBLK_MIN_QUEUE_SIZE ||
 	    o->queue_size > RBLK_MAX_QUEUE_SIZE) {
 		*errmsg = "queue_size out of range";

@@ -198,6 +198,8 @@ static const struct nla_policy rblk_connect_policy[RBLK_ATTR_MAX + 1] = {
 							   RBLK_MAX_QUEUE_SIZE),
 	[RBLK_ATTR_NR_POLL_QUEUES]	= NLA_POLICY_MAX(NLA_U32,
 							 RBLK_MAX_POLL_QUEUES),
+	[RBLK_ATTR_NR_WRITE_QUEUES]	= NLA_POLICY_MAX(NLA_U32,
+							 RBLK_MAX_WRITE_QUEUES),
 	[RBLK_ATTR_KATO]		= NLA_POLICY_MAX(NLA_U32, RBLK_MAX_KATO),
 	[RBLK_ATTR_RECONNECT_DELAY]	= NLA_POLICY_RANGE(NLA_U32, 1,
 							   RBLK_MAX_RECONNECT_DELAY),
@@ -390,6 +392,9 @@ static int rblk_nl_parse_connect(struct genl_info *info,
 		o->queue_size = nla_get_u32(attrs[RBLK_ATTR_QUEUE_SIZE]);
 	if (attrs[RBLK_ATTR_NR_POLL_QUEUES])
 		o->nr_poll_queues = nla_get_u32(attrs[RBLK_ATTR_NR_POLL_QUEUES]);
+	if (attrs[RBLK_ATTR_NR_WRITE_QUEUES])
+		o->nr_write_queues =
+			nla_get_u32(attrs[RBLK_ATTR_NR_WRITE_QUEUES]);
 	if (attrs[RBLK_ATTR_KATO])
 		o->kato = nla_get_u32(attrs[RBLK_ATTR_KATO]);
 	if (attrs[RBLK_ATTR_RECONNECT_DELAY])
@@ -553,7 +558,7 @@ static size_t rblk_nl_ctrl_attrs_size(void)
 	       nla_total_size(RBLK_TRSVCID_MAX_LEN + 1) +
 	       2 * nla_total_size(NVMF_NQN_SIZE + 1) +	/* subsys, host */
 	       nla_total_size(sizeof(uuid_t)) +		/* hostid */
-	       7 * nla_total_size(sizeof(u32)) +	/* nsid .. tmos */
+	       9 * nla_total_size(sizeof(u32)) +	/* nsid .. tmos, poll, write */
 	       nla_total_size(sizeof(u16)) +		/* cntlid */
 	       nla_total_size(sizeof_field(struct rblk_ctrl, model)) +
 	       nla_total_size(sizeof_field(struct rblk_ctrl, serial)) +
@@ -587,6 +592,8 @@ static int rblk_nl_put_ctrl_attrs(struct sk_buff *skb,
 	    nla_put_u32(skb, RBLK_ATTR_QUEUE_SIZE, o->queue_size) ||
 	    nla_put_u32(skb, RBLK_ATTR_NR_POLL_QUEUES,
 			READ_ONCE(ctrl->nr_poll_queues)) ||
+	    nla_put_u32(skb, RBLK_ATTR_NR_WRITE_QUEUES,
+			READ_ONCE(ctrl->nr_write_queues)) ||
 	    nla_put_u32(skb, RBLK_ATTR_KATO, o->kato) ||
 	    nla_put_u32(skb, RBLK_ATTR_RECONNECT_DELAY, o->reconnect_delay) ||
 	    nla_put_s32(skb, RBLK_ATTR_CTRL_LOSS_TMO, o->ctrl_loss_tmo) ||

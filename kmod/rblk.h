@@ -90,6 +90,8 @@
  * @nsid: the only namespace to expose, 0 for all
  * @nr_io_queues: I/O queues wanted
  * @nr_poll_queues: polled I/O queues wanted besides them
+ * @nr_write_queues: queues for all but reads wanted besides them (then
+ *	@nr_io_queues take only the reads)
  * @queue_size: entries per I/O queue
  * @kato: keep-alive timeout in seconds, 0 for none
  * @reconnect_delay: seconds between reconnect attempts
@@ -110,6 +112,7 @@ struct rblk_ctrl_opts {
 	u32 nsid;
 	u32 nr_io_queues;
 	u32 nr_poll_queues;
+	u32 nr_write_queues;
 	u32 queue_size;
 	u32 kato;
 	u32 reconnect_delay;
@@ -308,6 +311,9 @@ enum rblk_ctrl_flags {
  *	last @nr_poll_queues of them are polled
  * @nr_poll_queues: poll queues among them (HCTX_TYPE_POLL); changed with
  *	@nr_io_queues, under @hw_queues_lock
+ * @nr_write_queues: the first queues, HCTX_TYPE_DEFAULT, when reads have
+ *	their own (HCTX_TYPE_READ, the next ones); 0 when they share;
+ *	changed like @nr_poll_queues
  * @hw_queues_lock: serialises changes of @nr_io_queues with sysfs walks of
  *	the tag set
  * @admin_set: tags of the admin queue
@@ -378,6 +384,7 @@ struct rblk_ctrl {
 	struct rblk_queue *queues;
 	u32 nr_io_queues;
 	u32 nr_poll_queues;
+	u32 nr_write_queues;
 	struct mutex hw_queues_lock;
 	struct blk_mq_tag_set admin_set;
 	struct blk_mq_tag_set tag_set;
@@ -443,7 +450,7 @@ struct rblk_ctrl {
 /* Every I/O queue a controller may ever have: the size of its array. */
 static inline u32 rblk_opts_max_queues(const struct rblk_ctrl_opts *o)
 {
-	return o->nr_io_queues + o->nr_poll_queues;
+	return o->nr_io_queues + o->nr_poll_queues + o->nr_write_queues;
 }
 
 /* I/O queue @qid is polled in the queue layout now in effect. */

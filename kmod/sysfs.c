@@ -191,6 +191,7 @@ RBLK_CTRL_ATTR_RO(serial, "%s", ctrl->serial);
 RBLK_CTRL_ATTR_RO(firmware_rev, "%s", ctrl->firmware);
 RBLK_CTRL_ATTR_RO(nr_io_queues, "%u", READ_ONCE(ctrl->nr_io_queues));
 RBLK_CTRL_ATTR_RO(nr_poll_queues, "%u", READ_ONCE(ctrl->nr_poll_queues));
+RBLK_CTRL_ATTR_RO(nr_write_queues, "%u", READ_ONCE(ctrl->nr_write_queues));
 RBLK_CTRL_ATTR_RO(queue_size, "%u", ctrl->opts.queue_size);
 RBLK_CTRL_ATTR_RO(kato, "%u", ctrl->opts.kato);
 RBLK_CTRL_ATTR_RO(reconnect_delay, "%u", ctrl->opts.reconnect_delay);
@@ -289,6 +290,7 @@ static struct attribute *rblk_ctrl_fixed_attrs[] = {
 	&rblk_ctrl_attr_firmware_rev.attr,
 	&rblk_ctrl_attr_nr_io_queues.attr,
 	&rblk_ctrl_attr_nr_poll_queues.attr,
+	&rblk_ctrl_attr_nr_write_queues.attr,
 	&rblk_ctrl_attr_queue_size.attr,
 	&rblk_ctrl_attr_kato.attr,
 	&rblk_ctrl_attr_reconnect_delay.attr,

@@ -432,6 +432,9 @@ int rnl_put_connect(struct nl_msg *msg, const struct cfg *cfg)
 	if (!ret && (cfg->set & OPT(NR_POLL_QUEUES)))
 		ret = nla_put_u32(msg, RBLK_ATTR_NR_POLL_QUEUES,
 				  cfg->nr_poll_queues);
+	if (!ret && (cfg->set & OPT(NR_WRITE_QUEUES)))
+		ret = nla_put_u32(msg, RBLK_ATTR_NR_WRITE_QUEUES,
+				  cfg->nr_write_queues);
 	if (!ret && (cfg->set & OPT(QUEUE_SIZE)))
 		ret = nla_put_u32(msg, RBLK_ATTR_QUEUE_SIZE, cfg->queue_size);
 	if (!ret && (cfg->set & OPT(KATO)))

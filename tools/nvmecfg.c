@@ -31,6 +31,7 @@ struct cmd {
 			 OPT(HOST_TRADDR) | OPT(TOS))
 /* What a connect takes beyond the target: connect-all passes them on. */
 #define TUNING_OPTS	(OPT(NR_IO_QUEUES) | OPT(NR_POLL_QUEUES) | \
+			 OPT(NR_WRITE_QUEUES) | \
 			 OPT(QUEUE_SIZE) | OPT(CTRL_LOSS_TMO) | \
 			 OPT(RECONNECT_DELAY) | OPT(KATO) | \
 			 OPT(FAST_IO_FAIL_TMO) | OPT(DUPLICATE_CONNECT))

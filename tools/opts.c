@@ -54,6 +54,9 @@ static const struct opt_desc opt_descs[NR_OPTS] = {
 	[OPT_NR_POLL_QUEUES] = { 'P', "nr-poll-queues", "N",
 			    "polled I/O queues besides those", "0",
 			    NUM(0, RBLK_MAX_POLL_QUEUES) },
+	[OPT_NR_WRITE_QUEUES] = { 'W', "nr-write-queues", "N",
+			    "queues for writes besides those (then for reads)",
+			    "0", NUM(0, RBLK_MAX_WRITE_QUEUES) },
 	[OPT_QUEUE_SIZE] = { 'Q', "queue-size", "N",
 			    "entries per I/O queue", "128",
 			    NUM(RBLK_MIN_QUEUE_SIZE, RBLK_MAX_QUEUE_SIZE) },
@@ -314,6 +317,8 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 		return set_u32(cfg, id, val, &cfg->nr_io_queues);
 	case OPT_NR_POLL_QUEUES:
 		return set_u32(cfg, id, val, &cfg->nr_poll_queues);
+	case OPT_NR_WRITE_QUEUES:
+		return set_u32(cfg, id, val, &cfg->nr_write_queues);
 	case OPT_QUEUE_SIZE:
 		return set_u32(cfg, id, val, &cfg->queue_size);
 	case OPT_CTRL_LOSS_TMO:

@@ -24,6 +24,7 @@ enum opt_id {
 	OPT_NSID,
 	OPT_NR_IO_QUEUES,
 	OPT_NR_POLL_QUEUES,
+	OPT_NR_WRITE_QUEUES,
 	OPT_QUEUE_SIZE,
 	OPT_CTRL_LOSS_TMO,
 	OPT_RECONNECT_DELAY,
@@ -55,6 +56,7 @@ struct cfg {
 	uint32_t nsid;
 	uint32_t nr_io_queues;
 	uint32_t nr_poll_queues;
+	uint32_t nr_write_queues;
 	uint32_t queue_size;
 	int32_t ctrl_loss_tmo;
 	uint32_t reconnect_delay;

@@ -203,7 +203,7 @@ for s in new connecting live resetting deleting dead; do
 		fail "state '$s' missing from the documented table in $class_doc"
 done
 unsigned "$CD" "timeouts reconnects reconnect_attempts nsid cntlid nr_io_queues
-	queue_size kato reconnect_delay doorbells commands_posted nr_poll_queues
+	queue_size kato reconnect_delay doorbells commands_posted nr_poll_queues nr_write_queues
 	poll_completions"
 for a in ctrl_loss_tmo fast_io_fail_tmo; do
 	grep -qxE -- '-1|[0-9]+' "$CD/$a" || fail "$CD/$a '$(cat "$CD/$a")' is not -1 or a number"

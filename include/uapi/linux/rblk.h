@@ -42,6 +42,8 @@
 #define RBLK_MAX_IO_QUEUES	128
 /* Poll queues come on top of the I/O queues: 0..RBLK_MAX_POLL_QUEUES. */
 #define RBLK_MAX_POLL_QUEUES	128
+/* Write queues too, when asked for: 0..RBLK_MAX_WRITE_QUEUES. */
+#define RBLK_MAX_WRITE_QUEUES	128
 #define RBLK_MIN_QUEUE_SIZE	16
 #define RBLK_MAX_QUEUE_SIZE	1024
 /* IP type of service of the RDMA CM connection (rdma_set_service_type). */
@@ -176,6 +178,12 @@ enum rblk_cmd {
  *	preadv2 RWF_HIPRI) and complete them without interrupts.  In
  *	%RBLK_CMD_GET, the poll queues in use (%RBLK_ATTR_NR_IO_QUEUES then
  *	counts them too)
+ * @RBLK_ATTR_NR_WRITE_QUEUES: u32, queues for writes and everything but
+ *	reads besides %RBLK_ATTR_NR_IO_QUEUES, which then take the reads
+ *	only (0..%RBLK_MAX_WRITE_QUEUES, default 0: reads and writes share
+ *	the I/O queues), as nvme-cli's --nr-write-queues.  In
+ *	%RBLK_CMD_GET, the write queues in use (counted in
+ *	%RBLK_ATTR_NR_IO_QUEUES too)
  * @__RBLK_ATTR_MAX: number of attributes
  */
 enum rblk_attr {
@@ -216,6 +224,7 @@ enum rblk_attr {
 	RBLK_ATTR_TOS,
 	RBLK_ATTR_DISC_GENCTR,
 	RBLK_ATTR_NR_POLL_QUEUES,
+	RBLK_ATTR_NR_WRITE_QUEUES,
 	__RBLK_ATTR_MAX,
 };
 /* Highest valid value of the enum above. */
