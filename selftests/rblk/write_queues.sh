@@ -48,7 +48,14 @@ log "rblk -i 1 -W 1: hctx types: $ours"
 must modprobe nvme-rdma
 must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN" -i 1 -W 1
 ndev=$(nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE") || fail "nvme-rdma shows no device"
-theirs=$(types "${ndev#/dev/}")
+# With native multipath nvmeXnY is the head; its path disk (nvmeXcYnZ)
+# has the hardware queues.
+nd=${ndev#/dev/}
+for d in /sys/kernel/debug/block/nvme*; do
+	[ -d "$d/hctx0" ] && [ -n "$nd" ] || continue
+	case ${d##*/} in "$nd"|"${nd%n*}"c*n"${nd##*n}") nd=${d##*/}; break ;; esac
+done
+theirs=$(types "$nd")
 log "nvme-rdma -i 1 -W 1: hctx types: $theirs"
 [ "$ours" = "$theirs" ] || fail "queue layout '$ours', nvme-rdma's '$theirs'"
 case $ours in "default read "*) ;; *) fail "layout '$ours' is not default, read" ;; esac
