@@ -502,15 +502,14 @@ static void rblk_map_queues(struct blk_mq_tag_set *set)
 	/*
 	 * blk_mq_update_nr_hw_queues() falls back to the old queue count when
 	 * it runs out of memory and maps again, with ctrl already holding the
-	 * new poll count: never leave the default map empty (a division by
+	 * new poll and write counts: never leave a map empty (a division by
 	 * zero in blk_mq_map_queues()).  Which queues poll may then disagree
 	 * with the map until the next reconnect lays them out again.
 	 */
 	if (nr_poll >= set->nr_hw_queues)
 		nr_poll = set->nr_hw_queues - 1;
 	nr_int = set->nr_hw_queues - nr_poll;
-	if (nr_write >= nr_int)
-		nr_write = 0;
+	nr_write = min(nr_write, nr_int - 1);
 	map->nr_queues = nr_write ?: nr_int;
 	map->queue_offset = 0;
 	blk_mq_map_queues(map);

@@ -594,7 +594,7 @@ static int rblk_alloc_tagset(struct rblk_ctrl *ctrl,
 	set->flags = flags;
 	set->driver_data = ctrl;
 	set->nr_hw_queues = nr_hw_queues;
-	/* Default, read (the same queues) and poll queues, if asked for. */
+	/* Default, read and poll maps when write or poll queues are asked for. */
 	if (set == &ctrl->tag_set &&
 	    (ctrl->opts.nr_poll_queues || ctrl->opts.nr_write_queues))
 		set->nr_maps = HCTX_MAX_TYPES;
@@ -913,9 +913,10 @@ static int rblk_configure_io_queues(struct rblk_ctrl *ctrl, bool new,
 				    const char **errmsg)
 {
 	/* blk-mq maps at most one hardware queue per CPU (and type). */
-	u32 nr = min(ctrl->opts.nr_io_queues, num_online_cpus());
+	u32 nr_read = min(ctrl->opts.nr_io_queues, num_online_cpus());
 	u32 nr_poll = min(ctrl->opts.nr_poll_queues, num_online_cpus());
 	u32 nr_write = min(ctrl->opts.nr_write_queues, num_online_cpus());
+	u32 nr = nr_read;
 	u32 nr_now, i;
 	int ret;
 
@@ -933,10 +934,12 @@ static int rblk_configure_io_queues(struct rblk_ctrl *ctrl, bool new,
 		*errmsg = "target granted no I/O queues";
 		return -ENOSPC;
 	}
-	/* Short of queues, poll queues go first: one takes interrupts. */
-	nr_poll = min(nr_poll, nr - 1);
-	/* Then write queues, as long as reads keep one of their own. */
-	nr_write = nr - nr_poll > 1 ? min(nr_write, nr - nr_poll - 1) : 0;
+	/*
+	 * Short of queues, as nvme-rdma: the -i queues first (at least one,
+	 * taking interrupts), then write queues, then poll queues.
+	 */
+	nr_write = min(nr_write, nr - min(nr_read, nr));
+	nr_poll = min(nr_poll, nr - min(nr_read, nr) - nr_write);
 
 	if (new) {
 		u32 mqes = NVME_CAP_MQES(ctrl->cap) + 1;

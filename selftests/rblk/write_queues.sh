@@ -22,6 +22,7 @@ cleanup() {
 		[ -e "$d" ] && nvmecfg disconnect "${d##*/}" >/dev/null 2>&1
 	done
 	modprobe -r nvme-rdma 2>/dev/null
+	[ -n "${old_qmax:-}" ] && echo "$old_qmax" > "$RBLK_NVMET_SUBSYS/attr_qid_max"
 	rm -f /tmp/wq.pat /tmp/wq.out
 }
 trap cleanup EXIT
@@ -81,6 +82,30 @@ log "writes on the write queue $w1 (elsewhere $wx), reads on the read queue $r2 
 [ "$w1" -ge 1 ] && [ "$r2" -ge 1 ] || fail "no traced writes on qid 1 or reads on qid 2"
 [ "$wx" -eq 0 ] && [ "$rx" -eq 0 ] || fail "writes or reads on the other kind of queue"
 must nvmecfg disconnect "$ctrl"
+
+# A target granting one queue: the -i queue first, as for nvme-rdma.
+QMAX=$RBLK_NVMET_SUBSYS/attr_qid_max
+old_qmax=$(cat "$QMAX")
+echo 1 > "$QMAX" || fail "cannot cap the target's queues"
+all=$(rblk_connect_all -i 1 -W 1) || { echo "$all"; exit "$KSFT_FAIL"; }
+ctrl=$(echo "$all" | head -n 1)
+dev=$(rblk_ns_dev "$ctrl" "$RBLK_NSID_FILE") || fail "no device for nsid $RBLK_NSID_FILE"
+capped=$(cat "/sys/class/rblk/$ctrl/nr_io_queues")/$(cat "/sys/class/rblk/$ctrl/nr_write_queues")
+ours=$(types "${dev#/dev/}")
+must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN" -i 1 -W 1
+ndev=$(nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE") || fail "nvme-rdma shows no device"
+nd=${ndev#/dev/}
+for d in /sys/kernel/debug/block/nvme*; do
+	[ -d "$d/hctx0" ] && [ -n "$nd" ] || continue
+	case ${d##*/} in "$nd"|"${nd%n*}"c*n"${nd##*n}") nd=${d##*/}; break ;; esac
+done
+theirs=$(types "$nd")
+must nvme disconnect -n "$RBLK_NQN"
+must nvmecfg disconnect "$ctrl"
+echo "$old_qmax" > "$QMAX"
+log "one queue granted: rblk queues/write queues $capped, hctx '$ours', nvme-rdma '$theirs'"
+[ "$capped" = 1/0 ] || fail "one queue granted: $capped, want 1 I/O queue and no write queue"
+[ "$ours" = "$theirs" ] || fail "one queue granted: layout '$ours', nvme-rdma's '$theirs'"
 
 # Without -W: shared (both maps on the same queues).
 all=$(rblk_connect_all -i 2) || { echo "$all"; exit "$KSFT_FAIL"; }
