@@ -36,6 +36,17 @@ types() {
 		cat "$_h/type"
 	done | tr '\n' ' '
 }
+# nvme_types /dev/nvmeXnY: the same for nvme-rdma's namespace.  With
+# native multipath nvmeXnY is the head; its path disk (nvmeXcYnZ) has the
+# hardware queues.
+nvme_types() {
+	_nd=${1#/dev/}
+	for _d in /sys/kernel/debug/block/nvme*; do
+		[ -d "$_d/hctx0" ] || continue
+		case ${_d##*/} in "$_nd"|"${_nd%n*}"c*n"${_nd##*n}") _nd=${_d##*/}; break ;; esac
+	done
+	types "$_nd"
+}
 
 rblk_load
 all=$(rblk_connect_all -i 1 -W 1) || { echo "$all"; exit "$KSFT_FAIL"; }
@@ -49,14 +60,7 @@ log "rblk -i 1 -W 1: hctx types: $ours"
 must modprobe nvme-rdma
 must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN" -i 1 -W 1
 ndev=$(nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE") || fail "nvme-rdma shows no device"
-# With native multipath nvmeXnY is the head; its path disk (nvmeXcYnZ)
-# has the hardware queues.
-nd=${ndev#/dev/}
-for d in /sys/kernel/debug/block/nvme*; do
-	[ -d "$d/hctx0" ] && [ -n "$nd" ] || continue
-	case ${d##*/} in "$nd"|"${nd%n*}"c*n"${nd##*n}") nd=${d##*/}; break ;; esac
-done
-theirs=$(types "$nd")
+theirs=$(nvme_types "$ndev")
 log "nvme-rdma -i 1 -W 1: hctx types: $theirs"
 [ "$ours" = "$theirs" ] || fail "queue layout '$ours', nvme-rdma's '$theirs'"
 case $ours in "default read "*) ;; *) fail "layout '$ours' is not default, read" ;; esac
@@ -94,12 +98,7 @@ capped=$(cat "/sys/class/rblk/$ctrl/nr_io_queues")/$(cat "/sys/class/rblk/$ctrl/
 ours=$(types "${dev#/dev/}")
 must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN" -i 1 -W 1
 ndev=$(nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE") || fail "nvme-rdma shows no device"
-nd=${ndev#/dev/}
-for d in /sys/kernel/debug/block/nvme*; do
-	[ -d "$d/hctx0" ] && [ -n "$nd" ] || continue
-	case ${d##*/} in "$nd"|"${nd%n*}"c*n"${nd##*n}") nd=${d##*/}; break ;; esac
-done
-theirs=$(types "$nd")
+theirs=$(nvme_types "$ndev")
 must nvme disconnect -n "$RBLK_NQN"
 must nvmecfg disconnect "$ctrl"
 echo "$old_qmax" > "$QMAX"
