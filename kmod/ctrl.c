@@ -917,7 +917,7 @@ static int rblk_configure_io_queues(struct rblk_ctrl *ctrl, bool new,
 	u32 nr_poll = min(ctrl->opts.nr_poll_queues, num_online_cpus());
 	u32 nr_write = min(ctrl->opts.nr_write_queues, num_online_cpus());
 	u32 nr = nr_read;
-	u32 nr_now, i;
+	u32 nr_now, limit, i;
 	int ret;
 
 	if (new && nr < ctrl->opts.nr_io_queues)
@@ -941,14 +941,30 @@ static int rblk_configure_io_queues(struct rblk_ctrl *ctrl, bool new,
 	nr_write = min(nr_write, nr - min(nr_read, nr));
 	nr_poll = min(nr_poll, nr - min(nr_read, nr) - nr_write);
 
-	if (new) {
-		u32 mqes = NVME_CAP_MQES(ctrl->cap) + 1;
+	/*
+	 * MQES and MAXCMD are read again on every connect.  The tag set's
+	 * depth is fixed at the first: a target that lowered them meanwhile
+	 * could be sent more commands than its queues hold, so the attempt
+	 * fails (and is retried) instead.
+	 */
+	limit = rblk_queue_size_limit(ctrl->cap, ctrl->maxcmd);
+	if (limit < RBLK_MIN_QUEUE_SIZE) {
+		rblk_err(ctrl, "target takes only %u entries per queue\n", limit);
+		*errmsg = "target's queues are too small (MQES or MAXCMD)";
+		return -ENOSPC;
+	}
+	if (new && ctrl->opts.queue_size > limit) {
+		rblk_warn(ctrl, "queue_size %u capped to the target's %u\n",
+			  ctrl->opts.queue_size, limit);
+		ctrl->opts.queue_size = limit;
+	} else if (ctrl->opts.queue_size > limit) {
+		rblk_err(ctrl, "target now takes %u entries per queue, %u are in use\n",
+			 limit, ctrl->opts.queue_size);
+		*errmsg = "target lowered its queue size limit (MQES or MAXCMD)";
+		return -ENOSPC;
+	}
 
-		if (ctrl->opts.queue_size > mqes) {
-			rblk_warn(ctrl, "queue_size %u capped to the target's %u\n",
-				  ctrl->opts.queue_size, mqes);
-			ctrl->opts.queue_size = mqes;
-		}
+	if (new) {
 		ctrl->nr_io_queues = nr;
 		ctrl->nr_poll_queues = nr_poll;
 		ctrl->nr_write_queues = nr_write;

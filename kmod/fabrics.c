@@ -309,6 +309,7 @@ int rblk_identify_ctrl(struct rblk_ctrl *ctrl)
 	ctrl->crdt[2] = le16_to_cpu(id->crdt3);
 	ctrl->kas = le16_to_cpu(id->kas);
 	ctrl->rtd3e = le32_to_cpu(id->rtd3e);
+	ctrl->maxcmd = le16_to_cpu(id->maxcmd);
 	ctrl->max_hw_sectors = rblk_mdts_sectors(ctrl->cap, id->mdts);
 
 	/* We only describe data with keyed SGL descriptors. */

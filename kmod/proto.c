@@ -390,6 +390,22 @@ u32 rblk_mdts_sectors(u64 cap, u8 mdts)
 EXPORT_SYMBOL_IF_KUNIT(rblk_mdts_sectors);
 
 /**
+ * rblk_queue_size_limit() - the most entries an I/O queue may have
+ * @cap: the CAP property; MQES is 0's based
+ * @maxcmd: Identify Controller MAXCMD, commands outstanding per queue at
+ *	most; 0 (not reported) sets no limit
+ *
+ * Return: the smaller of MQES + 1 and MAXCMD.
+ */
+u32 rblk_queue_size_limit(u64 cap, u16 maxcmd)
+{
+	u32 mqes = NVME_CAP_MQES(cap) + 1;
+
+	return maxcmd ? min_t(u32, mqes, maxcmd) : mqes;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_queue_size_limit);
+
+/**
  * rblk_ns_lba_shift() - the block size of a namespace's current LBA format
  * @id: Identify Namespace data
  * @page_shift: largest block size the host can use, log2

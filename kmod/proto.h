@@ -87,6 +87,7 @@ void rblk_sgl_inline(struct nvme_command *cmd, u32 offset, u32 len);
 u32 rblk_cc_enable(unsigned int page_shift);
 unsigned int rblk_cap_ready_timeout_ms(u64 cap);
 u32 rblk_mdts_sectors(u64 cap, u8 mdts);
+u32 rblk_queue_size_limit(u64 cap, u16 maxcmd);
 int rblk_ns_lba_shift(const struct nvme_id_ns *id, unsigned int page_shift);
 int rblk_ns_info_from_id(const struct nvme_id_ns *id, unsigned int page_shift,
 			 struct rblk_ns_info *info);

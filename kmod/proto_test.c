@@ -163,6 +163,14 @@ static void rblk_test_cc_cap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rblk_mdts_sectors(0, 23), 1U << 26);
 	KUNIT_EXPECT_EQ(test, rblk_mdts_sectors(0, 29), U32_MAX);
 	KUNIT_EXPECT_EQ(test, rblk_mdts_sectors(0, 255), U32_MAX);
+
+	/* Queue entries: MQES (bits 15:0, 0's based), then MAXCMD. */
+	KUNIT_EXPECT_EQ(test, rblk_queue_size_limit(1023, 0), 1024);
+	KUNIT_EXPECT_EQ(test, rblk_queue_size_limit(1023, 1024), 1024);
+	KUNIT_EXPECT_EQ(test, rblk_queue_size_limit(1023, 128), 128);
+	KUNIT_EXPECT_EQ(test, rblk_queue_size_limit(31, 128), 32);
+	KUNIT_EXPECT_EQ(test, rblk_queue_size_limit(0xffffULL | 1ULL << 16, 0),
+			65536);
 }
 
 static void rblk_test_identify(struct kunit *test)

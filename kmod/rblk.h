@@ -340,6 +340,8 @@ enum rblk_ctrl_flags {
  * @vwc: volatile write cache present
  * @kas: keep-alive granularity
  * @rtd3e: resume latency, bounds the shutdown wait
+ * @maxcmd: commands outstanding per queue at most (Identify MAXCMD), 0 if
+ *	not reported
  * @crdt: command retry delay times, in 100 ms units
  * @vid: PCI vendor id, for the wwid of a namespace without identifiers
  * @serial: serial number
@@ -411,6 +413,7 @@ struct rblk_ctrl {
 	u8 vwc;
 	u16 kas;
 	u32 rtd3e;
+	u16 maxcmd;
 	u16 crdt[3];
 	u16 vid;
 	char serial[21];
