@@ -14,12 +14,12 @@
 #include "trace.h"
 
 /* Count a block request as it ends; our own commands are not counted. */
-static void rblk_account(struct request *rq, u16 status)
+static void rblk_account(struct request *rq, u16 status, u64 now)
 {
 	struct rblk_ns *ns = rblk_rq_ns(rq);
 
 	if (ns && !blk_rq_is_passthrough(rq))
-		rblk_iostats_account(&ns->stats, rq, status);
+		rblk_iostats_account(&ns->stats, rq, status, now);
 }
 
 static inline u64 rblk_sect_to_lba(struct rblk_ns *ns, sector_t sector)
@@ -57,15 +57,19 @@ static blk_status_t rblk_setup_discard(struct rblk_ns *ns, struct request *rq,
 	return BLK_STS_OK;
 }
 
-static blk_status_t rblk_setup_cmd(struct rblk_ns *ns, struct request *rq)
+/*
+ * Build the command of block I/O in its submission entry, @cmd: Read and
+ * Write, the bulk, write every field themselves; the others start from a
+ * cleared entry.
+ */
+static blk_status_t rblk_setup_cmd(struct rblk_ns *ns, struct request *rq,
+				   struct nvme_command *cmd)
 {
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
-	struct nvme_command *cmd = &req->cmd;
 	u64 slba = rblk_sect_to_lba(ns, blk_rq_pos(rq));
 	u32 nlb = blk_rq_bytes(rq) >> ns->info.lba_shift;
 	int ret = 0;
 
-	memset(cmd, 0, sizeof(*cmd));
 	req->flags = 0;
 	/* Retries count across requeues, not across reuse of the tag. */
 	if (!(rq->rq_flags & RQF_DONTPREP)) {
@@ -82,12 +86,15 @@ static blk_status_t rblk_setup_cmd(struct rblk_ns *ns, struct request *rq)
 				  rq->cmd_flags & REQ_FUA);
 		break;
 	case REQ_OP_FLUSH:
+		memset(cmd, 0, sizeof(*cmd));
 		cmd->common.opcode = nvme_cmd_flush;
 		cmd->common.nsid = cpu_to_le32(ns->nsid);
 		break;
 	case REQ_OP_DISCARD:
+		memset(cmd, 0, sizeof(*cmd));
 		return rblk_setup_discard(ns, rq, cmd);
 	case REQ_OP_WRITE_ZEROES:
+		memset(cmd, 0, sizeof(*cmd));
 		ret = rblk_cmd_write_zeroes(cmd, ns->nsid, slba, nlb);
 		break;
 	default:
@@ -102,7 +109,8 @@ static blk_status_t rblk_fail_rq(struct request *rq, u16 status)
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 
 	req->status = status;
-	rblk_account(rq, status);
+	/* A failure takes no latency sample: no time needed. */
+	rblk_account(rq, status, 0);
 	return BLK_STS_IOERR;
 }
 
@@ -132,7 +140,7 @@ static void rblk_forward_flush(struct rblk_ctrl *ctrl, struct request *rq)
 		return;
 	}
 	req->status = ret < 0 ? NVME_SC_INTERNAL : ret;
-	rblk_account(rq, req->status);
+	rblk_account(rq, req->status, ktime_get_ns());
 	blk_mq_end_request(rq, ret > 0 ? rblk_status_to_blk(ret) :
 					 errno_to_blk_status(ret));
 }
@@ -275,6 +283,7 @@ static blk_status_t __rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct request *rq = bd->rq;
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 	struct rblk_ns *ns = rblk_rq_ns(rq);
+	struct nvme_command *sqe;
 	blk_status_t sts;
 	int ret;
 
@@ -290,9 +299,9 @@ static blk_status_t __rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	if (unlikely(!rblk_queue_ready(ctrl, queue, rq)))
 		return rblk_not_ready(ctrl, queue, rq);
 
-	/* The submitter of a passthrough request filled in the command. */
+	sqe = rblk_queue_sqe(queue, rq);
 	if (ns && !blk_rq_is_passthrough(rq)) {
-		sts = rblk_setup_cmd(ns, rq);
+		sts = rblk_setup_cmd(ns, rq, sqe);
 		if (unlikely(sts)) {
 			/* Counted like the target's refusal of such a command. */
 			rblk_fail_rq(rq, (sts == BLK_STS_NOTSUPP ?
@@ -301,7 +310,11 @@ static blk_status_t __rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 					 NVME_STATUS_DNR);
 			return sts;
 		}
+	} else {
+		/* Its submitter filled in the command. */
+		*sqe = req->cmd;
 	}
+	req->opcode = sqe->common.opcode;
 
 	req->status = 0;
 	blk_mq_start_request(rq);
@@ -404,8 +417,8 @@ static void rblk_complete_rq(struct request *rq)
 		if (req->status && (req->flags & RBLK_REQ_TIMED_OUT))
 			rblk_warn(ctrl, "queue %u: command %#x (opcode %#x) failed after %u retries\n",
 				  req->queue->qid, req->cid,
-				  req->cmd.common.opcode, req->retries);
-		rblk_account(rq, req->status);
+				  req->opcode, req->retries);
+		rblk_account(rq, req->status, ktime_get_ns());
 		blk_mq_end_request(rq, rblk_status_to_blk(req->status));
 		return;
 	case RBLK_DELAY_RETRY:
@@ -435,7 +448,7 @@ static enum blk_eh_timer_return rblk_timeout(struct request *rq)
 	struct rblk_ns *ns = rblk_rq_ns(rq);
 
 	rblk_warn(ctrl, "queue %u: command %#x (opcode %#x%s%s) timed out\n",
-		  queue->qid, req->cid, req->cmd.common.opcode,
+		  queue->qid, req->cid, req->opcode,
 		  ns ? ", " : "", ns ? ns->name : "");
 	atomic64_inc(&ctrl->timeouts);
 	if (ns)
@@ -528,9 +541,26 @@ static void rblk_map_queues(struct blk_mq_tag_set *set)
 		blk_mq_map_queues(map);
 }
 
+/*
+ * Block I/O that a poll found done without error: one clock read for the
+ * latency samples of the whole batch, and blk-mq ends them together.
+ */
+static void rblk_complete_batch(struct io_comp_batch *iob)
+{
+	u64 now = ktime_get_ns();
+	struct request *rq;
+
+	rq_list_for_each(&iob->req_list, rq) {
+		trace_rblk_complete_rq(rq);
+		rblk_unmap_data(rq);
+		rblk_account(rq, 0, now);
+	}
+	blk_mq_end_request_batch(iob);
+}
+
 static int rblk_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
 {
-	return rblk_queue_poll(hctx->driver_data);
+	return rblk_queue_poll(hctx->driver_data, rblk_complete_batch);
 }
 
 static int rblk_init_admin_hctx(struct blk_mq_hw_ctx *hctx, void *data,

@@ -220,25 +220,38 @@ static bool rblk_nlb_fits(u32 nlb)
 
 /**
  * rblk_cmd_rw() - build a Read or Write command
- * @cmd: command to fill; zeroed by the caller
+ * @cmd: command to fill: every field but the command id and the data
+ *	pointer is written, so that it can be built in a reused submission
+ *	entry without clearing it first
  * @opcode: nvme_cmd_read or nvme_cmd_write
  * @nsid: namespace
  * @slba: first logical block
  * @nlb: number of logical blocks, 1 to 65536
  * @fua: force unit access
  *
- * Return: 0, or -EINVAL if @nlb does not fit the 16-bit, 0's based field.
+ * Return: 0, or -EINVAL if @nlb does not fit the 16-bit, 0's based field
+ * (@cmd is then untouched).
  */
 int rblk_cmd_rw(struct nvme_command *cmd, u8 opcode, u32 nsid, u64 slba,
 		u32 nlb, bool fua)
 {
+	struct nvme_rw_command *rw = &cmd->rw;
+
 	if (unlikely(!rblk_nlb_fits(nlb)))
 		return -EINVAL;
-	cmd->rw.opcode = opcode;
-	cmd->rw.nsid = cpu_to_le32(nsid);
-	cmd->rw.slba = cpu_to_le64(slba);
-	cmd->rw.length = cpu_to_le16(nlb - 1);
-	cmd->rw.control = cpu_to_le16(fua ? NVME_RW_FUA : 0);
+	rw->opcode = opcode;
+	rw->flags = 0;
+	rw->nsid = cpu_to_le32(nsid);
+	rw->cdw2 = 0;
+	rw->cdw3 = 0;
+	rw->metadata = 0;
+	rw->slba = cpu_to_le64(slba);
+	rw->length = cpu_to_le16(nlb - 1);
+	rw->control = cpu_to_le16(fua ? NVME_RW_FUA : 0);
+	rw->dsmgmt = 0;
+	rw->reftag = 0;
+	rw->apptag = 0;
+	rw->appmask = 0;
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_cmd_rw);
@@ -341,6 +354,7 @@ void rblk_sgl_inline(struct nvme_command *cmd, u32 offset, u32 len)
 
 	sg->addr = cpu_to_le64(offset);
 	sg->length = cpu_to_le32(len);
+	memset(sg->rsvd, 0, sizeof(sg->rsvd));
 	sg->type = (NVME_SGL_FMT_DATA_DESC << 4) | NVME_SGL_FMT_OFFSET;
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_sgl_inline);

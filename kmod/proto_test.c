@@ -298,6 +298,34 @@ static void rblk_test_rw(struct kunit *test)
 					  false), -EINVAL);
 }
 
+/*
+ * blk.c builds Read and Write in the submission entry the tag's previous
+ * command left behind: every byte but the command id (2-3) and SGL1
+ * (24-39) must come out as if the entry had been zeroed.
+ */
+static void rblk_test_rw_reused_sqe(struct kunit *test)
+{
+	struct nvme_command fresh = {}, reused;
+	int i;
+
+	memset(&reused, 0xff, sizeof(reused));
+	KUNIT_ASSERT_EQ(test, rblk_cmd_rw(&fresh, nvme_cmd_read, 5, 77, 16,
+					  false), 0);
+	KUNIT_ASSERT_EQ(test, rblk_cmd_rw(&reused, nvme_cmd_read, 5, 77, 16,
+					  false), 0);
+	for (i = 0; i < sizeof(reused); i++) {
+		if (i == 2 || i == 3 || (i >= 24 && i < 40))
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, sqe(&reused)[i], sqe(&fresh)[i],
+				    "byte %d", i);
+	}
+
+	/* The inline descriptor's reserved bytes are cleared too. */
+	rblk_sgl_inline(&reused, 0, 512);
+	for (i = 36; i < 39; i++)
+		KUNIT_EXPECT_EQ_MSG(test, sqe(&reused)[i], 0, "byte %d", i);
+}
+
 static void rblk_test_zeroes_dsm(struct kunit *test)
 {
 	struct nvme_command cmd = {};
@@ -521,6 +549,7 @@ static struct kunit_case rblk_proto_cases[] = {
 	KUNIT_CASE(rblk_test_queue_count),
 	KUNIT_CASE(rblk_test_get_log),
 	KUNIT_CASE(rblk_test_rw),
+	KUNIT_CASE(rblk_test_rw_reused_sqe),
 	KUNIT_CASE(rblk_test_zeroes_dsm),
 	KUNIT_CASE(rblk_test_sgl),
 	KUNIT_CASE_PARAM(rblk_test_status, rblk_status_gen_params),

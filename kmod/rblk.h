@@ -148,7 +148,8 @@ enum rblk_req_flags {
 /**
  * struct rblk_request - per-request driver data (blk-mq pdu)
  * @queue: queue the request is sent on
- * @cmd: command of a driver-private (passthrough) request
+ * @cmd: command of a driver-private (passthrough) request, copied to the
+ *	submission entry; block I/O is built in the entry directly
  * @sge: command SGE followed by in-capsule data SGEs
  * @num_sge: SGEs in use
  * @send_wr: the SEND of the capsule, chained to the queue's batch
@@ -166,6 +167,8 @@ enum rblk_req_flags {
  * @flags: &enum rblk_req_flags
  * @genctr: generation of the command id, to reject stale completions
  * @retries: retries after retryable errors and timeouts
+ * @opcode: opcode of the last submission, for messages (the entry may be
+ *	gone by then)
  * @start_ns: submission time, for the latency histogram
  * @range: DSM range buffer for discard
  * @first_sgl: inline scatterlist storage, must be last
@@ -190,6 +193,7 @@ struct rblk_request {
 	u8 flags;
 	u8 genctr;
 	u8 retries;
+	u8 opcode;
 	u64 start_ns;
 	struct nvme_dsm_range range __aligned(16);
 	struct scatterlist first_sgl[];
@@ -586,7 +590,7 @@ int rblk_send_keep_alive(struct rblk_ctrl *ctrl, rq_end_io_fn *done);
 int rblk_iostats_init(struct rblk_iostats *st);
 void rblk_iostats_exit(struct rblk_iostats *st);
 void rblk_iostats_account(struct rblk_iostats *st, struct request *rq,
-			  u16 status);
+			  u16 status, u64 now);
 void rblk_iostats_timeout(struct rblk_iostats *st);
 void rblk_iostats_read(struct rblk_iostats *st, struct rblk_stats *s);
 void rblk_iostats_reset(struct rblk_iostats *st);

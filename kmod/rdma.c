@@ -203,9 +203,19 @@ static void rblk_wr_error(struct rblk_queue *queue, struct ib_wc *wc,
 static void rblk_end_request(struct request *rq)
 {
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+	struct rblk_queue *queue = req->queue;
 
-	if (refcount_dec_and_test(&req->ref))
-		blk_mq_complete_request(rq);
+	if (!refcount_dec_and_test(&req->ref))
+		return;
+	/*
+	 * Reaped by rblk_queue_poll(): successful block I/O ends in a batch
+	 * before the poller lets go of the queue, so that a stop, which
+	 * waits for the poller, never finds it half ended.
+	 */
+	if (queue->iob && !req->status && !blk_rq_is_passthrough(rq) &&
+	    blk_mq_add_to_batch(rq, queue->iob, 0, queue->iob_complete))
+		return;
+	blk_mq_complete_request(rq);
 }
 
 static void rblk_send_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -594,9 +604,30 @@ static void rblk_complete_unposted(struct list_head *unposted)
 }
 
 /**
+ * rblk_queue_sqe() - the submission entry of a request, to build its command in
+ * @queue: live queue
+ * @rq: request (started or not); its tag selects the entry
+ *
+ * The entry is the request's until its SEND completes, which is before the
+ * request can complete and its tag be reused.  The caller writes the whole
+ * command but the command id and the data pointer, then calls
+ * rblk_queue_submit().
+ *
+ * Return: the entry, owned by the CPU.
+ */
+struct nvme_command *rblk_queue_sqe(struct rblk_queue *queue,
+				    struct request *rq)
+{
+	ib_dma_sync_single_for_cpu(queue->device->dev,
+				   rblk_ring_dma(&queue->sqes, rq->tag),
+				   sizeof(struct nvme_command), DMA_TO_DEVICE);
+	return rblk_ring_entry(&queue->sqes, rq->tag);
+}
+
+/**
  * rblk_queue_submit() - map a request's data and queue its capsule
  * @queue: live queue
- * @rq: request; its command is in the pdu, command id not yet set
+ * @rq: request; its command is in the entry rblk_queue_sqe() gave
  * @last: the last request of a batch (blk-mq's bd->last): post the batch
  *
  * The capsules of a batch are chained and posted with one ib_post_send()
@@ -618,8 +649,6 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq, bool last)
 	bool failed = false;
 	int ret;
 
-	ib_dma_sync_single_for_cpu(ibdev, sqe_dma, sizeof(*sqe), DMA_TO_DEVICE);
-	*sqe = req->cmd;
 	req->genctr++;
 	req->cid = RBLK_CID(req->genctr, rq->tag);
 	sqe->common.command_id = req->cid;
@@ -658,7 +687,7 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq, bool last)
 	 * Before it joins the chain: once posted, the response may end the
 	 * request at any time.
 	 */
-	trace_rblk_setup_cmd(queue, rq);
+	trace_rblk_setup_cmd(queue, rq, sqe);
 
 	spin_lock(&queue->sq_lock);
 	/* After rblk_queue_stop() nothing may be posted past its drain. */
@@ -1195,11 +1224,18 @@ out_release:
 /**
  * rblk_queue_poll() - reap the completions of a poll queue
  * @queue: queue of a HCTX_TYPE_POLL hardware queue
+ * @complete: ends the successful block requests found, as a batch
+ *	(&struct io_comp_batch.complete); the others end one by one
+ *
+ * At most a CQ's worth of completions is reaped, with the queue's poll
+ * lock held; blk-mq polls again for the rest.
  *
  * Return: the completions handled (blk-mq's ->poll).
  */
-int rblk_queue_poll(struct rblk_queue *queue)
+int rblk_queue_poll(struct rblk_queue *queue,
+		    void (*complete)(struct io_comp_batch *iob))
 {
+	DEFINE_IO_COMP_BATCH(iob);
 	int found = 0;
 
 	/* Another poller is at it, or the queue is being stopped. */
@@ -1210,7 +1246,12 @@ int rblk_queue_poll(struct rblk_queue *queue)
 	 * direct CQ itself, and two reapers would share the CQ's WC array.
 	 */
 	if (test_bit(RBLK_Q_CONNECTED, &queue->flags) && queue->poll) {
-		found = ib_process_cq_direct(queue->cq, -1);
+		queue->iob = &iob;
+		queue->iob_complete = complete;
+		found = ib_process_cq_direct(queue->cq, queue->nr_cqe);
+		queue->iob = NULL;
+		if (!rq_list_empty(iob.req_list))
+			iob.complete(&iob);
 		queue->nr_polled += found;
 	}
 	spin_unlock(&queue->poll_lock);

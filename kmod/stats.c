@@ -81,9 +81,10 @@ void rblk_iostats_exit(struct rblk_iostats *st)
  * @st: counters of the request's namespace
  * @rq: the request, before it is ended
  * @status: its NVMe status; nonzero counts one error by status class
+ * @now: ktime_get_ns() at completion, read once for a batch of them
  */
 void rblk_iostats_account(struct rblk_iostats *st, struct request *rq,
-			  u16 status)
+			  u16 status, u64 now)
 {
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 	struct rblk_stats __percpu *s = st->cpu;
@@ -117,8 +118,7 @@ void rblk_iostats_account(struct rblk_iostats *st, struct request *rq,
 	this_cpu_inc(s->v[ios]);
 	if (bytes)
 		this_cpu_add(s->v[bytes], blk_rq_bytes(rq));
-	this_cpu_inc(s->lat_hist[rblk_lat_bucket(ktime_get_ns() -
-						 req->start_ns)]);
+	this_cpu_inc(s->lat_hist[rblk_lat_bucket(now - req->start_ns)]);
 }
 
 /**

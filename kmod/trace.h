@@ -51,8 +51,9 @@ static inline bool rblk_trace_has_range(u16 qid, u8 opcode)
 #endif /* _RBLK_TRACE_HELPERS */
 
 TRACE_EVENT(rblk_setup_cmd,
-	TP_PROTO(struct rblk_queue *queue, struct request *rq),
-	TP_ARGS(queue, rq),
+	TP_PROTO(struct rblk_queue *queue, struct request *rq,
+		 const struct nvme_command *cmd),
+	TP_ARGS(queue, rq, cmd),
 	TP_STRUCT__entry(
 		__field(int, ctrl)
 		__array(char, disk, RBLK_DISK_NAME_LEN)
@@ -67,7 +68,6 @@ TRACE_EVENT(rblk_setup_cmd,
 	),
 	TP_fast_assign(
 		const struct rblk_request *req = blk_mq_rq_to_pdu(rq);
-		const struct nvme_command *cmd = &req->cmd;
 
 		__entry->ctrl = queue->ctrl->index;
 		strscpy(__entry->disk, rblk_trace_disk(rq), RBLK_DISK_NAME_LEN);

@@ -112,6 +112,8 @@ enum rblk_queue_flags {
  * @poll_lock: held while a poller reaps @cq, so that rblk_queue_stop()
  *	can wait for it before draining; protects @nr_polled
  * @nr_polled: work completions pollers reaped
+ * @iob: the batch rblk_queue_poll() collects, while it runs (poll lock)
+ * @iob_complete: how that batch ends
  */
 struct rblk_queue {
 	struct rblk_ctrl *ctrl;
@@ -130,6 +132,8 @@ struct rblk_queue {
 	u32 nr_cqe;
 	spinlock_t poll_lock;
 	u64 nr_polled;
+	struct io_comp_batch *iob;
+	void (*iob_complete)(struct io_comp_batch *iob);
 	struct rblk_ring sqes;
 	struct rblk_ring rsps;
 	struct ib_cqe *rsp_cqes;
@@ -157,10 +161,13 @@ void rblk_rdma_exit(void);
 int rblk_queue_alloc(struct rblk_queue *queue, u32 queue_size, u32 depth);
 void rblk_queue_stop(struct rblk_queue *queue);
 void rblk_queue_free(struct rblk_queue *queue);
+struct nvme_command *rblk_queue_sqe(struct rblk_queue *queue,
+				    struct request *rq);
 int rblk_queue_submit(struct rblk_queue *queue, struct request *rq,
 		      bool last);
 void rblk_queue_commit(struct rblk_queue *queue);
-int rblk_queue_poll(struct rblk_queue *queue);
+int rblk_queue_poll(struct rblk_queue *queue,
+		    void (*complete)(struct io_comp_batch *iob));
 int rblk_queue_submit_aer(struct rblk_queue *queue,
 			  const struct nvme_command *cmd);
 void rblk_unmap_data(struct request *rq);
