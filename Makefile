@@ -211,7 +211,10 @@ lint:
 # rblk against the in-kernel nvme-rdma host on the same target, one boot.
 # Knobs (Documentation/benchmark.rst): RBLK_BENCH_ROUNDS (rblk,nvme,nvme,rblk
 # rounds per job), RBLK_BENCH_RUNTIME (seconds per fio run), RBLK_BENCH_JOBS
-# (only these jobs), RBLK_BENCH_PERF=1 (profile the table jobs).  They reach
+# (only these jobs), RBLK_BENCH_PERF=1 (profile the table jobs),
+# RBLK_BENCH_PERF_ROUNDS (profiled rblk,nvme,nvme,rblk rounds; default 1),
+# RBLK_BENCH_PERF_RUNTIME (seconds per profiled run; default twice
+# RBLK_BENCH_RUNTIME).  They reach
 # selftests/bench.sh as NAME=VALUE words on the kernel command line, which the
 # kernel hands to /init as environment variables (no dot in the name, no
 # space in the value: the job list goes comma separated).
@@ -220,12 +223,21 @@ RBLK_BENCH_ROUNDS ?= 2
 RBLK_BENCH_RUNTIME ?= 4
 RBLK_BENCH_JOBS ?=
 RBLK_BENCH_PERF ?= 0
+RBLK_BENCH_PERF_RUNTIME ?=
+RBLK_BENCH_PERF_ROUNDS ?=
 # About 44 fio runs per round with every job; TCG on a busy machine is slow.
-BENCH_VM_TIMEOUT ?= $(shell echo $$((1200 + 100 * $(RBLK_BENCH_ROUNDS) * ($(RBLK_BENCH_RUNTIME) + 4))))
+# Profiling adds 4 runs a round for each of the 10 profiled jobs, and the
+# reports (about 20 s a run under TCG).
+bench_perf_runtime = $(or $(strip $(RBLK_BENCH_PERF_RUNTIME)),$(shell echo $$((2 * $(RBLK_BENCH_RUNTIME)))))
+bench_perf_rounds = $(or $(strip $(RBLK_BENCH_PERF_ROUNDS)),1)
+BENCH_VM_TIMEOUT ?= $(shell echo $$((1200 + 100 * $(RBLK_BENCH_ROUNDS) * ($(RBLK_BENCH_RUNTIME) + 4) + \
+	$(RBLK_BENCH_PERF) * 40 * $(bench_perf_rounds) * ($(bench_perf_runtime) + 20))))
 bench_comma := ,
 bench_space := $(subst ,, )
 BENCH_APPEND = RBLK_BENCH_ROUNDS=$(RBLK_BENCH_ROUNDS) RBLK_BENCH_RUNTIME=$(RBLK_BENCH_RUNTIME) \
 	RBLK_BENCH_PERF=$(RBLK_BENCH_PERF) \
+	$(if $(strip $(RBLK_BENCH_PERF_RUNTIME)),RBLK_BENCH_PERF_RUNTIME=$(strip $(RBLK_BENCH_PERF_RUNTIME))) \
+	$(if $(strip $(RBLK_BENCH_PERF_ROUNDS)),RBLK_BENCH_PERF_ROUNDS=$(strip $(RBLK_BENCH_PERF_ROUNDS))) \
 	$(if $(strip $(RBLK_BENCH_JOBS)),RBLK_BENCH_JOBS=$(subst $(bench_space),$(bench_comma),$(strip $(RBLK_BENCH_JOBS))))
 # The image carries perf only for a profiling run.
 bench: export RBLK_GUEST_PERF = $(RBLK_BENCH_PERF)

@@ -59,7 +59,8 @@ def ratio(a, b):
 
 
 def parse(log):
-    """{(dev, job): {run: metrics}}, setup info, {(dev, job): [perf lines]},
+    """{(dev, job): {run: metrics}}, setup info,
+    {(dev, job): [(run, perf line)]},
     {job: [(commands, doorbells) of each rblk run]}."""
     runs = defaultdict(dict)
     perf = defaultdict(list)
@@ -67,7 +68,7 @@ def parse(log):
     cpd_re = re.compile(r"^BENCH-CPD (\S+) (\d+) (\d+) (\d+)\s*$")
     info, done = "", False
     line_re = re.compile(r"^BENCH (\S+) (\S+) (\d+) (\{.*\})\s*$")
-    perf_re = re.compile(r"^BENCH-PERF (\S+) (\S+) ?(.*)$")
+    perf_re = re.compile(r"^BENCH-PERF (\S+) (\S+) (\d+) ?(.*)$")
     with open(log, errors="replace") as f:
         for line in f:
             line = line.rstrip("\r\n")
@@ -83,7 +84,8 @@ def parse(log):
             elif line.startswith("BENCH-PERF "):
                 m = perf_re.match(line)
                 if m:
-                    perf[(m.group(1), m.group(2))].append(m.group(3))
+                    perf[(m.group(1), m.group(2))].append(
+                        (int(m.group(3)), m.group(4)))
             elif line.startswith("BENCH-CPD "):
                 m = cpd_re.match(line)
                 if m:
@@ -142,6 +144,14 @@ def pair_cells(row):
             f"{row['pairs']} | {row['verdict']}")
 
 
+def perf_runs(lines):
+    """{run: [lines]} of one host's profiles of one job."""
+    runs = defaultdict(list)
+    for run, line in lines:
+        runs[run].append(line)
+    return runs
+
+
 def write_perf(outdir, perf):
     for old in glob.glob(os.path.join(outdir, "perf-*.txt")):
         os.remove(old)
@@ -149,15 +159,13 @@ def write_perf(outdir, perf):
     for (dev, job), lines in sorted(perf.items()):
         path = os.path.join(outdir, f"perf-{dev}-{job}.txt")
         with open(path, "w") as f:
-            f.write("\n".join(lines) + "\n")
+            for run, rl in sorted(perf_runs(lines).items()):
+                f.write(f"## run {run}\n" + "\n".join(rl) + "\n")
         written.append(path)
     return written
 
 
-# The host driver's own modules: what differs between the two hosts.  Soft-RoCE
-# does the same work per I/O for both (same verbs on the wire), so the
-# driver's share divided by rdma_rxe's is the driver's CPU per unit of RDMA
-# work, independent of how fast the run happened to go.
+# The host driver's own modules: what differs between the two hosts.
 DRIVER_MODULES = {
     "rblk": ["rblk"],
     "nvme": ["nvme_rdma", "nvme_fabrics", "nvme_core"],
@@ -165,35 +173,81 @@ DRIVER_MODULES = {
 
 
 def perf_modules(lines):
-    """{module: percent} from the "by module" part of a profile."""
-    mods, on = {}, False
+    """From one profile: ({module: samples}, CPUs, IOPS of the profiled
+    run); CPUs and IOPS are None if the profile does not say."""
+    mods, on, cpus, iops = {}, False, None, None
     for line in lines:
+        m = re.match(r"^# fio .* under perf: (\d+) IOPS", line)
+        if m:
+            iops = int(m.group(1))
         if line.startswith("# by module"):
+            m = re.search(r"(\d+) CPUs", line)
+            cpus = int(m.group(1)) if m else None
             on = True
             continue
         if on and line.startswith("#"):
             break
-        m = re.match(r"^\s*([0-9.]+)%\s+\[(\S+)\]", line) if on else None
+        # "  12.34%  5678  [rblk]"
+        m = (re.match(r"^\s*[0-9.]+%\s+(\d+)\s+\[?([^\]\s]+)\]?\s*$", line)
+             if on else None)
         if m:
-            mods[m.group(2)] = float(m.group(1))
-    return mods
+            mods[m.group(2)] = int(m.group(1))
+    return mods, cpus, iops
+
+
+def run_cost(lines, dev):
+    """One profiled run of one host: driver and rdma_rxe samples, all
+    samples, and the I/Os the run did while sampled (IOPS x seconds, the
+    seconds being all samples / (CPUs x rate): cpu-clock samples every
+    CPU at the same rate, idle included)."""
+    mods, cpus, iops = perf_modules(lines)
+    total = sum(mods.values())
+    if not total or not cpus or not iops:
+        return None
+    return {"driver": sum(mods.get(n, 0) for n in DRIVER_MODULES[dev]),
+            "rxe": mods.get("rdma_rxe", 0), "total": total,
+            # I/Os in the sampled window, over the sampling rate (which
+            # cancels out: driver samples / io_units is CPU time per I/O)
+            "io_units": iops * total / cpus}
 
 
 def driver_costs(perf):
-    """Per profiled job: each host's driver share relative to rdma_rxe."""
+    """Per profiled job and host, over all its profiled runs: the driver's
+    samples, its CPU time per I/O, and its samples per rdma_rxe sample
+    (Soft-RoCE does the same work per I/O for both hosts: the same verbs
+    on the wire); and the same ratio per pair of runs (rblk run i, nvme
+    run i), for its spread."""
     out = []
     for job in sorted({j for (_, j) in perf}):
-        row = {"job": job}
-        for dev, names in DRIVER_MODULES.items():
-            mods = perf_modules(perf.get((dev, job), []))
-            rxe = mods.get("rdma_rxe", 0.0)
-            drv = sum(mods.get(n, 0.0) for n in names)
-            row[dev] = {"driver_pct": drv, "rxe_pct": rxe,
-                        "per_rxe": drv / rxe if rxe else None}
-        if row["rblk"]["per_rxe"] is not None and row["nvme"]["per_rxe"]:
-            row["rblk_over_nvme"] = row["rblk"]["per_rxe"] / row["nvme"]["per_rxe"]
-        else:
-            row["rblk_over_nvme"] = None
+        row, per_run = {"job": job}, {}
+        for dev in DRIVER_MODULES:
+            runs = {run: run_cost(rl, dev)
+                    for run, rl in perf_runs(perf.get((dev, job), [])).items()}
+            runs = {k: v for k, v in runs.items() if v}
+            per_run[dev] = runs
+            drv = sum(r["driver"] for r in runs.values())
+            rxe = sum(r["rxe"] for r in runs.values())
+            units = sum(r["io_units"] for r in runs.values())
+            total = sum(r["total"] for r in runs.values())
+            row[dev] = {
+                "runs": len(runs), "driver_samples": drv,
+                "driver_pct": 100.0 * drv / total if total else 0.0,
+                "us_per_io": drv / units * 1e6 if units else None,
+                "per_rxe": drv / rxe if rxe else None,
+            }
+        r, n = row["rblk"], row["nvme"]
+        row["per_io_ratio"] = (r["us_per_io"] / n["us_per_io"]
+                               if r["us_per_io"] and n["us_per_io"] else None)
+        row["rblk_over_nvme"] = (r["per_rxe"] / n["per_rxe"]
+                                 if r["per_rxe"] is not None and n["per_rxe"]
+                                 else None)
+        pairs = []
+        for i in sorted(set(per_run["rblk"]) & set(per_run["nvme"])):
+            a, b = per_run["rblk"][i], per_run["nvme"][i]
+            if a["driver"] and b["driver"]:
+                pairs.append((a["driver"] / a["io_units"]) /
+                             (b["driver"] / b["io_units"]))
+        row["pair_ratios"] = pairs
         out.append(row)
     return out
 
@@ -302,17 +356,25 @@ def main():
         def pct(v):
             return f"{v:.2f}" if v is not None else "-"
         cl = ["Host driver CPU (own modules; rblk: rblk, nvme-rdma: nvme_rdma + "
-              "nvme_fabrics + nvme_core) relative to rdma_rxe's, from the "
-              "profiles:", "",
-              "| job | rblk % | rxe % | rblk/rxe | nvme % | rxe % | nvme/rxe "
-              "| rblk cost / nvme cost |",
-              "|---|---:|---:|---:|---:|---:|---:|---:|"]
+              "nvme_fabrics + nvme_core) over the profiled runs of each host: "
+              "its samples, its share of all CPU time, its CPU time per I/O "
+              "(samples x CPUs / (all samples x IOPS)), rblk's over "
+              "nvme-rdma's with the range of the per-pair ratios, and the "
+              "same relative to rdma_rxe's samples:", "",
+              "| job | runs | rblk samples (%) | rblk us/IO | nvme samples (%) "
+              "| nvme us/IO | rblk/nvme per IO | pair min–max "
+              "| rblk/nvme per rxe |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for c in costs:
             r, n = c["rblk"], c["nvme"]
-            cl.append(f"| {c['job']} | {r['driver_pct']:.2f} | {r['rxe_pct']:.2f} | "
-                      f"{pct(r['per_rxe'])} | {n['driver_pct']:.2f} | "
-                      f"{n['rxe_pct']:.2f} | {pct(n['per_rxe'])} | "
-                      f"{pct(c['rblk_over_nvme'])} |")
+            pr = c["pair_ratios"]
+            spread = f"{min(pr):.2f}–{max(pr):.2f}" if pr else "-"
+            cl.append(f"| {c['job']} | {r['runs']}+{n['runs']} | "
+                      f"{r['driver_samples']} ({r['driver_pct']:.2f}) | "
+                      f"{pct(r['us_per_io'])} | "
+                      f"{n['driver_samples']} ({n['driver_pct']:.2f}) | "
+                      f"{pct(n['us_per_io'])} | {pct(c['per_io_ratio'])} | "
+                      f"{spread} | {pct(c['rblk_over_nvme'])} |")
         text = "\n".join(cl) + "\n"
         print(text)
         with open(os.path.join(outdir, "bench.md"), "a") as f:

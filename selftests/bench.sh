@@ -21,9 +21,13 @@
 #   RBLK_BENCH_ROUNDS   ABBA rounds per job (default 2)
 #   RBLK_BENCH_RUNTIME  seconds per fio run, after 1 s of ramp (default 4)
 #   RBLK_BENCH_JOBS     only these jobs (space or comma separated names)
-#   RBLK_BENCH_PERF=1   for the six table jobs, one more run per host under
-#                       `perf record -a -g -e cpu-clock`; the report comes as
-#                       BENCH-PERF <device> <job> <line> lines
+#   RBLK_BENCH_PERF=1   for the table jobs, more runs under `perf record -a
+#                       -g -e cpu-clock`, after the measured ones: rblk, nvme,
+#                       nvme, rblk per profiling round; the report comes as
+#                       BENCH-PERF <device> <job> <run> <line> lines
+#   RBLK_BENCH_PERF_ROUNDS   profiling rounds per job (default 1)
+#   RBLK_BENCH_PERF_RUNTIME  seconds of a profiled run (default twice
+#                       RBLK_BENCH_RUNTIME)
 # rblk-timeout: 14400
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -32,9 +36,15 @@ RUNTIME=${RBLK_BENCH_RUNTIME:-4}
 ROUNDS=${RBLK_BENCH_ROUNDS:-2}
 SELECT=$(echo "${RBLK_BENCH_JOBS:-}" | tr ',' ' ')
 PERF=${RBLK_BENCH_PERF:-0}
+# A profiled run is longer than a measured one: the drivers' own code is
+# about 1 % of the samples, and their count bounds the precision.
+PERF_RUNTIME=${RBLK_BENCH_PERF_RUNTIME:-$((RUNTIME * 2))}
+PERF_ROUNDS=${RBLK_BENCH_PERF_ROUNDS:-1}
 # Jobs profiled with RBLK_BENCH_PERF=1, and the sampling frequency (Hz per
 # CPU: TCG has no PMU, cpu-clock is an hrtimer; low enough not to swamp it).
-PERF_JOBS="randread_4k_qd1 randwrite_4k_qd1 randread_4k_qd32 randwrite_4k_qd32 read_128k write_128k"
+PERF_JOBS="randread_4k_qd1 randwrite_4k_qd1 randread_4k_qd32 randwrite_4k_qd32
+	randread_4k_qd32_batch16 randwrite_4k_qd32_batch16
+	randread_4k_qd1_hipri randread_4k_qd8_hipri read_128k write_128k"
 PERF_FREQ=999
 PERF_TOP=25
 PERF_DATA=/tmp/bench-perf.data
@@ -52,6 +62,10 @@ is_count() {
 }
 is_count "$ROUNDS" || bench_fail "RBLK_BENCH_ROUNDS=$ROUNDS: want a positive integer"
 is_count "$RUNTIME" || bench_fail "RBLK_BENCH_RUNTIME=$RUNTIME: want a positive integer"
+is_count "$PERF_RUNTIME" ||
+	bench_fail "RBLK_BENCH_PERF_RUNTIME=$PERF_RUNTIME: want a positive integer"
+is_count "$PERF_ROUNDS" ||
+	bench_fail "RBLK_BENCH_PERF_ROUNDS=$PERF_ROUNDS: want a positive integer"
 case $PERF in 0 | 1) ;; *) bench_fail "RBLK_BENCH_PERF=$PERF: want 0 or 1" ;; esac
 
 # job name, then its fio arguments (comma separated)
@@ -145,20 +159,20 @@ perf_report() {
 		--stdio "$@"
 }
 
-# perf_fio DEVICE_LABEL DEVICE JOB fio-args...: one more run of the job,
+# perf_fio DEVICE_LABEL DEVICE JOB RUN fio-args...: one more run of the job,
 # system-wide under perf, and the top of the profile by symbol.
 perf_fio() {
-	label=$1 dev=$2 job=$3
-	shift 3
+	label=$1 dev=$2 job=$3 run=$4
+	shift 4
 	rm -f "$PERF_DATA"
 	# -D: sampling starts 2 s after fio does, past its start-up (dynamic
 	# linking and library constructors are slow under TCG) and most of the
 	# 1 s ramp.  -N: no build-id cache in ~/.debug (copies kallsyms: slow).
 	# shellcheck disable=SC2086 # FIO_COMMON is a word list
 	perf record -q -N -a -g -e cpu-clock -F $PERF_FREQ -D 2000 -o "$PERF_DATA" -- \
-		fio --name="$job" --filename="$dev" $FIO_COMMON "$@" \
-		</dev/null >/tmp/bench-perf.fio 2>/tmp/bench-perf.err || {
-		sed "s/^/BENCH-PERF $label $job /" /tmp/bench-perf.err
+		fio --name="$job" --filename="$dev" $FIO_COMMON \
+		--runtime="$PERF_RUNTIME" "$@" </dev/null >/tmp/bench-perf.fio 2>/tmp/bench-perf.err || {
+		sed "s/^/BENCH-PERF $label $job $run /" /tmp/bench-perf.err
 		bench_fail "perf record of fio $job on $dev"
 	}
 	# A copy of kallsyms: given /proc/kallsyms, perf reads the kernel from
@@ -168,7 +182,7 @@ perf_fio() {
 		iops=$(tr -d '\n' < /tmp/bench-perf.fio | jq -r '.jobs[0] |
 			if .read.io_bytes > 0 then .read else .write end | .iops | floor' \
 			2>/dev/null)
-		echo "# fio $job on $dev under perf: ${iops:-?} IOPS (${RUNTIME}s)"
+		echo "# fio $job on $dev under perf: ${iops:-?} IOPS (${PERF_RUNTIME}s)"
 		echo "# perf record -a -g -e cpu-clock -F $PERF_FREQ -D 2000;" \
 			"perf report --no-children --sort sym"
 		# Flat profile: the symbols, without their call chains.
@@ -177,15 +191,29 @@ perf_fio() {
 			head -n $((PERF_TOP + 2))
 		[ -s /tmp/bench-perf.err ] &&
 			echo "# perf report said: $(tr -s '\n' ' ' < /tmp/bench-perf.err)"
-		# The same samples by module: the host drivers' own share.
-		echo "# by module (--sort dso):"
-		perf_report --sort dso -g none 2>/dev/null |
-			grep -v -e '^$' -e '^#' | head -n 12
+		# The same samples by module, with their counts: the host
+		# drivers' own share, and with the CPUs and the IOPS their CPU
+		# time per I/O.
+		echo "# by module (--sort dso -n), $(nproc) CPUs:"
+		perf_report --sort dso -g none -n 2>/dev/null |
+			grep -v -e '^$' -e '^#' | head -n 40
+		# Where the host drivers' own time goes, symbol by symbol.
+		echo "# host driver symbols (--sort dso,sym -n):"
+		perf_report --sort dso,sym -g none -n \
+			--dsos "[rblk],[nvme_rdma],[nvme_core],[nvme_fabrics]" 2>/dev/null |
+			grep -v -e '^$' -e '^#' | head -n 40
+		# And within them, the hottest places (symbol+offset: objdump
+		# of the module on the host tells the instructions).
+		echo "# host driver hot spots (samples symbol+offset):"
+		perf script -i "$PERF_DATA" --kallsyms="$PERF_KALLSYMS" -G \
+			-F ip,sym,symoff \
+			--dsos "[rblk],[nvme_rdma],[nvme_core],[nvme_fabrics]" 2>/dev/null |
+			awk '{ print $2 }' | sort | uniq -c | sort -rn | head -n 40
 		# Who calls the hottest symbols (3 % or more), callee first.
 		echo "# call chains of symbols >= 3 %:"
 		perf_report --sort sym --percent-limit 3 -g graph,1,callee 2>/dev/null |
 			grep -v -e '^$' -e '^#' | head -n 120
-	} | sed "s/^/BENCH-PERF $label $job /"
+	} | sed "s/^/BENCH-PERF $label $job $run /"
 	rm -f "$PERF_DATA" "$PERF_KALLSYMS" /tmp/bench-perf.fio /tmp/bench-perf.err
 }
 
@@ -219,9 +247,16 @@ for line in $JOBS; do
 	sweep_* | *_2ns | *_hipri) ;;
 	*) run_fio nullb "$RBLK_NULL_DEV" "$job" 1 "$@" ;;
 	esac
-	if [ "$PERF" = 1 ] && echo " $PERF_JOBS " | grep -q " $job "; then
-		perf_fio rblk "$RBLK" "$job" "$@"
-		perf_fio nvme "$ndev" "$job" "$@"
+	# shellcheck disable=SC2086 # PERF_JOBS is a word list
+	if [ "$PERF" = 1 ] && echo "" $PERF_JOBS "" | grep -q " $job "; then
+		r=1
+		while [ "$r" -le "$PERF_ROUNDS" ]; do
+			perf_fio rblk "$RBLK" "$job" $((2 * r - 1)) "$@"
+			perf_fio nvme "$ndev" "$job" $((2 * r - 1)) "$@"
+			perf_fio nvme "$ndev" "$job" $((2 * r)) "$@"
+			perf_fio rblk "$RBLK" "$job" $((2 * r)) "$@"
+			r=$((r + 1))
+		done
 	fi
 done
 [ "$njobs" -gt 0 ] || bench_fail "no job selected"
