@@ -419,7 +419,8 @@ static void rblk_complete_rq(struct request *rq)
 				  req->queue->qid, req->cid,
 				  req->opcode, req->retries);
 		rblk_account(rq, req->status, ktime_get_ns());
-		blk_mq_end_request(rq, rblk_status_to_blk(req->status));
+		blk_mq_end_request(rq, likely(!req->status) ? BLK_STS_OK :
+				   rblk_status_to_blk(req->status));
 		return;
 	case RBLK_DELAY_RETRY:
 		/* Command Retry Delay: the target asked for a pause. */

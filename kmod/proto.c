@@ -212,50 +212,6 @@ int rblk_cmd_get_log(struct nvme_command *cmd, u8 lid, u64 offset,
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_cmd_get_log);
 
-/* NLB is a 16-bit, 0's based field: 1 to 65536 blocks. */
-static bool rblk_nlb_fits(u32 nlb)
-{
-	return nlb && nlb <= 0x10000;
-}
-
-/**
- * rblk_cmd_rw() - build a Read or Write command
- * @cmd: command to fill: every field but the command id and the data
- *	pointer is written, so that it can be built in a reused submission
- *	entry without clearing it first
- * @opcode: nvme_cmd_read or nvme_cmd_write
- * @nsid: namespace
- * @slba: first logical block
- * @nlb: number of logical blocks, 1 to 65536
- * @fua: force unit access
- *
- * Return: 0, or -EINVAL if @nlb does not fit the 16-bit, 0's based field
- * (@cmd is then untouched).
- */
-int rblk_cmd_rw(struct nvme_command *cmd, u8 opcode, u32 nsid, u64 slba,
-		u32 nlb, bool fua)
-{
-	struct nvme_rw_command *rw = &cmd->rw;
-
-	if (unlikely(!rblk_nlb_fits(nlb)))
-		return -EINVAL;
-	rw->opcode = opcode;
-	rw->flags = 0;
-	rw->nsid = cpu_to_le32(nsid);
-	rw->cdw2 = 0;
-	rw->cdw3 = 0;
-	rw->metadata = 0;
-	rw->slba = cpu_to_le64(slba);
-	rw->length = cpu_to_le16(nlb - 1);
-	rw->control = cpu_to_le16(fua ? NVME_RW_FUA : 0);
-	rw->dsmgmt = 0;
-	rw->reftag = 0;
-	rw->apptag = 0;
-	rw->appmask = 0;
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(rblk_cmd_rw);
-
 /**
  * rblk_cmd_write_zeroes() - build a Write Zeroes command
  * @cmd: command to fill; zeroed by the caller
@@ -299,65 +255,6 @@ void rblk_cmd_dsm(struct nvme_command *cmd, struct nvme_dsm_range *range,
 	cmd->dsm.attributes = cpu_to_le32(NVME_DSMGMT_AD);
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_cmd_dsm);
-
-/**
- * rblk_sgl_null() - describe "no data" with a zero-length keyed descriptor
- * @cmd: command
- */
-void rblk_sgl_null(struct nvme_command *cmd)
-{
-	struct nvme_keyed_sgl_desc *sg = &cmd->common.dptr.ksgl;
-
-	sg->addr = 0;
-	put_unaligned_le24(0, sg->length);
-	put_unaligned_le32(0, sg->key);
-	sg->type = NVME_KEY_SGL_FMT_DATA_DESC << 4;
-}
-EXPORT_SYMBOL_IF_KUNIT(rblk_sgl_null);
-
-/**
- * rblk_sgl_keyed() - describe registered host memory for the target
- * @cmd: command
- * @addr: remote (I/O virtual) address of the registration
- * @len: length in bytes, below 16 MiB (24-bit field)
- * @rkey: remote key
- * @invalidate: ask the target to invalidate @rkey with its response
- *
- * Return: 0, or -EINVAL if @len does not fit the descriptor.
- */
-int rblk_sgl_keyed(struct nvme_command *cmd, u64 addr, u32 len, u32 rkey,
-		   bool invalidate)
-{
-	struct nvme_keyed_sgl_desc *sg = &cmd->common.dptr.ksgl;
-
-	if (unlikely(len >= 1U << 24))
-		return -EINVAL;
-	sg->addr = cpu_to_le64(addr);
-	put_unaligned_le24(len, sg->length);
-	put_unaligned_le32(rkey, sg->key);
-	sg->type = NVME_KEY_SGL_FMT_DATA_DESC << 4;
-	if (invalidate)
-		sg->type |= NVME_SGL_FMT_INVALIDATE;
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(rblk_sgl_keyed);
-
-/**
- * rblk_sgl_inline() - describe data carried in the command capsule
- * @cmd: command
- * @offset: offset of the data in the capsule after the SQE (ICDOFF * 16)
- * @len: data length
- */
-void rblk_sgl_inline(struct nvme_command *cmd, u32 offset, u32 len)
-{
-	struct nvme_sgl_desc *sg = &cmd->common.dptr.sgl;
-
-	sg->addr = cpu_to_le64(offset);
-	sg->length = cpu_to_le32(len);
-	memset(sg->rsvd, 0, sizeof(sg->rsvd));
-	sg->type = (NVME_SGL_FMT_DATA_DESC << 4) | NVME_SGL_FMT_OFFSET;
-}
-EXPORT_SYMBOL_IF_KUNIT(rblk_sgl_inline);
 
 /**
  * rblk_cc_enable() - the CC value that enables an NVM controller

@@ -179,16 +179,6 @@ static void rblk_ring_free(struct ib_device *ibdev, struct rblk_ring *ring)
 	ring->buf = NULL;
 }
 
-static inline void *rblk_ring_entry(struct rblk_ring *ring, unsigned int i)
-{
-	return ring->buf + i * ring->entry_size;
-}
-
-static inline u64 rblk_ring_dma(struct rblk_ring *ring, unsigned int i)
-{
-	return ring->dma + i * ring->entry_size;
-}
-
 static void rblk_wr_error(struct rblk_queue *queue, struct ib_wc *wc,
 			  const char *op)
 {
@@ -604,27 +594,6 @@ static void rblk_complete_unposted(struct list_head *unposted)
 }
 
 /**
- * rblk_queue_sqe() - the submission entry of a request, to build its command in
- * @queue: live queue
- * @rq: request (started or not); its tag selects the entry
- *
- * The entry is the request's until its SEND completes, which is before the
- * request can complete and its tag be reused.  The caller writes the whole
- * command but the command id and the data pointer, then calls
- * rblk_queue_submit().
- *
- * Return: the entry, owned by the CPU.
- */
-struct nvme_command *rblk_queue_sqe(struct rblk_queue *queue,
-				    struct request *rq)
-{
-	ib_dma_sync_single_for_cpu(queue->device->dev,
-				   rblk_ring_dma(&queue->sqes, rq->tag),
-				   sizeof(struct nvme_command), DMA_TO_DEVICE);
-	return rblk_ring_entry(&queue->sqes, rq->tag);
-}
-
-/**
  * rblk_queue_submit() - map a request's data and queue its capsule
  * @queue: live queue
  * @rq: request; its command is in the entry rblk_queue_sqe() gave
@@ -706,7 +675,9 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq, bool last)
 		ret = rblk_sq_post(queue, req, &failed, &unposted);
 	spin_unlock(&queue->sq_lock);
 
-	rblk_complete_unposted(&unposted);
+	/* Only a failed post leaves requests to end. */
+	if (unlikely(ret))
+		rblk_complete_unposted(&unposted);
 	if (unlikely(failed)) {
 		rblk_unmap_data(rq);
 		return -EIO;
@@ -718,28 +689,25 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq, bool last)
 }
 
 /**
- * rblk_queue_commit() - post the capsules queued without @last
- * @queue: queue
+ * __rblk_queue_commit() - post the capsules queued without @last
+ * @queue: queue with capsules queued (rblk_queue_commit() looked)
  *
- * blk-mq calls this (->commit_rqs) when a batch ended early.  A failed
- * post completes the requests not posted as aborted and reports the
- * queue broken.
+ * A failed post completes the requests not posted as aborted and reports
+ * the queue broken.
  */
-void rblk_queue_commit(struct rblk_queue *queue)
+void __rblk_queue_commit(struct rblk_queue *queue)
 {
 	LIST_HEAD(unposted);
 	bool failed = false;
 	int ret;
 
-	/* Only our own earlier capsules matter, and we see those. */
-	if (!READ_ONCE(queue->sq_head))
-		return;
 	spin_lock(&queue->sq_lock);
 	ret = rblk_sq_post(queue, NULL, &failed, &unposted);
 	spin_unlock(&queue->sq_lock);
-	rblk_complete_unposted(&unposted);
-	if (unlikely(ret))
+	if (unlikely(ret)) {
+		rblk_complete_unposted(&unposted);
 		queue->ops->error(queue);
+	}
 }
 
 /**

@@ -30,6 +30,16 @@ struct rblk_ring {
 	enum dma_data_direction dir;
 };
 
+static inline void *rblk_ring_entry(struct rblk_ring *ring, unsigned int i)
+{
+	return ring->buf + i * ring->entry_size;
+}
+
+static inline u64 rblk_ring_dma(struct rblk_ring *ring, unsigned int i)
+{
+	return ring->dma + i * ring->entry_size;
+}
+
 /**
  * struct rblk_device - an RDMA device and the protection domain all our
  *	queues on it share
@@ -156,16 +166,51 @@ static inline bool rblk_queue_is_admin(struct rblk_queue *queue)
 	return queue->qid == 0;
 }
 
+/**
+ * rblk_queue_sqe() - the submission entry of a request, to build its command in
+ * @queue: live queue
+ * @rq: request (started or not); its tag selects the entry
+ *
+ * The entry is the request's until its SEND completes, which is before the
+ * request can complete and its tag be reused.  The caller writes the whole
+ * command but the command id and the data pointer, then calls
+ * rblk_queue_submit().
+ *
+ * Return: the entry, owned by the CPU.
+ */
+static inline struct nvme_command *rblk_queue_sqe(struct rblk_queue *queue,
+						  struct request *rq)
+{
+	ib_dma_sync_single_for_cpu(queue->device->dev,
+				   rblk_ring_dma(&queue->sqes, rq->tag),
+				   sizeof(struct nvme_command), DMA_TO_DEVICE);
+	return rblk_ring_entry(&queue->sqes, rq->tag);
+}
+
+void __rblk_queue_commit(struct rblk_queue *queue);
+
+/**
+ * rblk_queue_commit() - post the capsules queued without @last
+ * @queue: queue
+ *
+ * blk-mq calls this (->commit_rqs) when a batch ended early, and the
+ * dispatch of the last request of a batch that was not posted.  Only the
+ * caller's own earlier capsules matter, and it sees those: nothing to do
+ * unless the chain holds some.
+ */
+static inline void rblk_queue_commit(struct rblk_queue *queue)
+{
+	if (READ_ONCE(queue->sq_head))
+		__rblk_queue_commit(queue);
+}
+
 int rblk_rdma_init(void);
 void rblk_rdma_exit(void);
 int rblk_queue_alloc(struct rblk_queue *queue, u32 queue_size, u32 depth);
 void rblk_queue_stop(struct rblk_queue *queue);
 void rblk_queue_free(struct rblk_queue *queue);
-struct nvme_command *rblk_queue_sqe(struct rblk_queue *queue,
-				    struct request *rq);
 int rblk_queue_submit(struct rblk_queue *queue, struct request *rq,
 		      bool last);
-void rblk_queue_commit(struct rblk_queue *queue);
 int rblk_queue_poll(struct rblk_queue *queue,
 		    void (*complete)(struct io_comp_batch *iob));
 int rblk_queue_submit_aer(struct rblk_queue *queue,
