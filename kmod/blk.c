@@ -448,6 +448,14 @@ static enum blk_eh_timer_return rblk_timeout(struct request *rq)
 	struct rblk_ctrl *ctrl = queue->ctrl;
 	struct rblk_ns *ns = rblk_rq_ns(rq);
 
+	/*
+	 * Answered in time, but a poller still holds it in its batch:
+	 * once the poll is over it has ended, and it is no timeout.
+	 */
+	rblk_queue_sync_poll(queue);
+	if (blk_mq_rq_state(rq) != MQ_RQ_IN_FLIGHT)
+		return BLK_EH_DONE;
+
 	rblk_warn(ctrl, "queue %u: command %#x (opcode %#x%s%s) timed out\n",
 		  queue->qid, req->cid, req->opcode,
 		  ns ? ", " : "", ns ? ns->name : "");
@@ -474,7 +482,8 @@ static enum blk_eh_timer_return rblk_timeout(struct request *rq)
 	 * together; only the first finds the controller live).
 	 */
 	rblk_queue_stop(queue);
-	if (!blk_mq_request_completed(rq))
+	/* Ended meanwhile, completed (COMPLETE) or in a poll's batch (IDLE). */
+	if (blk_mq_rq_state(rq) == MQ_RQ_IN_FLIGHT)
 		rblk_abort_rq(rq, true);
 	return BLK_EH_DONE;
 }
@@ -559,9 +568,27 @@ static void rblk_complete_batch(struct io_comp_batch *iob)
 	blk_mq_end_request_batch(iob);
 }
 
+/*
+ * A request a poll found done: what rblk_complete_rq() would end at once
+ * (successful block I/O) joins the poller's batch; the rest takes the
+ * way of every completion.
+ */
+static bool rblk_poll_batch(struct request *rq, struct io_comp_batch *iob)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+
+	if (req->status || blk_rq_is_passthrough(rq))
+		return false;
+	return blk_mq_add_to_batch(rq, iob, 0, rblk_complete_batch);
+}
+
 static int rblk_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
 {
-	return rblk_queue_poll(hctx->driver_data, rblk_complete_batch);
+	/*
+	 * Our own batch, not @iob: blk-mq would end that one after we let
+	 * go of the queue, where a stop could find its requests half ended.
+	 */
+	return rblk_queue_poll(hctx->driver_data, rblk_poll_batch);
 }
 
 static int rblk_init_admin_hctx(struct blk_mq_hw_ctx *hctx, void *data,

@@ -945,7 +945,9 @@ static int rblk_configure_io_queues(struct rblk_ctrl *ctrl, bool new,
 	 * MQES and MAXCMD are read again on every connect.  The tag set's
 	 * depth is fixed at the first: a target that lowered them meanwhile
 	 * could be sent more commands than its queues hold, so the attempt
-	 * fails (and is retried) instead.
+	 * fails (and is retried) instead.  The admin queue is not held to
+	 * MAXCMD: it is known only after Identify on that queue, and our
+	 * admin depth is small (as nvme-rdma, which does the same).
 	 */
 	limit = rblk_queue_size_limit(ctrl->cap, ctrl->maxcmd);
 	if (limit < RBLK_MIN_QUEUE_SIZE) {
@@ -958,7 +960,7 @@ static int rblk_configure_io_queues(struct rblk_ctrl *ctrl, bool new,
 			  ctrl->opts.queue_size, limit);
 		ctrl->opts.queue_size = limit;
 	} else if (ctrl->opts.queue_size > limit) {
-		rblk_err(ctrl, "target now takes %u entries per queue, %u are in use\n",
+		rblk_err(ctrl, "target now takes %u entries per queue, %u are in use: reconnect with a smaller queue size (-Q) if it stays so\n",
 			 limit, ctrl->opts.queue_size);
 		*errmsg = "target lowered its queue size limit (MQES or MAXCMD)";
 		return -ENOSPC;

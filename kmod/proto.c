@@ -306,6 +306,10 @@ EXPORT_SYMBOL_IF_KUNIT(rblk_mdts_sectors);
  * @maxcmd: Identify Controller MAXCMD, commands outstanding per queue at
  *	most; 0 (not reported) sets no limit
  *
+ * A queue of N entries has N - 1 commands outstanding at most, so MAXCMD
+ * entries would do; like nvme-rdma, the queue is kept to MAXCMD entries
+ * and the tag set, of as many tags, never exceeds MAXCMD either way.
+ *
  * Return: the smaller of MQES + 1 and MAXCMD.
  */
 u32 rblk_queue_size_limit(u64 cap, u16 maxcmd)

@@ -60,8 +60,8 @@ struct rblk_ns_info {
 };
 
 /*
- * The builders of every I/O command are inline: they run once per request
- * and are a handful of stores each.
+ * The builders of Read and Write and of their data pointers are inline:
+ * they run once per request and are a handful of stores each.
  */
 
 /* NLB is a 16-bit, 0's based field: 1 to 65536 blocks. */

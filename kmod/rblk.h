@@ -169,6 +169,8 @@ enum rblk_req_flags {
  * @retries: retries after retryable errors and timeouts
  * @opcode: opcode of the last submission, for messages (the entry may be
  *	gone by then)
+ * @responded: the response to the current command id arrived; another
+ *	one is the target's error
  * @start_ns: submission time, for the latency histogram
  * @range: DSM range buffer for discard
  * @first_sgl: inline scatterlist storage, must be last
@@ -194,6 +196,7 @@ struct rblk_request {
 	u8 genctr;
 	u8 retries;
 	u8 opcode;
+	bool responded;
 	u64 start_ns;
 	struct nvme_dsm_range range __aligned(16);
 	struct scatterlist first_sgl[];

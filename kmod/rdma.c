@@ -198,12 +198,12 @@ static void rblk_end_request(struct request *rq)
 	if (!refcount_dec_and_test(&req->ref))
 		return;
 	/*
-	 * Reaped by rblk_queue_poll(): successful block I/O ends in a batch
-	 * before the poller lets go of the queue, so that a stop, which
-	 * waits for the poller, never finds it half ended.
+	 * Reaped by rblk_queue_poll(): the owner may take it into the
+	 * poller's batch, which ends before the poller lets go of the
+	 * queue, so that a stop, which waits for the poller, never finds
+	 * it half ended.
 	 */
-	if (queue->iob && !req->status && !blk_rq_is_passthrough(rq) &&
-	    blk_mq_add_to_batch(rq, queue->iob, 0, queue->iob_complete))
+	if (queue->iob && queue->iob_add(rq, queue->iob))
 		return;
 	blk_mq_complete_request(rq);
 }
@@ -279,9 +279,14 @@ static struct request *rblk_find_rq(struct rblk_queue *queue, u16 cid)
 	if (unlikely(!rq))
 		return NULL;
 	req = blk_mq_rq_to_pdu(rq);
+	/*
+	 * Answered already: a poller may hold it, ended but in flight, in
+	 * its batch, and a second response could come before the SEND's
+	 * completion anyway.
+	 */
 	if (unlikely(RBLK_CID_GEN(cid) != (req->genctr & 0xf) ||
 		     !blk_mq_request_started(rq) ||
-		     blk_mq_request_completed(rq)))
+		     blk_mq_request_completed(rq) || req->responded))
 		return NULL;
 	return rq;
 }
@@ -369,6 +374,7 @@ static void rblk_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 			return;
 		}
 		req = blk_mq_rq_to_pdu(rq);
+		req->responded = true;
 		req->status = status;
 		req->result = cqe_data->result;
 	}
@@ -544,7 +550,7 @@ static int rblk_sq_post(struct rblk_queue *queue, struct rblk_request *cur,
 	lockdep_assert_held(&queue->sq_lock);
 	if (!first)
 		return 0;
-	queue->sq_head = NULL;
+	WRITE_ONCE(queue->sq_head, NULL);
 	queue->sq_last = NULL;
 	ret = ib_post_send(queue->qp, first, &bad_wr);
 	if (likely(!ret)) {
@@ -627,9 +633,7 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq, bool last)
 	ret = rblk_map_data(queue, rq, sqe);
 	if (unlikely(ret))
 		return ret;
-
-	ib_dma_sync_single_for_device(ibdev, sqe_dma, sizeof(*sqe),
-				      DMA_TO_DEVICE);
+	req->responded = false;
 
 	req->sge[0].addr = sqe_dma;
 	req->sge[0].length = sizeof(*sqe);
@@ -657,6 +661,9 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq, bool last)
 	 * request at any time.
 	 */
 	trace_rblk_setup_cmd(queue, rq, sqe);
+	/* The entry is the device's from here on. */
+	ib_dma_sync_single_for_device(ibdev, sqe_dma, sizeof(*sqe),
+				      DMA_TO_DEVICE);
 
 	spin_lock(&queue->sq_lock);
 	/* After rblk_queue_stop() nothing may be posted past its drain. */
@@ -668,7 +675,7 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq, bool last)
 	if (queue->sq_last)
 		queue->sq_last->next = first;
 	else
-		queue->sq_head = first;
+		WRITE_ONCE(queue->sq_head, first);
 	queue->sq_last = send_wr;
 	queue->nr_cmds++;
 	if (last)
@@ -1192,16 +1199,20 @@ out_release:
 /**
  * rblk_queue_poll() - reap the completions of a poll queue
  * @queue: queue of a HCTX_TYPE_POLL hardware queue
- * @complete: ends the successful block requests found, as a batch
- *	(&struct io_comp_batch.complete); the others end one by one
+ * @iob_add: offered each request the poll finds done; takes it into the
+ *	batch (blk_mq_add_to_batch(), with the &struct io_comp_batch.complete
+ *	that ends them) or returns false, and the request is completed on
+ *	its own
  *
  * At most a CQ's worth of completions is reaped, with the queue's poll
- * lock held; blk-mq polls again for the rest.
+ * lock held, and the batch ends before the lock is let go; blk-mq polls
+ * again for the rest.
  *
  * Return: the completions handled (blk-mq's ->poll).
  */
 int rblk_queue_poll(struct rblk_queue *queue,
-		    void (*complete)(struct io_comp_batch *iob))
+		    bool (*iob_add)(struct request *rq,
+				    struct io_comp_batch *iob))
 {
 	DEFINE_IO_COMP_BATCH(iob);
 	int found = 0;
@@ -1215,7 +1226,7 @@ int rblk_queue_poll(struct rblk_queue *queue,
 	 */
 	if (test_bit(RBLK_Q_CONNECTED, &queue->flags) && queue->poll) {
 		queue->iob = &iob;
-		queue->iob_complete = complete;
+		queue->iob_add = iob_add;
 		found = ib_process_cq_direct(queue->cq, queue->nr_cqe);
 		queue->iob = NULL;
 		if (!rq_list_empty(iob.req_list))
@@ -1224,6 +1235,22 @@ int rblk_queue_poll(struct rblk_queue *queue,
 	}
 	spin_unlock(&queue->poll_lock);
 	return found;
+}
+
+/**
+ * rblk_queue_sync_poll() - wait for a running poll of a queue to end
+ * @queue: queue
+ *
+ * A request that poll found done may wait in its batch, started and not
+ * yet ended, until the poll ends: afterwards its state tells.  Nothing to
+ * wait for on a queue that is not polled.
+ */
+void rblk_queue_sync_poll(struct rblk_queue *queue)
+{
+	if (!queue->poll)
+		return;
+	spin_lock(&queue->poll_lock);
+	spin_unlock(&queue->poll_lock);
 }
 
 /**
@@ -1244,7 +1271,7 @@ void rblk_queue_stop(struct rblk_queue *queue)
 	 */
 	spin_lock(&queue->sq_lock);
 	set_bit(RBLK_Q_SQ_CLOSED, &queue->flags);
-	queue->sq_head = NULL;
+	WRITE_ONCE(queue->sq_head, NULL);
 	queue->sq_last = NULL;
 	spin_unlock(&queue->sq_lock);
 	if (test_and_clear_bit(RBLK_Q_CONNECTED, &queue->flags)) {

@@ -81,7 +81,8 @@ void rblk_iostats_exit(struct rblk_iostats *st)
  * @st: counters of the request's namespace
  * @rq: the request, before it is ended
  * @status: its NVMe status; nonzero counts one error by status class
- * @now: ktime_get_ns() at completion, read once for a batch of them
+ * @now: ktime_get_ns() at completion, read once for a batch of them;
+ *	unused (and may be 0) when @status is nonzero
  */
 void rblk_iostats_account(struct rblk_iostats *st, struct request *rq,
 			  u16 status, u64 now)

@@ -4,8 +4,9 @@
  *
  * A queue is one NVMe queue pair carried by one RDMA RC queue pair.  Its
  * owner (the controller) fills in @ctrl, @qid and @ops, then the transport
- * connects it, posts capsules for it and reports back only through @ops:
- * the transport never calls into the controller or the block layer.
+ * connects it, posts capsules for it and reports back only through @ops,
+ * and through the callback a poller passes to rblk_queue_poll(): the
+ * transport never calls into the controller or the block layer.
  */
 #ifndef _RBLK_TRANSPORT_H
 #define _RBLK_TRANSPORT_H
@@ -123,7 +124,7 @@ enum rblk_queue_flags {
  *	can wait for it before draining; protects @nr_polled
  * @nr_polled: work completions pollers reaped
  * @iob: the batch rblk_queue_poll() collects, while it runs (poll lock)
- * @iob_complete: how that batch ends
+ * @iob_add: its caller's choice of what joins that batch
  */
 struct rblk_queue {
 	struct rblk_ctrl *ctrl;
@@ -143,7 +144,7 @@ struct rblk_queue {
 	spinlock_t poll_lock;
 	u64 nr_polled;
 	struct io_comp_batch *iob;
-	void (*iob_complete)(struct io_comp_batch *iob);
+	bool (*iob_add)(struct request *rq, struct io_comp_batch *iob);
 	struct rblk_ring sqes;
 	struct rblk_ring rsps;
 	struct ib_cqe *rsp_cqes;
@@ -168,7 +169,7 @@ static inline bool rblk_queue_is_admin(struct rblk_queue *queue)
 
 /**
  * rblk_queue_sqe() - the submission entry of a request, to build its command in
- * @queue: live queue
+ * @queue: queue that takes the request (live, or connecting for a Connect)
  * @rq: request (started or not); its tag selects the entry
  *
  * The entry is the request's until its SEND completes, which is before the
@@ -212,7 +213,9 @@ void rblk_queue_free(struct rblk_queue *queue);
 int rblk_queue_submit(struct rblk_queue *queue, struct request *rq,
 		      bool last);
 int rblk_queue_poll(struct rblk_queue *queue,
-		    void (*complete)(struct io_comp_batch *iob));
+		    bool (*iob_add)(struct request *rq,
+				    struct io_comp_batch *iob));
+void rblk_queue_sync_poll(struct rblk_queue *queue);
 int rblk_queue_submit_aer(struct rblk_queue *queue,
 			  const struct nvme_command *cmd);
 void rblk_unmap_data(struct request *rq);
