@@ -8,7 +8,8 @@
 #                         another kernel); make uninstall removes them
 #   make install-tools    the same without the module (with DKMS)
 #   make install-dkms     the sources for DKMS under /usr/src/rblk-VERSION
-#   make host-check       the host tests of install, uninstall and DKMS
+#   make host-check       the host tests of install, uninstall and DKMS,
+#                         and of the harness's kernel log filter
 #   make check-debug      the selftests on a debug kernel built from source
 #                         (KASAN, lockdep, kmemleak, fault injection)
 #

@@ -89,7 +89,7 @@ fi
 
 # Kernel splats anywhere on the console.  Only kernel lines ("[  1.23] ...")
 # count, so tests echoing these words cannot trigger it.
-# Reports selftests/known-splats lists (other subsystems' lockdep reports)
+# Reports selftests/known-splats lists (reports of other subsystems)
 # count as one "rblk-known-splat:" line each, shown but not failing the run.
 selftests=$(dirname "$0")/../selftests
 klog=$(grep -E '^\[ *[0-9]+\.[0-9]+\] ' "$CONSOLE" |

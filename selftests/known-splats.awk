@@ -1,14 +1,16 @@
-# Kernel log filter: replace lockdep reports that selftests/known-splats
-# lists (lock-order reports inside other subsystems, not rblk) by one line
-# that names them; everything else passes through unchanged.  Used on the
+# Kernel log filter: replace the reports that selftests/known-splats lists
+# (lock-order reports and warnings inside other subsystems, not rblk) by
+# one line that names them; everything else passes through unchanged.  Used on the
 # guest's dmesg (selftests/run.sh, lib.sh) and on the console (vm-run.sh).
 #
 # usage: awk -v known=selftests/known-splats -f known-splats.awk [LOG]
 #
 # known-splats lines: "LOCK_A LOCK_B description"; a circular-dependency
 # report matches when the lock it was acquiring and the lock it held are
-# LOCK_A and LOCK_B, in either order.  A report that also holds a KASAN,
-# BUG or Oops line is never hidden.
+# LOCK_A and LOCK_B, in either order.  Or "warn FUNCTION MODULE
+# description": a WARNING in FUNCTION whose call trace has frames of
+# MODULE and none of rblk.  A report that also holds a KASAN, BUG or Oops
+# line is never hidden.
 
 function lockname(s) {
 	# "ffff888003a1c0d8 (&id_priv->handler_mutex){+.+.}-{3:3}, at: ..."
@@ -18,15 +20,34 @@ function lockname(s) {
 }
 
 function flush(   key, what) {
-	key = acquire "|" held
-	what = (key in K) ? K[key] : ""
-	if (what != "" && !severe) {
-		print prefix "rblk-known-splat: lockdep circular dependency " \
-			acquire " / " held " (" what "); lockdep is off from here"
+	if (inrep == 2) {
+		if (wfunc in W && wmod && !wrblk && !severe)
+			print prefix "rblk-known-splat: WARNING in " wfunc \
+				" under " W[wfunc] " (" WD[wfunc] ")"
+		else
+			printf "%s", buf
 	} else {
-		printf "%s", buf
+		key = acquire "|" held
+		what = (key in K) ? K[key] : ""
+		if (what != "" && !severe) {
+			print prefix "rblk-known-splat: lockdep circular dependency " \
+				acquire " / " held " (" what "); lockdep is off from here"
+		} else {
+			printf "%s", buf
+		}
 	}
 	inrep = 0; buf = ""; acquire = ""; held = ""; severe = 0; want = ""
+	wfunc = ""; wmod = 0; wrblk = 0
+}
+
+# The function a WARN report names: "WARNING: CPU: 1 PID: 21 at
+# block/bio.c:744 bio_put+0x8f/0xe0".
+function warnfunc(s) {
+	if (!match(s, / at [^ ]+ [A-Za-z0-9_.]+\+0x/))
+		return ""
+	s = substr(s, RSTART, RLENGTH - 3)
+	sub(/^ at [^ ]+ /, "", s)
+	return s
 }
 
 BEGIN {
@@ -38,6 +59,14 @@ BEGIN {
 			if (n < 2)
 				continue
 			d = l
+			if (f[1] == "warn") {
+				if (n < 3)
+					continue
+				sub(/^[ \t]*[^ \t]+[ \t]+[^ \t]+[ \t]+[^ \t]+[ \t]*/, "", d)
+				W[f[2]] = f[3]
+				WD[f[2]] = d
+				continue
+			}
 			sub(/^[ \t]*[^ \t]+[ \t]+[^ \t]+[ \t]*/, "", d)
 			K[f[1] "|" f[2]] = d
 			K[f[2] "|" f[1]] = d
@@ -50,6 +79,18 @@ BEGIN {
 {
 	line = $0
 	if (!inrep) {
+		if (line ~ /WARNING: CPU: [0-9]+ PID: [0-9]+ at / &&
+		    warnfunc(line) in W) {
+			inrep = 2
+			wfunc = warnfunc(line)
+			prefix = ""
+			if (match(line, /^\[ *[0-9]+\.[0-9]+\] /))
+				prefix = substr(line, 1, RLENGTH)
+			# The "cut here" line above it belongs to it.
+			buf = held_sep line "\n"
+			held_sep = ""
+			next
+		}
 		if (line ~ /WARNING: possible circular locking dependency detected/) {
 			inrep = 1
 			prefix = ""
@@ -63,7 +104,7 @@ BEGIN {
 		if (held_sep != "")
 			printf "%s", held_sep
 		held_sep = ""
-		if (line ~ /\] =+$/) {
+		if (line ~ /\] =+$/ || line ~ /-+\[ cut here \]-+$/) {
 			held_sep = line "\n"
 			next
 		}
@@ -73,6 +114,15 @@ BEGIN {
 	buf = buf line "\n"
 	if (line ~ /BUG:|Oops|KASAN|general protection fault/)
 		severe = 1
+	if (inrep == 2) {
+		if (index(line, "[" W[wfunc] "]"))
+			wmod = 1
+		if (index(line, "[rblk]"))
+			wrblk = 1
+		if (line ~ /---\[ end trace [0-9a-f]+ \]---/)
+			flush()
+		next
+	}
 	if (want != "") {
 		n = lockname(line)
 		if (n != "") {

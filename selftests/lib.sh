@@ -124,7 +124,7 @@ rblk_unload() {
 
 # --- kernel log ---
 # splat_filter: a kernel log on stdin, with the reports listed in
-# selftests/known-splats (other subsystems' lockdep reports) reduced to one
+# selftests/known-splats (reports of other subsystems) reduced to one
 # "rblk-known-splat:" line each.
 _RBLK_LIB_DIR=$(cd "$(dirname "$0")" && while [ ! -f lib.sh ] && [ "$PWD" != / ]; do cd ..; done && pwd)
 splat_filter() {
