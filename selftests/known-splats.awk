@@ -40,6 +40,17 @@ function flush(   key, what) {
 	wfunc = ""; wmod = 0; wrblk = 0
 }
 
+# A report of @kind (1 lockdep, 2 WARN) starts at @line; the rule above
+# it ("=====", or "cut here") belongs to it.
+function start(kind, line) {
+	inrep = kind
+	prefix = ""
+	if (match(line, /^\[ *[0-9]+\.[0-9]+\] /))
+		prefix = substr(line, 1, RLENGTH)
+	buf = held_sep line "\n"
+	held_sep = ""
+}
+
 # The function a WARN report names: "WARNING: CPU: 1 PID: 21 at
 # block/bio.c:744 bio_put+0x8f/0xe0".
 function warnfunc(s) {
@@ -81,26 +92,15 @@ BEGIN {
 	if (!inrep) {
 		if (line ~ /WARNING: CPU: [0-9]+ PID: [0-9]+ at / &&
 		    warnfunc(line) in W) {
-			inrep = 2
 			wfunc = warnfunc(line)
-			prefix = ""
-			if (match(line, /^\[ *[0-9]+\.[0-9]+\] /))
-				prefix = substr(line, 1, RLENGTH)
-			# The "cut here" line above it belongs to it.
-			buf = held_sep line "\n"
-			held_sep = ""
+			start(2, line)
 			next
 		}
 		if (line ~ /WARNING: possible circular locking dependency detected/) {
-			inrep = 1
-			prefix = ""
-			if (match(line, /^\[ *[0-9]+\.[0-9]+\] /))
-				prefix = substr(line, 1, RLENGTH)
-			buf = held_sep line "\n"
-			held_sep = ""
+			start(1, line)
 			next
 		}
-		# The "=====" rule above a report belongs to it.
+		# Not a report after all: the rule is an ordinary line.
 		if (held_sep != "")
 			printf "%s", held_sep
 		held_sep = ""
