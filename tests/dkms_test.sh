@@ -20,14 +20,8 @@ fi
 
 T=$(mktemp -d /tmp/rblk-dkms.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-n=0 failed=0
-ok()     { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() { n=$((n + 1)); failed=1; echo "not ok $n $1"; shift; printf '%s\n' "$@" | tail -n 20 | sed 's/^/# /'; }
-check() {
-	local desc=$1 out
-	shift
-	if out=$("$@" 2>&1); then ok "$desc"; else not_ok "$desc" "$out"; fi
-}
+# shellcheck source=tests/ktap.sh
+. tests/ktap.sh
 
 # The private trees, and a signing key of our own: Debian's dkms signs
 # with /var/lib/dkms/mok.key, made on first use, unless told otherwise.

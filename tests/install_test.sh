@@ -12,15 +12,8 @@ KVER=${KVER:-$(sed -n 's/^KABI := //p' Makefile)-amd64}
 
 T=$(mktemp -d /tmp/rblk-install.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-n=0 failed=0
-ok()     { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() { n=$((n + 1)); failed=1; echo "not ok $n $1"; shift; for l in "$@"; do echo "# $l"; done; }
-# check DESC CMD...: one case, passing if CMD succeeds.
-check() {
-	local desc=$1 out
-	shift
-	if out=$("$@" 2>&1); then ok "$desc"; else not_ok "$desc" "$out"; fi
-}
+# shellcheck source=tests/ktap.sh
+. tests/ktap.sh
 
 echo "KTAP version 1"
 echo "1..18"

@@ -9,9 +9,8 @@ cd "$(dirname "$0")/.." || exit 1
 
 T=$(mktemp -d /tmp/rblk-splats.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-n=0 failed=0
-ok()     { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() { n=$((n + 1)); failed=1; echo "not ok $n $1"; shift; for l in "$@"; do echo "# $l"; done; }
+# shellcheck source=tests/ktap.sh
+. tests/ktap.sh
 
 filter() {
 	awk -v known=selftests/known-splats -f selftests/known-splats.awk "$1"
