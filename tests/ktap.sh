@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # $failed is the sourcing test's
 # KTAP helpers of the host tests in tests/ (sourced).
 #
 #   ok DESC                one passing case
