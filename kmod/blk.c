@@ -229,9 +229,20 @@ static bool rblk_resubmit_rq(struct rblk_ctrl *ctrl, struct request *rq)
 
 	blk_mq_start_request(rq);
 	spin_lock_irqsave(&ctrl->resubmit_lock, flags);
-	/* Accepted once already: only our worker waits for the new queues. */
-	for (bio = rq->bio; bio; bio = bio->bi_next)
+	for (bio = rq->bio; bio; bio = bio->bi_next) {
+		/* Accepted once already: only our worker waits for the queues. */
 		bio->bi_opf &= ~REQ_NOWAIT;
+		/*
+		 * Off the poll path, as nvme's failover does it: the new
+		 * layout may have no poll queue.  A polled bio from io_uring's
+		 * per-CPU cache would then end in softirq, where 6.1's
+		 * bio_put() warns and frees it as a plain bio anyway.
+		 */
+		if (bio->bi_opf & REQ_POLLED) {
+			bio->bi_opf &= ~(REQ_POLLED | REQ_ALLOC_CACHE);
+			bio->bi_cookie = BLK_QC_T_NONE;
+		}
+	}
 	blk_steal_bios(&ctrl->resubmit_bios, rq);
 	ctrl->nr_resubmitted++;
 	spin_unlock_irqrestore(&ctrl->resubmit_lock, flags);
