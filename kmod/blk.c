@@ -239,8 +239,9 @@ static bool rblk_resubmit_rq(struct rblk_ctrl *ctrl, struct request *rq)
 		 * bio_put() warns and frees it as a plain bio anyway.
 		 */
 		if (bio->bi_opf & REQ_POLLED) {
-			bio->bi_opf &= ~(REQ_POLLED | REQ_ALLOC_CACHE);
-			bio->bi_cookie = BLK_QC_T_NONE;
+			bio_clear_polled(bio);
+			/* bio_poll() may read it meanwhile. */
+			WRITE_ONCE(bio->bi_cookie, BLK_QC_T_NONE);
 		}
 	}
 	blk_steal_bios(&ctrl->resubmit_bios, rq);
@@ -259,7 +260,12 @@ static blk_status_t rblk_not_ready(struct rblk_ctrl *ctrl,
 				   struct rblk_queue *queue, struct request *rq)
 {
 	if (!blk_rq_is_passthrough(rq) && rblk_ctrl_holds_io(ctrl)) {
-		if (!test_bit(RBLK_Q_RETIRED, &queue->flags))
+		/*
+		 * Started already (a failed post): back to blk-mq first,
+		 * which hands it over unstarted next time.
+		 */
+		if (!test_bit(RBLK_Q_RETIRED, &queue->flags) ||
+		    blk_mq_request_started(rq))
 			return BLK_STS_RESOURCE;
 		if (rblk_resubmit_rq(ctrl, rq))
 			return BLK_STS_OK;
@@ -460,10 +466,10 @@ static enum blk_eh_timer_return rblk_timeout(struct request *rq)
 	struct rblk_ns *ns = rblk_rq_ns(rq);
 
 	/*
-	 * Answered in time, but a poller still holds it in its batch:
-	 * once the poll is over it has ended, and it is no timeout.
+	 * Answered in time, but held in a poller's batch, or not reaped as
+	 * no one polls: once reaped it has ended, and it is no timeout.
 	 */
-	rblk_queue_sync_poll(queue);
+	rblk_queue_reap(queue);
 	if (blk_mq_rq_state(rq) != MQ_RQ_IN_FLIGHT)
 		return BLK_EH_DONE;
 
@@ -493,7 +499,7 @@ static enum blk_eh_timer_return rblk_timeout(struct request *rq)
 	 * together; only the first finds the controller live).
 	 */
 	rblk_queue_stop(queue);
-	/* Ended meanwhile, completed (COMPLETE) or in a poll's batch (IDLE). */
+	/* Unless ended meanwhile: completed (COMPLETE), or by a batch (IDLE). */
 	if (blk_mq_rq_state(rq) == MQ_RQ_IN_FLIGHT)
 		rblk_abort_rq(rq, true);
 	return BLK_EH_DONE;

@@ -1196,6 +1196,31 @@ out_release:
 	return ret;
 }
 
+/* Reap a poll queue's CQ, its poll lock held; @iob may be NULL. */
+static int __rblk_queue_reap(struct rblk_queue *queue,
+			     struct io_comp_batch *iob,
+			     bool (*iob_add)(struct request *rq,
+					     struct io_comp_batch *iob))
+{
+	int found;
+
+	lockdep_assert_held(&queue->poll_lock);
+	/*
+	 * Not while rblk_queue_stop() drains the QP: ib_drain_qp() reaps a
+	 * direct CQ itself, and two reapers would share the CQ's WC array.
+	 */
+	if (!test_bit(RBLK_Q_CONNECTED, &queue->flags) || !queue->poll)
+		return 0;
+	queue->iob = iob;
+	queue->iob_add = iob_add;
+	found = ib_process_cq_direct(queue->cq, queue->nr_cqe);
+	queue->iob = NULL;
+	if (iob && !rq_list_empty(iob->req_list))
+		iob->complete(iob);
+	queue->nr_polled += found;
+	return found;
+}
+
 /**
  * rblk_queue_poll() - reap the completions of a poll queue
  * @queue: queue of a HCTX_TYPE_POLL hardware queue
@@ -1215,41 +1240,33 @@ int rblk_queue_poll(struct rblk_queue *queue,
 				    struct io_comp_batch *iob))
 {
 	DEFINE_IO_COMP_BATCH(iob);
-	int found = 0;
+	int found;
 
 	/* Another poller is at it, or the queue is being stopped. */
 	if (!spin_trylock(&queue->poll_lock))
 		return 0;
-	/*
-	 * Not while rblk_queue_stop() drains the QP: ib_drain_qp() reaps a
-	 * direct CQ itself, and two reapers would share the CQ's WC array.
-	 */
-	if (test_bit(RBLK_Q_CONNECTED, &queue->flags) && queue->poll) {
-		queue->iob = &iob;
-		queue->iob_add = iob_add;
-		found = ib_process_cq_direct(queue->cq, queue->nr_cqe);
-		queue->iob = NULL;
-		if (!rq_list_empty(iob.req_list))
-			iob.complete(&iob);
-		queue->nr_polled += found;
-	}
+	found = __rblk_queue_reap(queue, &iob, iob_add);
 	spin_unlock(&queue->poll_lock);
 	return found;
 }
 
 /**
- * rblk_queue_sync_poll() - wait for a running poll of a queue to end
+ * rblk_queue_reap() - complete what a poll queue's target has answered
  * @queue: queue
  *
- * A request that poll found done may wait in its batch, started and not
- * yet ended, until the poll ends: afterwards its state tells.  Nothing to
- * wait for on a queue that is not polled.
+ * For a timeout: waits for a running poller, whose batch may hold a
+ * request started and not yet ended, then reaps the CQ itself, as the
+ * submitter that should poll may not be polling (io_uring IOPOLL with
+ * no one reaping).  Afterwards a request the target answered before the
+ * call is no longer in flight.  Nothing to do on a queue that is not
+ * polled: its CQ's own context completes it.
  */
-void rblk_queue_sync_poll(struct rblk_queue *queue)
+void rblk_queue_reap(struct rblk_queue *queue)
 {
 	if (!queue->poll)
 		return;
 	spin_lock(&queue->poll_lock);
+	__rblk_queue_reap(queue, NULL, NULL);
 	spin_unlock(&queue->poll_lock);
 }
 

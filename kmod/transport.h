@@ -215,7 +215,7 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq,
 int rblk_queue_poll(struct rblk_queue *queue,
 		    bool (*iob_add)(struct request *rq,
 				    struct io_comp_batch *iob));
-void rblk_queue_sync_poll(struct rblk_queue *queue);
+void rblk_queue_reap(struct rblk_queue *queue);
 int rblk_queue_submit_aer(struct rblk_queue *queue,
 			  const struct nvme_command *cmd);
 void rblk_unmap_data(struct request *rq);

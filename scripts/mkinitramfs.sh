@@ -193,6 +193,8 @@ if [ -x "$NVMECFG" ]; then
 	[ -x tools/tests/nlfuzz ] && copy_bin tools/tests/nlfuzz nlfuzz
 	# Malformed-request checks of selftests/rblk/nl_bad_input.sh.
 	[ -x tools/tests/nlraw ] && copy_bin tools/tests/nlraw nlraw
+	# The unreaped polled read of selftests/rblk/poll_idle.sh.
+	[ -x tools/tests/iopoll_idle ] && copy_bin tools/tests/iopoll_idle iopoll_idle
 else
 	echo "mkinitramfs: note: $NVMECFG not built; nvmecfg not in the guest" >&2
 fi
