@@ -464,14 +464,21 @@ static enum blk_eh_timer_return rblk_timeout(struct request *rq)
 	struct rblk_queue *queue = req->queue;
 	struct rblk_ctrl *ctrl = queue->ctrl;
 	struct rblk_ns *ns = rblk_rq_ns(rq);
+	u8 gen = READ_ONCE(req->genctr);
 
 	/*
 	 * Answered in time, but held in a poller's batch, or not reaped as
-	 * no one polls: once reaped it has ended, and it is no timeout.
+	 * no one polls: once reaped it has ended (or was retried: sent
+	 * again, a new command id), and it is no timeout.
 	 */
 	rblk_queue_reap(queue);
-	if (blk_mq_rq_state(rq) != MQ_RQ_IN_FLIGHT)
+	if (blk_mq_rq_state(rq) != MQ_RQ_IN_FLIGHT ||
+	    READ_ONCE(req->genctr) != gen)
 		return BLK_EH_DONE;
+	/* Answered; the invalidation of its memory is under way. */
+	if (READ_ONCE(req->responded) &&
+	    rblk_ctrl_state(ctrl) == RBLK_STATE_LIVE)
+		return BLK_EH_RESET_TIMER;
 
 	rblk_warn(ctrl, "queue %u: command %#x (opcode %#x%s%s) timed out\n",
 		  queue->qid, req->cid, req->opcode,

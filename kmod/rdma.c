@@ -374,7 +374,8 @@ static void rblk_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 			return;
 		}
 		req = blk_mq_rq_to_pdu(rq);
-		req->responded = true;
+		/* Read by the timeout handler too. */
+		WRITE_ONCE(req->responded, true);
 		req->status = status;
 		req->result = cqe_data->result;
 	}
@@ -624,7 +625,8 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq, bool last)
 	bool failed = false;
 	int ret;
 
-	req->genctr++;
+	/* Read by the timeout handler too. */
+	WRITE_ONCE(req->genctr, req->genctr + 1);
 	req->cid = RBLK_CID(req->genctr, rq->tag);
 	sqe->common.command_id = req->cid;
 	/* Fabrics data is always described by SGLs (PSDT 01b). */
@@ -633,7 +635,7 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq, bool last)
 	ret = rblk_map_data(queue, rq, sqe);
 	if (unlikely(ret))
 		return ret;
-	req->responded = false;
+	WRITE_ONCE(req->responded, false);
 
 	req->sge[0].addr = sqe_dma;
 	req->sge[0].length = sizeof(*sqe);
@@ -1207,7 +1209,8 @@ static int __rblk_queue_reap(struct rblk_queue *queue,
 	lockdep_assert_held(&queue->poll_lock);
 	/*
 	 * Not while rblk_queue_stop() drains the QP: ib_drain_qp() reaps a
-	 * direct CQ itself, and two reapers would share the CQ's WC array.
+	 * direct CQ itself, and the handlers of one queue never run side by
+	 * side (``responded``, the batch).
 	 */
 	if (!test_bit(RBLK_Q_CONNECTED, &queue->flags) || !queue->poll)
 		return 0;
@@ -1258,8 +1261,9 @@ int rblk_queue_poll(struct rblk_queue *queue,
  * request started and not yet ended, then reaps the CQ itself, as the
  * submitter that should poll may not be polling (io_uring IOPOLL with
  * no one reaping).  Afterwards a request the target answered before the
- * call is no longer in flight.  Nothing to do on a queue that is not
- * polled: its CQ's own context completes it.
+ * call has ended, or has its response and waits for the completion of
+ * its local invalidation.  Nothing to do on a queue that is not polled:
+ * its CQ's own context completes it.
  */
 void rblk_queue_reap(struct rblk_queue *queue)
 {
