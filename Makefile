@@ -165,12 +165,14 @@ DEBUG_VM_TIMEOUT ?= 5400
 DEBUG_TEST_TIMEOUT ?= 1500
 # Every selftest (or TESTS), between a kmemleak baseline and a final scan,
 # then a check that lockdep is still armed.
-# The tests that disable the nvmet port run last: a port disable after a
+# The tests that disable an nvmet port run last: a port disable after a
 # connect sets off a lockdep report inside the target (nvmet), and lockdep
 # is off for the rest of the boot after any report; until then it watches
-# every other test (Documentation/testing.rst).
+# every other test (Documentation/testing.rst).  Such a test says so in a
+# "# rblk-lockdep: port-disable" line; lockdep_armed fails the run if the
+# report came during any other.
 DEBUG_ALL_TESTS = $(notdir $(basename $(wildcard selftests/rblk/*.sh)))
-DEBUG_PORT_TESTS = $(notdir $(basename $(shell grep -lE 'nvmet_unlink|nvmet_reenable_port' selftests/rblk/*.sh)))
+DEBUG_PORT_TESTS = $(notdir $(basename $(shell grep -l '^\# rblk-lockdep: port-disable' selftests/rblk/*.sh)))
 DEBUG_TESTS = kmemleak_clear \
 	$(or $(TESTS),$(filter-out $(DEBUG_PORT_TESTS),$(DEBUG_ALL_TESTS)) $(DEBUG_PORT_TESTS)) \
 	kmemleak_scan lockdep_armed

@@ -113,6 +113,8 @@ for t in $tests; do
 	name=$(basename "$t" .sh)
 	emit "# === $name"
 	dmesg -c >> /var/log/dmesg.all 2>/dev/null
+	# Which test a report in the saved log came during (lockdep_armed).
+	echo "rblk-run: === $name" >> /var/log/dmesg.all
 	start=$(date +%s)
 	run_test "$t"
 	secs=$(( $(date +%s) - start ))

@@ -25,4 +25,15 @@ other=$(splat_filter < "$ALL" | grep -E 'possible circular|possible recursive|in
 [ -n "$other" ] && fail "lockdep is off after a report not listed in known-splats: $other"
 [ -n "$known" ] || fail "lockdep is off (debug_locks $armed) with no report in this boot's log"
 log "lockdep switched itself off at a listed report: $known"
+# ... during a test that says it disables a port (run last): had it come
+# earlier, lockdep would have watched none of the tests after it.
+first=$(splat_filter < "$ALL" | grep -m1 'rblk-known-splat: lockdep')
+during=$(splat_filter < "$ALL" | awk -v k="$first" '
+	index($0, "rblk-run: === ") == 1 { t = substr($0, 15) }
+	index($0, k) { print t; exit }')
+[ -n "$during" ] || fail "cannot tell which test the lockdep report came during"
+t=$(dirname "$0")/../rblk/$during.sh
+grep -q '^# rblk-lockdep: port-disable' "$t" 2>/dev/null ||
+	fail "lockdep went off during $during, which does not say it disables a port (# rblk-lockdep: port-disable): the tests after it ran without lockdep"
+log "the report came during $during, a port-disable test"
 exit 0

@@ -7,6 +7,7 @@
 # cause.  IPv6 targets, global and link-local with a scope (fe80::X%dev),
 # connect and serve the data the backing file holds.
 # rblk-timeout: 300
+# rblk-lockdep: port-disable
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

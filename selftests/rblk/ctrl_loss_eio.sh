@@ -1,6 +1,7 @@
 #!/bin/sh
 # Target gone for longer than ctrl_loss_tmo: held and new I/O fail with EIO
 # within the bound, nothing is stuck in D state, the device stays removable.
+# rblk-lockdep: port-disable
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

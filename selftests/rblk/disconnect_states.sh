@@ -2,6 +2,7 @@
 # Teardown from every state: disconnect while reconnecting with I/O held
 # (the held I/O fails with EIO, the device goes, nothing hangs), disconnect
 # of a dead controller, and rmmod with devices still connected.
+# rblk-lockdep: port-disable
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

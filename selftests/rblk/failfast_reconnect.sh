@@ -7,6 +7,7 @@
 # (pending or running as the controller went live) must not carry over.
 # Also: a keep-alive cancelled by those resets is no failure to report.
 # rblk-timeout: 180
+# rblk-lockdep: port-disable
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

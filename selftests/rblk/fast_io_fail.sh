@@ -2,6 +2,7 @@
 # fast_io_fail_tmo: while the controller reconnects, held I/O fails with EIO
 # once the fast-fail timer expires, long before ctrl_loss_tmo; reconnecting
 # goes on, and after the target returns I/O works again.
+# rblk-lockdep: port-disable
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

@@ -10,6 +10,7 @@
 #     again) the scan ends and the connect succeeds with every namespace,
 #     whose data verifies.
 # rblk-timeout: 240
+# rblk-lockdep: port-disable
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

@@ -10,6 +10,7 @@
 # namespace is deleted and re-created (same nsid, new identity): the old
 # device goes and a new one comes with the new uuid.
 # rblk-timeout: 300
+# rblk-lockdep: port-disable
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

@@ -4,6 +4,7 @@
 # error and no verify failure, the controller reconnects, and the recovery
 # time after the target returns is reported.
 # rblk-timeout: 600
+# rblk-lockdep: port-disable
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

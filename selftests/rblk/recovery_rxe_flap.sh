@@ -3,6 +3,7 @@
 # and comes back: rblk releases everything on the old device, reconnects on
 # the new one, and fio completes with no error.
 # rblk-timeout: 600
+# rblk-lockdep: port-disable
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

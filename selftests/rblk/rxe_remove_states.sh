@@ -9,6 +9,7 @@
 # again and the data verifies.  rblk keeps its controllers across a device
 # removal (Documentation/design.rst); nvme-rdma deletes them.
 # rblk-timeout: 400
+# rblk-lockdep: port-disable
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

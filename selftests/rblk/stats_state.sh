@@ -11,6 +11,7 @@
 #    target is back;
 #  - after disconnect /sys/block/rblkN is gone.
 # rblk-timeout: 300
+# rblk-lockdep: port-disable
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

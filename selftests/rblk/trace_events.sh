@@ -9,6 +9,7 @@
 # rblk_error_recovery and the same three state changes; disconnect
 # is one live -> deleting.  The data is checked against the backing file.
 # rblk-timeout: 180
+# rblk-lockdep: port-disable
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
