@@ -255,11 +255,30 @@ static bool rblk_resubmit_rq(struct rblk_ctrl *ctrl, struct request *rq)
 	return true;
 }
 
-/* The queue cannot take block I/O now: it waits for recovery, or fails. */
+/*
+ * A read or write built before a reconnect lowered the queue's limits (an
+ * RDMA device whose memory regions map fewer pages): no memory
+ * registration can describe it.  Its bios are split anew instead.
+ */
+static bool rblk_rq_over_limits(struct request *rq)
+{
+	if (req_op(rq) != REQ_OP_READ && req_op(rq) != REQ_OP_WRITE)
+		return false;
+	return blk_rq_sectors(rq) > queue_max_hw_sectors(rq->q) ||
+	       blk_rq_nr_phys_segments(rq) > queue_max_segments(rq->q);
+}
+
+/*
+ * The queue cannot take block I/O now: it waits for recovery, or fails.
+ * A REQ_FAILFAST_* request fails at once with a path error, as
+ * nvmf_fail_nonready_command() does: its submitter (dm-multipath) has
+ * another path to try rather than wait for this one.
+ */
 static blk_status_t rblk_not_ready(struct rblk_ctrl *ctrl,
 				   struct rblk_queue *queue, struct request *rq)
 {
-	if (!blk_rq_is_passthrough(rq) && rblk_ctrl_holds_io(ctrl)) {
+	if (!blk_rq_is_passthrough(rq) && !blk_noretry_request(rq) &&
+	    rblk_ctrl_holds_io(ctrl)) {
 		/*
 		 * Started already (a failed post): back to blk-mq first,
 		 * which hands it over unstarted next time.
@@ -312,6 +331,9 @@ static blk_status_t __rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 		if (unlikely(rblk_rq_misaligned(ns, rq)))
 			return rblk_fail_rq(rq, NVME_SC_INVALID_FIELD |
 						NVME_STATUS_DNR);
+		if (unlikely(rblk_rq_over_limits(rq)) &&
+		    rblk_resubmit_rq(ctrl, rq))
+			return BLK_STS_OK;
 	}
 	if (unlikely(!rblk_queue_ready(ctrl, queue, rq)))
 		return rblk_not_ready(ctrl, queue, rq);
@@ -405,7 +427,8 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 	 * instead of resetting the controller forever.
 	 */
 	if (req->flags & RBLK_REQ_ABORTED) {
-		if (!rblk_ctrl_holds_io(ctrl))
+		/* Failfast: no waiting for the reconnect (see rblk_not_ready()). */
+		if (!rblk_ctrl_holds_io(ctrl) || blk_noretry_request(rq))
 			return RBLK_COMPLETE;
 		if (!(req->flags & RBLK_REQ_TIMED_OUT))
 			return RBLK_REQUEUE;
@@ -475,10 +498,17 @@ static enum blk_eh_timer_return rblk_timeout(struct request *rq)
 	if (blk_mq_rq_state(rq) != MQ_RQ_IN_FLIGHT ||
 	    READ_ONCE(req->genctr) != gen)
 		return BLK_EH_DONE;
-	/* Answered; the invalidation of its memory is under way. */
-	if (READ_ONCE(req->responded) &&
-	    rblk_ctrl_state(ctrl) == RBLK_STATE_LIVE)
+	/*
+	 * Answered; the invalidation of its memory (or its SEND's
+	 * completion) is under way: one more period for it.  A work
+	 * completion that has not come by then never will: the queue is
+	 * broken, and this is a timeout like any other.
+	 */
+	if (READ_ONCE(req->responded) && !(req->flags & RBLK_REQ_EXTENDED) &&
+	    rblk_ctrl_state(ctrl) == RBLK_STATE_LIVE) {
+		req->flags |= RBLK_REQ_EXTENDED;
 		return BLK_EH_RESET_TIMER;
+	}
 
 	rblk_warn(ctrl, "queue %u: command %#x (opcode %#x%s%s) timed out\n",
 		  queue->qid, req->cid, req->opcode,

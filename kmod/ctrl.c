@@ -739,9 +739,6 @@ static int rblk_connect_queue(struct rblk_ctrl *ctrl, u16 qid, u32 size,
 	struct rblk_queue *queue = &ctrl->queues[qid];
 	int ret;
 
-	queue->ctrl = ctrl;
-	queue->qid = qid;
-	queue->ops = &rblk_ctrl_queue_ops;
 	/* By the layout its hardware queue has now (see the count change). */
 	queue->poll = qid && rblk_qid_is_poll(ctrl, qid);
 	ret = rblk_queue_alloc(queue, size, depth);
@@ -770,9 +767,15 @@ static int rblk_configure_admin_queue(struct rblk_ctrl *ctrl, bool new,
 	if (ret)
 		return ret;
 
+	/*
+	 * On every connect, as nvme-rdma derives max_fr_pages: a reconnect
+	 * may land on another RDMA device, whose memory regions map fewer
+	 * pages.  The namespaces take the new limits when they are
+	 * revalidated, before I/O flows; held requests built for larger
+	 * ones are split again (blk.c).
+	 */
+	ctrl->max_segments = rblk_device_max_segments(ctrl->queues[0].device);
 	if (new) {
-		ctrl->max_segments =
-			rblk_device_max_segments(ctrl->queues[0].device);
 		ctrl->max_hw_sectors = UINT_MAX;
 		ret = rblk_alloc_admin_tagset(ctrl);
 		if (ret) {
@@ -1103,6 +1106,8 @@ static void rblk_reconnect_work(struct work_struct *work)
 	atomic64_inc(&ctrl->reconnect_attempts);
 	rblk_notify(ctrl, NULL, RBLK_EVENT_RECONNECTING);
 
+	/* Nothing dispatched while the namespaces are checked again. */
+	rblk_quiesce_io(ctrl);
 	ret = rblk_setup_ctrl(ctrl, false, &errmsg);
 	if (!ret && rblk_change_state(ctrl, RBLK_STATE_LIVE)) {
 		atomic64_inc(&ctrl->reconnects);
@@ -1129,6 +1134,7 @@ static void rblk_reconnect_work(struct work_struct *work)
 		rblk_give_up(ctrl);
 		return;
 	}
+	rblk_unquiesce_io(ctrl);
 	queue_delayed_work(rblk_wq, &ctrl->reconnect_work,
 			   ctrl->opts.reconnect_delay * HZ);
 }
@@ -1153,6 +1159,13 @@ static void rblk_err_work(struct work_struct *work)
 	if (ctrl->opts.fast_io_fail_tmo >= 0)
 		queue_delayed_work(rblk_wq, &ctrl->failfast_work,
 				   ctrl->opts.fast_io_fail_tmo * HZ);
+	/*
+	 * Between attempts the namespace queues run, as nvme's do: held
+	 * requests go back to blk-mq from ->queue_rq (BLK_STS_RESOURCE),
+	 * and REQ_FAILFAST_* ones fail there at once, for dm-multipath to
+	 * retry on another path.  Each attempt quiesces them again.
+	 */
+	rblk_unquiesce_io(ctrl);
 	rblk_info(ctrl, "reconnecting in %u seconds\n",
 		  ctrl->opts.reconnect_delay);
 	queue_delayed_work(rblk_wq, &ctrl->reconnect_work,
@@ -1201,7 +1214,17 @@ struct rblk_ctrl *rblk_ctrl_alloc(const struct rblk_ctrl_opts *opts,
 		kfree(ctrl);
 		return NULL;
 	}
+	/*
+	 * Every queue knows its controller from the start: a hardware queue
+	 * that a queue-count change added may be dispatched to (or time out)
+	 * before its queue ever connected, when that reconnect attempt fails
+	 * after the change.  As nvme-rdma, which sets them up before it
+	 * resizes the tag set.
+	 */
 	for (i = 0; i <= rblk_opts_max_queues(opts); i++) {
+		ctrl->queues[i].ctrl = ctrl;
+		ctrl->queues[i].qid = i;
+		ctrl->queues[i].ops = &rblk_ctrl_queue_ops;
 		mutex_init(&ctrl->queues[i].stop_lock);
 		spin_lock_init(&ctrl->queues[i].sq_lock);
 		spin_lock_init(&ctrl->queues[i].poll_lock);
@@ -1313,6 +1336,13 @@ void rblk_ctrl_stop_recovery(struct rblk_ctrl *ctrl)
 	if (!live) {
 		clear_bit(RBLK_CTRL_IO_READY, &ctrl->flags);
 		set_bit(RBLK_CTRL_FAILFAST, &ctrl->flags);
+	} else {
+		/*
+		 * A reset whose err_work was cancelled before it ran left the
+		 * association, and the namespaces on it, as they were: what
+		 * del_gendisk() writes back goes out on it.
+		 */
+		set_bit(RBLK_CTRL_IO_READY, &ctrl->flags);
 	}
 	/*
 	 * Also when live: a reconnect that lost the race to LIVE against

@@ -244,7 +244,12 @@ static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 	ret = atomic_read(&ctrl->reval_gen) != gen ? -EAGAIN :
 	      device_add_disk(&ctrl->dev, disk, rblk_ns_groups);
 	if (ret) {
-		rblk_ctrl_kill_ns(ctrl, ns);
+		/*
+		 * Off the list, recovery no longer touches the queue.  No
+		 * kill: the disk was never live, so no I/O waits on it, and a
+		 * requeue kick would run on kblockd after put_disk() freed
+		 * the queue.
+		 */
 		rblk_ctrl_del_ns(ctrl, ns);
 		put_disk(disk);
 		goto out_put_ns;

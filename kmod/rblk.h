@@ -143,6 +143,7 @@ enum rblk_req_flags {
 	RBLK_REQ_ABORTED	= 1 << 1,	/* cancelled by the host */
 	RBLK_REQ_INLINE		= 1 << 2,	/* data sent in-capsule */
 	RBLK_REQ_TIMED_OUT	= 1 << 3,	/* cancelled after a timeout */
+	RBLK_REQ_EXTENDED	= 1 << 4,	/* answered, timer extended once */
 };
 
 /**
