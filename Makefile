@@ -31,7 +31,7 @@ VM_TIMEOUT ?= 1200
 VM_RUN = KVER=$(KVER) BUILD=$(BUILD) scripts/vm-run.sh --timeout $(VM_TIMEOUT)
 
 .PHONY: all setup modules modules_clean tools initramfs check demo bench lint clean \
-	debug-kernel debug-modules debug-initramfs check-debug \
+	debug-kernel debug-modules debug-initramfs check-debug check-debug-siw \
 	install install-module install-tools uninstall install-dkms uninstall-dkms \
 	host-check
 
@@ -177,6 +177,16 @@ DEBUG_TESTS = kmemleak_clear \
 	$(or $(TESTS),$(filter-out $(DEBUG_PORT_TESTS),$(DEBUG_ALL_TESTS)) $(DEBUG_PORT_TESTS)) \
 	kmemleak_scan lockdep_armed
 
+# The guest's RDMA fabric: rxe (Soft-RoCE) or siw (Soft-iWARP; only the
+# debug kernel has it, Debian's kernels build no siw).
+RDMA ?= rxe
+export RBLK_RDMA := $(RDMA)
+# Over iWARP: the data-path, reconnect and fault selftests, nvme-rdma beside.
+SIW_TESTS = nvme_rdma_reference data_patterns fio_verify fs_ext4 io_limits \
+	recovery_port_flap recovery_rxe_flap ctrl_loss_eio fast_io_fail \
+	failfast_reconnect reconnect_queues timeout_retry_eio poll_queues \
+	dm_mpath_failfast queue_growth_fail fault_inject
+
 debug-kernel:
 	@scripts/debug-kernel.sh $(BUILD)
 
@@ -201,6 +211,10 @@ check-debug:
 		RBLK_VM_KERNEL=$(DEBUG_KROOT)/boot/vmlinuz-$(DEBUG_KVER) RBLK_VM_MEM=3072 \
 		RBLK_TEST_TIMEOUT=$(DEBUG_TEST_TIMEOUT) \
 		scripts/vm-run.sh --timeout $(DEBUG_VM_TIMEOUT) --mode check --tests "$(DEBUG_TESTS)"
+
+# The same debug guest over Soft-iWARP, SIW_TESTS only.
+check-debug-siw:
+	@$(MAKE) --no-print-directory check-debug RDMA=siw TESTS="$(SIW_TESTS)"
 
 # Style and static checks: checkpatch (from Debian's linux-source), sparse
 # and a W=1 build, all of which must be clean.

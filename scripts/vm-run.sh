@@ -5,7 +5,7 @@
 # env:   KVER (6.1.0-57-amd64), BUILD (build), RBLK_TEST_TIMEOUT (per test, guest side),
 #        RBLK_VM_KERNEL, RBLK_VM_INITRD (default BUILD/kernel/boot/vmlinuz-KVER,
 #        BUILD/initramfs.cpio.gz), RBLK_VM_MEM (MiB, default 2048),
-#        RBLK_VM_APPEND (more kernel command line)
+#        RBLK_VM_APPEND (more kernel command line), RBLK_RDMA (rxe or siw)
 #
 # The console (ttyS0) is streamed to stdout and kept in $BUILD/console.log.
 # Test results come as KTAP over a second UART (ttyS1 -> $BUILD/ktap.log)
@@ -54,6 +54,7 @@ tests_arg=$(echo "$TESTS" | tr -s ' ,' ',' | sed 's/^,//; s/,$//')
 # printk.time=1: kernel lines start with "[ secs]", user output never does.
 APPEND="console=ttyS0 quiet loglevel=5 printk.time=1 panic=-1 rblktest.mode=$MODE rblktest.tests=$tests_arg"
 [ -n "${RBLK_TEST_TIMEOUT:-}" ] && APPEND="$APPEND rblktest.timeout=$RBLK_TEST_TIMEOUT"
+[ -n "${RBLK_RDMA:-}" ] && APPEND="$APPEND rblktest.rdma=$RBLK_RDMA"
 [ -n "${RBLK_VM_APPEND:-}" ] && APPEND="$APPEND $RBLK_VM_APPEND"
 
 : > "$CONSOLE"

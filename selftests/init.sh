@@ -9,6 +9,8 @@
 # Kernel command line: rblktest.mode=check (selftests) or NAME (runs selftests/NAME.sh,
 #                      e.g. demo)   rblktest.tests=a,b,c (empty: all)
 #                      rblktest.timeout=SECS (per-test timeout)
+#                      rblktest.rdma=rxe|siw (the fabric: Soft-RoCE, the
+#                      default, or Soft-iWARP where the kernel has it)
 # Results go, as KTAP, to the console and to /dev/ttyS1 (read by the host).
 # This script is pid 1: it must never exit, or the kernel panics.
 
@@ -54,6 +56,8 @@ cmdline_arg() {
 MODE=$(cmdline_arg rblktest.mode)
 TESTS=$(cmdline_arg rblktest.tests)
 TEST_TIMEOUT=$(cmdline_arg rblktest.timeout)
+RDMA_TYPE=$(cmdline_arg rblktest.rdma)
+: "${RDMA_TYPE:=rxe}"
 : "${MODE:=check}"
 
 shutdown() {
@@ -106,7 +110,7 @@ step "load configfs" modprobe configfs
 grep -q ' /sys/kernel/config ' /proc/mounts ||
 	step "mount configfs" mount -t configfs configfs /sys/kernel/config
 
-# --- the fabric: Soft-RoCE over a dummy netdev ---
+# --- the fabric: Soft-RoCE (or Soft-iWARP) over a dummy netdev ---
 step "loopback up" ip link set lo up
 step "load dummy" modprobe dummy numdummies=0
 step "create $NETDEV" ip link add "$NETDEV" type dummy
@@ -114,8 +118,13 @@ step "address $NETDEV" ip addr add "$TRADDR/24" dev "$NETDEV"
 step "$NETDEV up" ip link set "$NETDEV" up
 # rdma_rxe needs a crc32 crypto driver and 6.1 has no 'add' module parameter.
 step "load crc32_generic" modprobe crc32_generic
-step "load rdma_rxe" modprobe rdma_rxe
-step "create $RDMA_DEV" rdma link add "$RDMA_DEV" type rxe netdev "$NETDEV"
+case $RDMA_TYPE in
+rxe) RDMA_MODULE=rdma_rxe ;;
+siw) RDMA_MODULE=siw RDMA_DEV=siw0 ;;
+*) setup_fail "unknown rblktest.rdma=$RDMA_TYPE (rxe or siw)" ;;
+esac
+step "load $RDMA_MODULE" modprobe "$RDMA_MODULE"
+step "create $RDMA_DEV" rdma link add "$RDMA_DEV" type "$RDMA_TYPE" netdev "$NETDEV"
 [ -e "/sys/class/infiniband/$RDMA_DEV" ] || setup_fail "/sys/class/infiniband/$RDMA_DEV missing"
 
 # --- backing stores ---
@@ -183,6 +192,8 @@ RBLK_BACKING_512=$BACKING_512
 RBLK_LOOP_DEV=$LOOPDEV
 RBLK_NETDEV=$NETDEV
 RBLK_RDMA_DEV=$RDMA_DEV
+RBLK_RDMA_TYPE=$RDMA_TYPE
+RBLK_RDMA_MODULE=$RDMA_MODULE
 RBLK_NVMET_PORT=$PORT
 RBLK_NVMET_SUBSYS=$SUBSYS
 RBLK_HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:$HOSTID

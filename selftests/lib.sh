@@ -324,7 +324,7 @@ reset_fabric() {
 	rblk_loaded && rmmod rblk 2>/dev/null
 	command -v nvme >/dev/null && nvme disconnect-all >/dev/null 2>&1
 	if [ ! -e "/sys/class/infiniband/$RBLK_RDMA_DEV" ]; then
-		rdma link add "$RBLK_RDMA_DEV" type rxe netdev "$RBLK_NETDEV" 2>/dev/null
+		rdma link add "$RBLK_RDMA_DEV" type "$RBLK_RDMA_TYPE" netdev "$RBLK_NETDEV" 2>/dev/null
 		nvmet_reenable_port
 	fi
 	# Only when a test left it unlinked: every port disable records the

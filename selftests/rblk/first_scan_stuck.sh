@@ -21,7 +21,7 @@ IO_TMO=8
 NSID=9
 restore() {
 	rdma link show "$RBLK_RDMA_DEV" >/dev/null 2>&1 || {
-		rdma link add "$RBLK_RDMA_DEV" type rxe netdev "$RBLK_NETDEV"
+		rdma link add "$RBLK_RDMA_DEV" type "$RBLK_RDMA_TYPE" netdev "$RBLK_NETDEV"
 		nvmet_reenable_port
 	}
 	delay_ns_destroy
@@ -104,7 +104,7 @@ log "(b) $RBLK_RDMA_DEV removed in $(($(uptime_ms) - t0)) ms"
 sleep 1
 running "$cpid" || fail "(b) the connect ended without a device: $(cat /tmp/connect.log)"
 # The target comes back, prompt this time.
-must rdma link add "$RBLK_RDMA_DEV" type rxe netdev "$RBLK_NETDEV"
+must rdma link add "$RBLK_RDMA_DEV" type "$RBLK_RDMA_TYPE" netdev "$RBLK_NETDEV"
 nvmet_reenable_port
 wait_until 60 exited "$cpid" || fail "(b) connect did not end after the target came back"
 wait "$cpid" || fail "(b) connect failed: $(cat /tmp/connect.log)"

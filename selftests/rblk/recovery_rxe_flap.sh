@@ -12,7 +12,7 @@ dev=$(rblk_connect "$RBLK_NSID_FILE" -k 2 -c 1 -l 120) || exit 1
 # Whatever failed, the device comes back and the port listens on it.
 restore_rxe() {
 	rdma link show "$RBLK_RDMA_DEV" >/dev/null 2>&1 && return 0
-	rdma link add "$RBLK_RDMA_DEV" type rxe netdev "$RBLK_NETDEV"
+	rdma link add "$RBLK_RDMA_DEV" type "$RBLK_RDMA_TYPE" netdev "$RBLK_NETDEV"
 	nvmet_reenable_port
 }
 trap restore_rxe EXIT
@@ -24,7 +24,7 @@ pid=$!
 sleep 2
 must rdma link delete "$RBLK_RDMA_DEV"
 sleep 3
-must rdma link add "$RBLK_RDMA_DEV" type rxe netdev "$RBLK_NETDEV"
+must rdma link add "$RBLK_RDMA_DEV" type "$RBLK_RDMA_TYPE" netdev "$RBLK_NETDEV"
 # nvmet-rdma (6.1) does not listen again on a new device by itself: the
 # target's admin re-enables the port, as after any target-side restart.
 nvmet_unlink
