@@ -562,6 +562,8 @@ void opts_merge(struct cfg *dst, const struct cfg *def)
 		memcpy(dst->hostid, def->hostid, sizeof(dst->hostid));
 	MERGE(NSID, nsid);
 	MERGE(NR_IO_QUEUES, nr_io_queues);
+	MERGE(NR_POLL_QUEUES, nr_poll_queues);
+	MERGE(NR_WRITE_QUEUES, nr_write_queues);
 	MERGE(QUEUE_SIZE, queue_size);
 	MERGE(CTRL_LOSS_TMO, ctrl_loss_tmo);
 	MERGE(RECONNECT_DELAY, reconnect_delay);
