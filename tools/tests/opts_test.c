@@ -604,6 +604,9 @@ static void attr_options(void)
 	CHECK(opts_from_attr(RBLK_ATTR_HOST_TRADDR) == OPT_HOST_TRADDR);
 	CHECK(opts_from_attr(RBLK_ATTR_TOS) == OPT_TOS);
 	CHECK(opts_from_attr(RBLK_ATTR_QUEUE_SIZE) == OPT_QUEUE_SIZE);
+	CHECK(opts_from_attr(RBLK_ATTR_NR_POLL_QUEUES) == OPT_NR_POLL_QUEUES);
+	CHECK(opts_from_attr(RBLK_ATTR_NR_WRITE_QUEUES) ==
+	      OPT_NR_WRITE_QUEUES);
 	CHECK(opts_from_attr(RBLK_ATTR_FAST_IO_FAIL_TMO) ==
 	      OPT_FAST_IO_FAIL_TMO);
 	CHECK(opts_from_attr(RBLK_ATTR_CTRL_NAME) == OPT_DEVICE);
