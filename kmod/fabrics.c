@@ -327,6 +327,13 @@ int rblk_identify_ctrl(struct rblk_ctrl *ctrl)
 		ctrl->ioccsz = sizeof(struct nvme_command) / 16;
 		ctrl->icdoff = 0;
 	}
+	/*
+	 * In-capsule data is described by an offset into the capsule: only
+	 * for a controller that takes offsets in SGL addresses (nvme-rdma's
+	 * use_inline_data), whatever its capsule size.
+	 */
+	if (!(le32_to_cpu(id->sgls) & RBLK_SGLS_OFFSET))
+		ctrl->ioccsz = sizeof(struct nvme_command) / 16;
 out:
 	kfree(id);
 	return ret;

@@ -24,6 +24,11 @@
 
 /* Keyed SGL data blocks, the only way rblk describes remote memory. */
 #define RBLK_SGLS_KEYED		(1U << 2)
+/*
+ * SGL Address Offset Supported: the address of a data block descriptor
+ * may be an offset, which is how in-capsule data is described.
+ */
+#define RBLK_SGLS_OFFSET	(1U << 20)
 
 /* Command Retry Delay: status bits 12:11, index + 1 into CRDT1..3. */
 #define RBLK_STATUS_CRD(status)	(((status) & NVME_STATUS_CRD) >> 11)
