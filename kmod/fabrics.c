@@ -14,7 +14,10 @@
 #include "rblk.h"
 #include "trace.h"
 
-/* Discovery log records per Get Log Page: 32 KiB, inside any MDTS. */
+/*
+ * Discovery log records per Get Log Page at most (32 KiB, one bounce
+ * buffer); fewer when MDTS or the transport take less.
+ */
 #define RBLK_DISC_CHUNK		32
 /* A whole discovery log within this, however slowly the target answers. */
 #define RBLK_DISC_READ_TMO	(30 * HZ)
@@ -324,6 +327,13 @@ int rblk_identify_ctrl(struct rblk_ctrl *ctrl)
 		ctrl->ioccsz = sizeof(struct nvme_command) / 16;
 		ctrl->icdoff = 0;
 	}
+	/*
+	 * In-capsule data is described by an offset into the capsule: only
+	 * for a controller that takes offsets in SGL addresses (nvme-rdma's
+	 * use_inline_data), whatever its capsule size.
+	 */
+	if (!(le32_to_cpu(id->sgls) & RBLK_SGLS_OFFSET))
+		ctrl->ioccsz = sizeof(struct nvme_command) / 16;
 out:
 	kfree(id);
 	return ret;
@@ -587,13 +597,22 @@ int rblk_get_disc_log(struct rblk_ctrl *ctrl, u32 max,
 	struct nvmf_disc_rsp_page_hdr *hdr;
 	int ret, tries = 3;
 	u64 genctr, total;
-	u32 n, i, chunk;
+	u32 n, i, chunk, max_chunk;
 	void *buf;
 
 	unsigned long deadline = jiffies + RBLK_DISC_READ_TMO;
 
+	/*
+	 * ctrl->max_hw_sectors is MDTS; the admin queue's limit is what
+	 * blk_rq_map_kern() lets through (MDTS and one memory registration),
+	 * unless it predates this association's Identify.
+	 */
+	max_chunk = rblk_disc_chunk(min(ctrl->max_hw_sectors,
+					queue_max_hw_sectors(ctrl->admin_q)),
+				    RBLK_DISC_CHUNK);
+
 	/* One bounce buffer for header and chunks: kmalloc'ed, DMA-able. */
-	buf = kmalloc(max(sizeof(*hdr), RBLK_DISC_CHUNK * esz), GFP_KERNEL);
+	buf = kmalloc(max(sizeof(*hdr), max_chunk * esz), GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
 	hdr = buf;
@@ -613,7 +632,7 @@ again:
 		goto out;
 	}
 	for (i = 0; i < n; i += chunk) {
-		chunk = min_t(u32, n - i, RBLK_DISC_CHUNK);
+		chunk = min(n - i, max_chunk);
 		ret = rblk_read_log(ctrl, NVME_LOG_DISC,
 				    sizeof(*hdr) + (u64)i * esz, buf,
 				    chunk * esz);

@@ -301,6 +301,24 @@ u32 rblk_mdts_sectors(u64 cap, u8 mdts)
 EXPORT_SYMBOL_IF_KUNIT(rblk_mdts_sectors);
 
 /**
+ * rblk_disc_chunk() - discovery log records to read per Get Log Page
+ * @max_sectors: the largest transfer, in 512-byte sectors, that both the
+ *	controller (MDTS) and the transport take
+ * @max_records: what the buffer holds
+ *
+ * Return: whole records within both, at least one (a transport that cannot
+ * move one record cannot read the log header either).
+ */
+u32 rblk_disc_chunk(u32 max_sectors, u32 max_records)
+{
+	u64 n = ((u64)max_sectors << SECTOR_SHIFT) /
+		sizeof(struct nvmf_disc_rsp_page_entry);
+
+	return clamp_t(u64, n, 1, max(max_records, 1U));
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_disc_chunk);
+
+/**
  * rblk_queue_size_limit() - the most entries an I/O queue may have
  * @cap: the CAP property; MQES is 0's based
  * @maxcmd: Identify Controller MAXCMD, commands outstanding per queue at

@@ -24,6 +24,11 @@
 
 /* Keyed SGL data blocks, the only way rblk describes remote memory. */
 #define RBLK_SGLS_KEYED		(1U << 2)
+/*
+ * SGL Address Offset Supported: the address of a data block descriptor
+ * may be an offset, which is how in-capsule data is described.
+ */
+#define RBLK_SGLS_OFFSET	(1U << 20)
 
 /* Command Retry Delay: status bits 12:11, index + 1 into CRDT1..3. */
 #define RBLK_STATUS_CRD(status)	(((status) & NVME_STATUS_CRD) >> 11)
@@ -186,6 +191,7 @@ void rblk_cmd_dsm(struct nvme_command *cmd, struct nvme_dsm_range *range,
 u32 rblk_cc_enable(unsigned int page_shift);
 unsigned int rblk_cap_ready_timeout_ms(u64 cap);
 u32 rblk_mdts_sectors(u64 cap, u8 mdts);
+u32 rblk_disc_chunk(u32 max_sectors, u32 max_records);
 u32 rblk_queue_size_limit(u64 cap, u16 maxcmd);
 int rblk_ns_lba_shift(const struct nvme_id_ns *id, unsigned int page_shift);
 int rblk_ns_info_from_id(const struct nvme_id_ns *id, unsigned int page_shift,

@@ -269,6 +269,14 @@ static void rblk_test_get_log(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, le32_at(&cmd, CDW(12)), 0x3456789c);
 	KUNIT_EXPECT_EQ(test, le32_at(&cmd, CDW(13)), 0x12);
 
+	/* Discovery log chunks: 1 KiB records within MDTS and the buffer. */
+	KUNIT_EXPECT_EQ(test, rblk_disc_chunk(U32_MAX, 32), 32);
+	KUNIT_EXPECT_EQ(test, rblk_disc_chunk(rblk_mdts_sectors(0, 1), 32), 8);
+	KUNIT_EXPECT_EQ(test, rblk_disc_chunk(rblk_mdts_sectors(0, 3), 32), 32);
+	KUNIT_EXPECT_EQ(test, rblk_disc_chunk(17, 32), 8);	/* 8.5 KiB */
+	KUNIT_EXPECT_EQ(test, rblk_disc_chunk(1, 32), 1);
+	KUNIT_EXPECT_EQ(test, rblk_disc_chunk(U32_MAX, 0), 1);
+
 	KUNIT_EXPECT_EQ(test, rblk_cmd_get_log(&cmd, NVME_LOG_DISC, 0, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, rblk_cmd_get_log(&cmd, NVME_LOG_DISC, 0, 6), -EINVAL);
 	KUNIT_EXPECT_EQ(test, rblk_cmd_get_log(&cmd, NVME_LOG_DISC, 2, 4), -EINVAL);

@@ -18,15 +18,23 @@ static DEFINE_MUTEX(rblk_device_mutex);
 static DECLARE_WAIT_QUEUE_HEAD(rblk_device_wq);
 static struct ib_client rblk_ib_client;
 
+/*
+ * The device leaves the list only once its PD is gone: the list is what
+ * device removal waits on (rblk_device_wait_unused()), and the RDMA core
+ * frees the device when our remove callback returns.  Everything else a
+ * queue allocates on the device goes before the queue's reference.
+ * Meanwhile kref_get_unless_zero() keeps rblk_device_get() off it.
+ */
 static void rblk_device_free(struct kref *ref)
 {
 	struct rblk_device *device = container_of(ref, struct rblk_device, ref);
+
+	ib_dealloc_pd(device->pd);
 
 	mutex_lock(&rblk_device_mutex);
 	list_del(&device->entry);
 	mutex_unlock(&rblk_device_mutex);
 
-	ib_dealloc_pd(device->pd);
 	kfree(device);
 	wake_up_all(&rblk_device_wq);
 }
@@ -108,6 +116,7 @@ static void rblk_device_put_queue(struct rblk_queue *queue)
 	queue->device = NULL;
 }
 
+/* Listed: queues use it, or its PD is still being freed. */
 static bool rblk_device_in_use(struct ib_device *ibdev)
 {
 	struct rblk_device *device;
@@ -121,10 +130,12 @@ static bool rblk_device_in_use(struct ib_device *ibdev)
 }
 
 /*
- * Sleep until no queue uses @ibdev.  Not wait_event(): the check takes
- * rblk_device_mutex, which must not be slept on while the task is queued
- * as not running; wait_woken() keeps the check in TASK_RUNNING and still
- * sees a wake-up that comes between the check and the sleep.
+ * Sleep until nothing of ours is left on @ibdev.  Not wait_event(): the
+ * check takes rblk_device_mutex, which must not be slept on while the task
+ * is queued as not running; wait_woken() keeps the check in TASK_RUNNING
+ * and still sees a wake-up that comes between the check and the sleep.
+ * The wait queue is shared by all devices: a wake-up only means "look
+ * again", the list is the answer.
  */
 static void rblk_device_wait_unused(struct ib_device *ibdev)
 {

@@ -562,6 +562,8 @@ void opts_merge(struct cfg *dst, const struct cfg *def)
 		memcpy(dst->hostid, def->hostid, sizeof(dst->hostid));
 	MERGE(NSID, nsid);
 	MERGE(NR_IO_QUEUES, nr_io_queues);
+	MERGE(NR_POLL_QUEUES, nr_poll_queues);
+	MERGE(NR_WRITE_QUEUES, nr_write_queues);
 	MERGE(QUEUE_SIZE, queue_size);
 	MERGE(CTRL_LOSS_TMO, ctrl_loss_tmo);
 	MERGE(RECONNECT_DELAY, reconnect_delay);
@@ -588,6 +590,8 @@ int opts_from_attr(int attr)
 		[RBLK_ATTR_HOSTID]		= OPT_HOSTID + 1,
 		[RBLK_ATTR_NSID]		= OPT_NSID + 1,
 		[RBLK_ATTR_NR_IO_QUEUES]	= OPT_NR_IO_QUEUES + 1,
+		[RBLK_ATTR_NR_POLL_QUEUES]	= OPT_NR_POLL_QUEUES + 1,
+		[RBLK_ATTR_NR_WRITE_QUEUES]	= OPT_NR_WRITE_QUEUES + 1,
 		[RBLK_ATTR_QUEUE_SIZE]		= OPT_QUEUE_SIZE + 1,
 		[RBLK_ATTR_KATO]		= OPT_KATO + 1,
 		[RBLK_ATTR_RECONNECT_DELAY]	= OPT_RECONNECT_DELAY + 1,

@@ -2,10 +2,11 @@
 # nvmecfg connect-all reads the discovery log and connects every NVM
 # subsystem it lists, as nvme connect-all does: targets from the command
 # line, or from /etc/nvme/discovery.conf (nvme-cli's file: one line of
-# discover arguments per discovery controller, # comments).  Running it
-# again connects nothing new and is no error.  disconnect -n NQN removes
-# every controller of that subsystem and only those; disconnect-all the
-# rest.  Data written through the devices is on the target.
+# discover arguments per discovery controller, # comments), which get the
+# command line's options (-i, -P, -W).  Running it again connects nothing
+# new and is no error.  disconnect -n NQN removes every controller of that
+# subsystem and only those; disconnect-all the rest.  Data written through
+# the devices is on the target.
 # rblk-timeout: 300
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -91,6 +92,17 @@ must nvmecfg connect-all
 check_data "$SECOND" 1 /tmp/ca.img
 must nvmecfg disconnect-all
 log "connect-all from $CONF"
+
+# The command line's options reach the file's targets, values and all.
+must nvmecfg connect-all -i 1 -P 1 -W 1
+[ "$(nctrls)" -eq 2 ] || fail "connect-all -P -W from $CONF: $(nctrls) controllers"
+for d in /sys/class/rblk/rblk-ctrl*; do
+	q="$(cat "$d/nr_io_queues") $(cat "$d/nr_poll_queues") $(cat "$d/nr_write_queues")"
+	[ "$q" = "3 1 1" ] ||
+		fail "connect-all -i 1 -P 1 -W 1 from $CONF: ${d##*/} has io/poll/write queues $q, want 3 1 1"
+done
+must nvmecfg disconnect-all
+log "connect-all -i 1 -P 1 -W 1 from $CONF: 3 I/O queues, 1 poll, 1 write"
 
 # A line the tool cannot parse is an error naming the file and line.
 printf '%s\n' "-t rdma --frob" > "$CONF"

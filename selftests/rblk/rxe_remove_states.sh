@@ -6,8 +6,11 @@
 # in the setup of the new association).  Each time the removal returns
 # within 30 s, held I/O stays held (ctrl_loss_tmo is long), nothing hangs,
 # and once the device and the target port are back the controller is live
-# again and the data verifies.  rblk keeps its controllers across a device
-# removal (Documentation/design.rst); nvme-rdma deletes them.
+# again and the data verifies; (d) a disconnect has freed all on the device
+# but its PD when the removal starts.  Every time, rblk's ib_dealloc_pd()
+# on the device comes before rblk's remove callback returns (kprobes).
+# rblk keeps its controllers across a device removal
+# (Documentation/design.rst); nvme-rdma deletes them.
 # rblk-timeout: 400
 # rblk-lockdep: port-disable
 # shellcheck source=../lib.sh
@@ -24,7 +27,52 @@ restore_rxe() {
 		rdma link add "$RBLK_RDMA_DEV" type rxe netdev "$RBLK_NETDEV"
 	nvmet_reenable_port
 }
-trap restore_rxe EXIT
+# kprobes on rblk's PD frees and the return of its ib_client remove
+# callback; without kprobe events, the order is not checked.
+TR=/sys/kernel/tracing
+KP="$TR/kprobe_events"
+probes_off() {
+	[ -n "$probes" ] || return 0
+	probes=
+	echo 0 > "$TR/events/kprobes/rblk_pd_free/enable"
+	echo 0 > "$TR/events/kprobes/rblk_removed/enable"
+	echo -:rblk_pd_free >> "$KP"
+	echo -:rblk_removed >> "$KP"
+	echo > "$TR/trace"
+}
+probes=
+grep -q " $TR tracefs" /proc/mounts || mount -t tracefs tracefs "$TR" 2>/dev/null
+# shellcheck disable=SC2016 # $stack0 is the kernel's to expand
+if echo 'p:rblk_pd_free ib_dealloc_pd_user caller=$stack0:symbol' >> "$KP" 2>/dev/null &&
+   echo 'r:rblk_removed rblk:rblk_ib_remove_one' >> "$KP" 2>/dev/null; then
+	probes=1
+	echo > "$TR/trace"
+	echo 1 > "$TR/events/kprobes/rblk_pd_free/enable"
+	echo 1 > "$TR/events/kprobes/rblk_removed/enable"
+	echo 1 > "$TR/tracing_on"
+else
+	echo -:rblk_pd_free >> "$KP" 2>/dev/null
+	log "no kprobe events: the order of PD free and removal is not checked"
+fi
+
+# pd_freed_first WHAT [pd]: since the last check, no ib_dealloc_pd() of
+# rblk's came after its remove callback returned (finding 5: the RDMA core
+# frees the device then); with "pd", one came before.
+pd_freed_first() {
+	[ -n "$probes" ] || return 0
+	sleep 1		# a late free would come now
+	awk -v need="$2" '
+		/ rblk_removed: / { rm = NR }
+		/ rblk_pd_free: .*caller=rblk_/ { pd = NR; n++ }
+		END {
+			if (!rm) { print "the remove callback never returned"; exit 1 }
+			if (pd > rm) { print "a PD was freed after the remove callback returned"; exit 1 }
+			if (need && !n) { print "no PD of rblk was freed"; exit 1 }
+		}' "$TR/trace" > /tmp/pd.err ||
+		fail "$1: $(cat /tmp/pd.err): $(grep -E 'rblk_(pd_free|removed):' "$TR/trace" | tail -n 5)"
+	echo > "$TR/trace"
+}
+trap 'probes_off; restore_rxe' EXIT
 
 # remove_dev rmmod|link: remove the RDMA device within 30 s; ms=its time.
 # (In the background: a removal that hangs is in D state, unkillable.)
@@ -73,6 +121,7 @@ while [ "$(ios)" -lt $((base + 64)) ]; do
 done
 remove_dev rmmod
 log "(a) live: rdma_rxe removed in ${ms} ms"
+pd_freed_first "(a)" pd
 sleep 1
 kill -0 "$pid" 2>/dev/null || fail "(a) fio ended while the device was gone: $(cat /tmp/fio.log)"
 st=$(rblk_attr "$dev" state)
@@ -94,6 +143,7 @@ pid=$!
 sleep 1
 remove_dev link
 log "(b) reconnecting: $RBLK_RDMA_DEV removed in ${ms} ms"
+pd_freed_first "(b)"
 sleep 2
 kill -0 "$pid" 2>/dev/null || fail "(b) the held write ended without a device: $(cat /tmp/dd.log)"
 st=$(rblk_attr "$dev" state)
@@ -126,6 +176,7 @@ while [ $i -lt 3 ]; do
 	usleep $((at * 1000))
 	remove_dev link
 	log "(c) $i: removed ${at} ms into a reconnect, in ${ms} ms, state $(rblk_attr "$dev" state)"
+	pd_freed_first "(c) $i" pd
 	device_back
 	rblk_wait_state "$dev" live 60 || fail "(c) $i: no reconnect within 60 s of the device's return"
 	pattern_file /tmp/c 65536
@@ -135,6 +186,31 @@ while [ $i -lt 3 ]; do
 	not_hung "(c) $i"
 done
 assert_on_target "$dev" "$RBLK_BACKING" 16 "device and target after the removals"
-rblk_disconnect "$dev"
+
+# --- (d) a disconnect's last release racing the removal ---
+# Remove the device once the disconnect has let go of all on it but its
+# PD (the PD has no users left, or is gone), as close as a script gets
+# to the release that frees the PD.
+rblk_pd_busy() {
+	rdma -j resource show pd 2>/dev/null |
+		jq -e '[.[] | select((.comm // "") | test("rblk")) |
+			select(.users > 0)] | length > 0' >/dev/null
+}
+nvmecfg disconnect "${dev##*/}" > /tmp/disc.log 2>&1 &
+pid=$!
+n=0
+while rblk_pd_busy; do
+	n=$((n + 1))
+	[ $n -gt 1000 ] && fail "(d) rblk's PD still in use 10 s into a disconnect"
+	usleep 10000
+done
+remove_dev link
+log "(d) disconnecting: $RBLK_RDMA_DEV removed in ${ms} ms"
+wait "$pid" || fail "(d) disconnect failed: $(cat /tmp/disc.log)"
+wait_for_path "/sys/block/${dev##*/}" 10 ! || fail "(d) ${dev##*/} still there"
+pd_freed_first "(d)" pd
+not_hung "(d)"
+device_back
+probes_off
 rblk_unload
 exit 0

@@ -529,6 +529,47 @@ static void merge(void)
 	CHECK(!(line.set & (OPT(QUEUE_SIZE) | OPT(HOSTID))));
 }
 
+/*
+ * Every option a discovery.conf line leaves out takes the command line's
+ * value, not only its "given" bit (connect-all -P/-W sent 0 queues).
+ */
+static void merge_every_value(void)
+{
+	struct cfg def, line;
+
+	CHECK(PARSE(CONNECT_ALLOWED | OPT(NR_POLL_QUEUES) |
+		    OPT(NR_WRITE_QUEUES), 0,
+		    "-t", "rdma", "-a", "10.0.0.1", "-s", "4421", "-n", NQN,
+		    "-q", "host-a",
+		    "-I", "12345678-9abc-def0-0123-456789abcdef",
+		    "-N", "3", "-i", "5", "-P", "2", "-W", "4", "-Q", "64",
+		    "-l", "-1", "-c", "7", "-k", "11",
+		    "--fast_io_fail_tmo", "13", "-w", "10.0.0.2", "-T", "8",
+		    "-D", "-o", "json") == OPTS_OK);
+	def = cfg;
+	CHECK(PARSE(CONNECT_ALLOWED, 0, "-a", "10.0.0.9") == OPTS_OK);
+	line = cfg;
+	opts_merge(&line, &def);
+	CHECK_STR(line.traddr, "10.0.0.9");
+	CHECK(line.set == def.set);
+	CHECK_STR(line.trsvcid, "4421");
+	CHECK_STR(line.nqn, NQN);
+	CHECK_STR(line.hostnqn, "host-a");
+	CHECK(!memcmp(line.hostid, def.hostid, sizeof(line.hostid)));
+	CHECK(line.nsid == 3);
+	CHECK(line.nr_io_queues == 5);
+	CHECK(line.nr_poll_queues == 2);
+	CHECK(line.nr_write_queues == 4);
+	CHECK(line.queue_size == 64);
+	CHECK(line.ctrl_loss_tmo == -1);
+	CHECK(line.reconnect_delay == 7);
+	CHECK(line.kato == 11);
+	CHECK(line.fast_io_fail_tmo == 13);
+	CHECK_STR(line.host_traddr, "10.0.0.2");
+	CHECK(line.tos == 8);
+	CHECK(line.format == OUT_JSON);
+}
+
 /* The ranges in the help are the UAPI's, the ones the parser checks. */
 static void help_ranges(void)
 {
@@ -563,6 +604,9 @@ static void attr_options(void)
 	CHECK(opts_from_attr(RBLK_ATTR_HOST_TRADDR) == OPT_HOST_TRADDR);
 	CHECK(opts_from_attr(RBLK_ATTR_TOS) == OPT_TOS);
 	CHECK(opts_from_attr(RBLK_ATTR_QUEUE_SIZE) == OPT_QUEUE_SIZE);
+	CHECK(opts_from_attr(RBLK_ATTR_NR_POLL_QUEUES) == OPT_NR_POLL_QUEUES);
+	CHECK(opts_from_attr(RBLK_ATTR_NR_WRITE_QUEUES) ==
+	      OPT_NR_WRITE_QUEUES);
 	CHECK(opts_from_attr(RBLK_ATTR_FAST_IO_FAIL_TMO) ==
 	      OPT_FAST_IO_FAIL_TMO);
 	CHECK(opts_from_attr(RBLK_ATTR_CTRL_NAME) == OPT_DEVICE);
@@ -605,6 +649,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(nqn_rule),
 	KTAP_CASE(disconnect_by_nqn),
 	KTAP_CASE(merge),
+	KTAP_CASE(merge_every_value),
 	KTAP_CASE(help_ranges),
 	KTAP_CASE(attr_options),
 };
