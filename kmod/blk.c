@@ -536,8 +536,13 @@ static enum blk_eh_timer_return rblk_timeout(struct request *rq)
 	 * together; only the first finds the controller live).
 	 */
 	rblk_queue_stop(queue);
-	/* Unless ended meanwhile: completed (COMPLETE), or by a batch (IDLE). */
-	if (blk_mq_rq_state(rq) == MQ_RQ_IN_FLIGHT)
+	/*
+	 * Unless ended meanwhile: completed (COMPLETE), or by a batch (IDLE),
+	 * or ended and sent again (a retry: another command id, whose own
+	 * timer runs).
+	 */
+	if (blk_mq_rq_state(rq) == MQ_RQ_IN_FLIGHT &&
+	    READ_ONCE(req->genctr) == gen)
 		rblk_abort_rq(rq, true);
 	return BLK_EH_DONE;
 }

@@ -22,9 +22,9 @@ reset_attr=/sys/block/${dev##*/}/device/reset_controller
 
 # Whatever failed, the device comes back and the port listens on it.
 restore_rxe() {
-	modprobe rdma_rxe 2>/dev/null
+	modprobe "$RBLK_RDMA_MODULE" 2>/dev/null
 	rdma link show "$RBLK_RDMA_DEV" >/dev/null 2>&1 ||
-		rdma link add "$RBLK_RDMA_DEV" type rxe netdev "$RBLK_NETDEV"
+		rdma link add "$RBLK_RDMA_DEV" type "$RBLK_RDMA_TYPE" netdev "$RBLK_NETDEV"
 	nvmet_reenable_port
 }
 # kprobes on rblk's PD frees and the return of its ib_client remove
@@ -79,7 +79,7 @@ trap 'probes_off; restore_rxe' EXIT
 remove_dev() {
 	_t0=$(uptime_ms)
 	case $1 in
-	rmmod)	rmmod rdma_rxe & ;;
+	rmmod)	rmmod "$RBLK_RDMA_MODULE" & ;;
 	link)	rdma link delete "$RBLK_RDMA_DEV" & ;;
 	esac
 	_p=$! _n=0
@@ -96,8 +96,8 @@ remove_dev() {
 # device_back: the RDMA device is back, and the port listens on it
 # (6.1's nvmet-rdma does not by itself: the target's admin re-enables it).
 device_back() {
-	modprobe rdma_rxe || fail "cannot load rdma_rxe"
-	must rdma link add "$RBLK_RDMA_DEV" type rxe netdev "$RBLK_NETDEV"
+	modprobe "$RBLK_RDMA_MODULE" || fail "cannot load $RBLK_RDMA_MODULE"
+	must rdma link add "$RBLK_RDMA_DEV" type "$RBLK_RDMA_TYPE" netdev "$RBLK_NETDEV"
 	nvmet_reenable_port
 	[ -e "$RBLK_NVMET_PORT/subsystems/$RBLK_NQN" ] || fail "the nvmet port is not linked"
 }
@@ -120,7 +120,7 @@ while [ "$(ios)" -lt $((base + 64)) ]; do
 	usleep 100000
 done
 remove_dev rmmod
-log "(a) live: rdma_rxe removed in ${ms} ms"
+log "(a) live: $RBLK_RDMA_MODULE removed in ${ms} ms"
 pd_freed_first "(a)" pd
 sleep 1
 kill -0 "$pid" 2>/dev/null || fail "(a) fio ended while the device was gone: $(cat /tmp/fio.log)"
