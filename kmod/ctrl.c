@@ -168,11 +168,16 @@ bool rblk_ctrl_holds_io(struct rblk_ctrl *ctrl)
 	       state == RBLK_STATE_CONNECTING;
 }
 
-/* LIVE -> RESETTING and hand over to err_work; false if not live. */
-static bool rblk_begin_reset(struct rblk_ctrl *ctrl)
+/*
+ * LIVE -> RESETTING and hand over to err_work; false if not live.  @user:
+ * asked for by the user, on an association that may well be healthy.
+ */
+static bool rblk_begin_reset(struct rblk_ctrl *ctrl, bool user)
 {
 	if (!rblk_change_state(ctrl, RBLK_STATE_RESETTING))
 		return false;
+	if (user)
+		set_bit(RBLK_CTRL_USER_RESET, &ctrl->flags);
 	/* Until the namespaces are checked again after the reconnect. */
 	clear_bit(RBLK_CTRL_IO_READY, &ctrl->flags);
 	queue_work(rblk_wq, &ctrl->err_work);
@@ -189,7 +194,9 @@ static bool rblk_begin_reset(struct rblk_ctrl *ctrl)
  */
 void rblk_error_recovery(struct rblk_ctrl *ctrl)
 {
-	if (rblk_begin_reset(ctrl)) {
+	/* Also when a user's reset is pending: the association is broken. */
+	clear_bit(RBLK_CTRL_USER_RESET, &ctrl->flags);
+	if (rblk_begin_reset(ctrl, false)) {
 		trace_rblk_error_recovery(ctrl);
 		rblk_warn(ctrl, "starting error recovery\n");
 	}
@@ -206,7 +213,7 @@ void rblk_error_recovery(struct rblk_ctrl *ctrl)
  */
 int rblk_ctrl_reset(struct rblk_ctrl *ctrl)
 {
-	if (!rblk_begin_reset(ctrl))
+	if (!rblk_begin_reset(ctrl, true))
 		return -EBUSY;
 	rblk_info(ctrl, "resetting the controller\n");
 	return 0;
@@ -1036,6 +1043,13 @@ static int rblk_setup_ctrl(struct rblk_ctrl *ctrl, bool new,
 	 * format of a namespace that changed while we were away.
 	 */
 	if (!new && ctrl->ops->revalidate) {
+		/*
+		 * Nothing dispatched from here to LIVE (or the teardown): a
+		 * request checked against the old format must not be built
+		 * with the new one.  Not earlier: I/O that may fail fast
+		 * fails at once while the transport connects.
+		 */
+		rblk_quiesce_io(ctrl);
 		ret = ctrl->ops->revalidate(ctrl);
 		if (ret) {
 			*errmsg = "Identify Namespace failed";
@@ -1106,8 +1120,6 @@ static void rblk_reconnect_work(struct work_struct *work)
 	atomic64_inc(&ctrl->reconnect_attempts);
 	rblk_notify(ctrl, NULL, RBLK_EVENT_RECONNECTING);
 
-	/* Nothing dispatched while the namespaces are checked again. */
-	rblk_quiesce_io(ctrl);
 	ret = rblk_setup_ctrl(ctrl, false, &errmsg);
 	if (!ret && rblk_change_state(ctrl, RBLK_STATE_LIVE)) {
 		atomic64_inc(&ctrl->reconnects);
@@ -1336,11 +1348,12 @@ void rblk_ctrl_stop_recovery(struct rblk_ctrl *ctrl)
 	if (!live) {
 		clear_bit(RBLK_CTRL_IO_READY, &ctrl->flags);
 		set_bit(RBLK_CTRL_FAILFAST, &ctrl->flags);
-	} else {
+	} else if (test_bit(RBLK_CTRL_USER_RESET, &ctrl->flags)) {
 		/*
-		 * A reset whose err_work was cancelled before it ran left the
-		 * association, and the namespaces on it, as they were: what
-		 * del_gendisk() writes back goes out on it.
+		 * A user's reset whose err_work was cancelled before it ran
+		 * left the association, and the namespaces on it, as they
+		 * were: what del_gendisk() writes back goes out on it.  Not
+		 * after a failure: the association is broken.
 		 */
 		set_bit(RBLK_CTRL_IO_READY, &ctrl->flags);
 	}

@@ -191,6 +191,21 @@ static struct rblk_ns *rblk_ns_get(struct rblk_ctrl *ctrl, u32 nsid)
 	return found;
 }
 
+/*
+ * The block layer's work on the queue of a disk that was never added:
+ * disk_release() tears such a queue down without cancelling it (only
+ * del_gendisk() does).
+ */
+static void rblk_ns_cancel_queue_work(struct request_queue *q)
+{
+	struct blk_mq_hw_ctx *hctx;
+	unsigned long i;
+
+	cancel_delayed_work_sync(&q->requeue_work);
+	queue_for_each_hw_ctx(q, hctx, i)
+		cancel_delayed_work_sync(&hctx->run_work);
+}
+
 static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 			  const struct rblk_ns_info *info, int gen)
 {
@@ -248,9 +263,11 @@ static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 		 * Off the list, recovery no longer touches the queue.  No
 		 * kill: the disk was never live, so no I/O waits on it, and a
 		 * requeue kick would run on kblockd after put_disk() freed
-		 * the queue.
+		 * the queue; the work an unquiesce by recovery queued while
+		 * it was on the list is cancelled.
 		 */
 		rblk_ctrl_del_ns(ctrl, ns);
+		rblk_ns_cancel_queue_work(ns->queue);
 		put_disk(disk);
 		goto out_put_ns;
 	}
@@ -523,6 +540,11 @@ static int rblk_ns_revalidate(struct rblk_ctrl *ctrl)
 			 */
 			rblk_warn(ctrl, "%s: namespace %u could not be identified\n",
 				  ns->name, ns->nsid);
+			/* Its format as it was, the new RDMA device's limits. */
+			mutex_lock(&ns->lock);
+			if (rblk_ns_limits_changed(ns))
+				rblk_ns_set_limits(ns);
+			mutex_unlock(&ns->lock);
 			ret = 0;
 			continue;
 		}

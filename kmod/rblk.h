@@ -295,6 +295,7 @@ enum rblk_ctrl_flags {
 	RBLK_CTRL_ACRE,		/* Command Retry Delay enabled */
 	RBLK_CTRL_IO_READY,	/* namespaces checked: block I/O may flow */
 	RBLK_CTRL_SETUP_ERROR,	/* a queue broke during this connect attempt */
+	RBLK_CTRL_USER_RESET,	/* the last reset was the user's, no failure */
 };
 
 /**
