@@ -649,6 +649,9 @@ static int connect_all_one(const struct cmd *cmd, struct rnl *r,
 			ret = report(cmd->name, what, r, ret, true, &h);
 			if (rc == EXIT_OK)
 				rc = ret;
+			/* A signal ended the wait: connect nothing more. */
+			if (interrupted)
+				break;
 			continue;
 		}
 		printf("%s %s %s %s", ctrl.name, e->subnqn, e->traddr,
@@ -796,7 +799,7 @@ static int do_connect_all(const struct cmd *cmd, struct rnl *r,
 		free_conf(lines, nr);
 		return ret;
 	}
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < nr && !interrupted; i++) {
 		ret = connect_all_one(cmd, r, &lines[i].cfg);
 		if (ret && rc == EXIT_OK)
 			rc = ret;
