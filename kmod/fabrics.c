@@ -585,7 +585,10 @@ int rblk_clear_changed_ns_log(struct rblk_ctrl *ctrl)
  *
  * The header, the records in chunks, then the header again: a generation
  * counter that moved means the log changed while it was read, and reading
- * starts over.  All of it within %RBLK_DISC_READ_TMO.
+ * starts over.  No read starts after %RBLK_DISC_READ_TMO, and each ends
+ * within admin_timeout (a timeout starts recovery, which ends it): the
+ * caller holds generic netlink's cb_lock for at most
+ * %RBLK_DISC_READ_TMO + admin_timeout here.
  *
  * Return: 0 or a negative errno (-ETIMEDOUT past the deadline).
  */
@@ -617,6 +620,8 @@ int rblk_get_disc_log(struct rblk_ctrl *ctrl, u32 max,
 		return -ENOMEM;
 	hdr = buf;
 again:
+	if (time_after(jiffies, deadline))
+		goto expired;
 	ret = rblk_read_log(ctrl, NVME_LOG_DISC, 0, hdr, sizeof(*hdr));
 	if (ret)
 		goto out;
@@ -643,18 +648,16 @@ again:
 		 * The caller holds the netlink cb_lock: a slow target must not
 		 * keep it for up to admin_timeout per chunk.
 		 */
-		if (time_after(jiffies, deadline)) {
-			rblk_err(ctrl, "discovery log not read within %u s\n",
-				 RBLK_DISC_READ_TMO / HZ);
-			ret = -ETIMEDOUT;
-			goto out;
-		}
+		if (time_after(jiffies, deadline))
+			goto expired;
 		if (fatal_signal_pending(current)) {
 			ret = -EINTR;
 			goto out;
 		}
 	}
 
+	if (time_after(jiffies, deadline))
+		goto expired;
 	ret = rblk_read_log(ctrl, NVME_LOG_DISC, 0, hdr, sizeof(*hdr));
 	if (ret)
 		goto out;
@@ -673,6 +676,12 @@ again:
 	log->numrec = total;
 	log->genctr = genctr;
 	e = NULL;
+	goto out;
+
+expired:
+	rblk_err(ctrl, "discovery log not read within %u s\n",
+		 RBLK_DISC_READ_TMO / HZ);
+	ret = -ETIMEDOUT;
 out:
 	kvfree(e);
 	kfree(buf);

@@ -8,6 +8,13 @@
  * find it.  While RBLK_CTRL_STARTING is set the connecting caller owns the
  * teardown: a disconnect then only moves the controller to DELETING, and
  * the connect notices and cleans up.
+ *
+ * The netlink handlers run under generic netlink's global cb_lock (read):
+ * a wait there stalls every generic netlink request of the machine as soon
+ * as some module registers a family.  So a connect returns once the
+ * controller is live (the namespace scan runs in the background, as in
+ * nvme-fabrics), and a disconnect only moves the controller to DELETING
+ * and leaves the teardown, which waits for I/O, to delete_work.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -50,6 +57,11 @@ static DEFINE_MUTEX(rblk_host_ids_mutex);
 static LIST_HEAD(rblk_ctrl_list);
 static DEFINE_MUTEX(rblk_ctrl_mutex);
 static DEFINE_IDA(rblk_ctrl_ida);
+
+/* Teardowns of deleted controllers (delete_work), as nvme_delete_wq. */
+static struct workqueue_struct *rblk_delete_wq;
+
+static void rblk_host_delete_work(struct work_struct *work);
 
 /**
  * rblk_opts_init() - connect options with every default filled in
@@ -143,6 +155,7 @@ static struct rblk_ctrl *rblk_host_alloc(const struct rblk_ctrl_opts *opts,
 		return ERR_PTR(-ENOMEM);
 	}
 	rblk_ns_init_ctrl(ctrl);
+	INIT_WORK(&ctrl->delete_work, rblk_host_delete_work);
 	if (rblk_parse_port(opts->trsvcid, &port) ||
 	    rblk_parse_traddr(opts->traddr, port, opts->adrfam, &ctrl->addr)) {
 		*errmsg = "invalid transport address or service id";
@@ -181,33 +194,43 @@ out_put:
 	return ERR_PTR(-EINVAL);
 }
 
-/* Take a controller off the list; true if this call did. */
-static bool rblk_host_unregister(struct rblk_ctrl *ctrl)
+/* Take a controller off the list: lookups no longer find it. */
+static void rblk_host_unregister(struct rblk_ctrl *ctrl)
 {
-	bool was;
-
 	mutex_lock(&rblk_ctrl_mutex);
-	was = test_and_clear_bit(RBLK_CTRL_REGISTERED, &ctrl->flags);
-	if (was)
+	if (test_and_clear_bit(RBLK_CTRL_REGISTERED, &ctrl->flags))
 		list_del_init(&ctrl->entry);
 	mutex_unlock(&rblk_ctrl_mutex);
-	return was;
 }
 
 /*
  * Everything after DELETING: end recovery, remove the disks (written back
- * if the controller serves), shut the controller down, leave sysfs.
- * Drops the list's reference.
+ * if the controller serves), shut the controller down, leave the list and
+ * sysfs.  Drops the list's reference.  Run once, by whoever moved the
+ * controller to DELETING outside RBLK_CTRL_STARTING (delete_work), or by
+ * the connect that found it DELETING or failed.  The controller stays on
+ * the list (in DELETING) until its devices are gone, so that a tool
+ * waiting for the disconnect sees it until then; its index is freed only
+ * after it left the list.
  */
 static void rblk_host_teardown(struct rblk_ctrl *ctrl)
 {
 	rblk_ctrl_stop_recovery(ctrl);
 	rblk_ns_remove_all(ctrl);
 	rblk_ctrl_teardown(ctrl);
+	rblk_host_unregister(ctrl);
 	rblk_notify(ctrl, NULL, RBLK_EVENT_REMOVED);
 	device_del(&ctrl->dev);
 	ida_free(&rblk_ctrl_ida, ctrl->index);
 	rblk_ctrl_put(ctrl);
+}
+
+static void rblk_host_delete_work(struct work_struct *work)
+{
+	struct rblk_ctrl *ctrl = container_of(work, struct rblk_ctrl,
+					      delete_work);
+
+	rblk_host_teardown(ctrl);
 }
 
 static int rblk_host_register(struct rblk_ctrl *ctrl, const char **errmsg)
@@ -218,6 +241,9 @@ static int rblk_host_register(struct rblk_ctrl *ctrl, const char **errmsg)
 	mutex_lock(&rblk_ctrl_mutex);
 	if (!ctrl->opts.duplicate_connect) {
 		list_for_each_entry(pos, &rblk_ctrl_list, entry) {
+			/* As nvme-fabrics: one being deleted is no duplicate. */
+			if (rblk_ctrl_state(pos) == RBLK_STATE_DELETING)
+				continue;
 			if (rblk_opts_same_target(&pos->opts, &ctrl->opts)) {
 				*errmsg = "already connected to this subsystem (use --duplicate-connect)";
 				ret = -EALREADY;
@@ -254,23 +280,16 @@ out_unlock:
 	return ret;
 }
 
-static bool rblk_host_has_ns(struct rblk_ctrl *ctrl)
-{
-	bool found;
-
-	down_read(&ctrl->namespaces_rwsem);
-	found = !list_empty(&ctrl->namespaces);
-	up_read(&ctrl->namespaces_rwsem);
-	return found;
-}
-
 /**
- * rblk_host_connect() - connect to a subsystem and expose its namespaces
+ * rblk_host_connect() - connect to a subsystem
  * @opts: connect options
  * @errmsg: set to a static reason on failure
  *
- * Returns after the first namespace scan: the block devices it found
- * exist.
+ * Returns once the controller is live, as nvme-fabrics does: the first
+ * namespace scan runs in the background and announces each block device
+ * it creates (%RBLK_EVENT_NS_ADDED); &rblk_ctrl.first_scan tells when it
+ * is done (%RBLK_ATTR_SCANNED).  Whether a namespace asked for with
+ * @opts->nsid exists is known only then: the caller's to check.
  *
  * Return: the live controller with a reference for the caller, or an
  * ERR_PTR: -EINVAL, -EALREADY, -ECONNREFUSED, -ECONNRESET, -ENOENT,
@@ -297,46 +316,39 @@ struct rblk_ctrl *rblk_host_connect(const struct rblk_ctrl_opts *opts,
 
 	ret = rblk_ctrl_start(ctrl, errmsg);
 
+	/*
+	 * A delete that comes after this finds the controller either LIVE
+	 * (and tears it down itself) or DELETING (and leaves it to us).
+	 */
 	mutex_lock(&rblk_ctrl_mutex);
 	clear_bit(RBLK_CTRL_STARTING, &ctrl->flags);
 	deleted = rblk_ctrl_state(ctrl) == RBLK_STATE_DELETING;
+	if (ret && !deleted)
+		rblk_change_state(ctrl, RBLK_STATE_DELETING);
 	mutex_unlock(&rblk_ctrl_mutex);
 	if (!ret && deleted) {
+		/* Live already: its scan may be adding disks, wait for none. */
 		*errmsg = "disconnected while connecting";
-		ret = -ECANCELED;
+		queue_work(rblk_delete_wq, &ctrl->delete_work);
+		rblk_ctrl_put(ctrl);
+		return ERR_PTR(-ECANCELED);
 	}
-	if (ret)
-		goto out_delete;
-
-	/* A delete completes the scan early; a fatal signal ends the wait. */
-	if (wait_for_completion_killable(&ctrl->first_scan)) {
-		*errmsg = "interrupted";
-		ret = -EINTR;
-		goto out_delete;
-	}
-	if (rblk_ctrl_state(ctrl) == RBLK_STATE_DELETING) {
-		*errmsg = "disconnected while connecting";
-		ret = -ECANCELED;
-		goto out_delete;
-	}
-	if (ctrl->opts.nsid && !rblk_host_has_ns(ctrl)) {
-		*errmsg = "namespace not found or not usable";
-		ret = -ENODEV;
-		goto out_delete;
+	if (ret) {
+		/* Never live, so no namespace: no block I/O to wait for. */
+		rblk_host_teardown(ctrl);
+		rblk_ctrl_put(ctrl);
+		return ERR_PTR(ret);
 	}
 	return ctrl;
-
-out_delete:
-	rblk_change_state(ctrl, RBLK_STATE_DELETING);
-	if (rblk_host_unregister(ctrl))
-		rblk_host_teardown(ctrl);
-	rblk_ctrl_put(ctrl);
-	return ERR_PTR(ret);
 }
 
 /**
- * rblk_host_delete() - disconnect a controller and remove its devices
+ * rblk_host_delete() - start disconnecting a controller
  * @ctrl: controller, referenced by the caller
+ *
+ * Moves it to DELETING and returns: the removal of its devices and its
+ * shutdown, which wait for I/O, run in delete_work, and the controller
+ * stays listed (DELETING) until they are done.
  *
  * Return: 0, or -EALREADY if another caller is deleting it.
  */
@@ -355,11 +367,8 @@ int rblk_host_delete(struct rblk_ctrl *ctrl)
 
 	rblk_info(ctrl, "disconnecting\n");
 	/* The connecting caller sees DELETING and tears down. */
-	if (starting)
-		return 0;
-	/* A connect waiting for its first scan may also unregister. */
-	if (rblk_host_unregister(ctrl))
-		rblk_host_teardown(ctrl);
+	if (!starting)
+		queue_work(rblk_delete_wq, &ctrl->delete_work);
 	return 0;
 }
 
@@ -495,7 +504,7 @@ int rblk_discover(const struct rblk_ctrl_opts *opts, u32 max,
 /**
  * rblk_host_init() - set the default host identity
  *
- * Return: 0, or -EINVAL if a module parameter is malformed.
+ * Return: 0, -EINVAL if a module parameter is malformed, or -ENOMEM.
  */
 int rblk_host_init(void)
 {
@@ -514,6 +523,10 @@ int rblk_host_init(void)
 		pr_err("hostnqn is not a valid NQN\n");
 		return -EINVAL;
 	}
+	rblk_delete_wq = alloc_workqueue("rblk_delete_wq",
+					 WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	if (!rblk_delete_wq)
+		return -ENOMEM;
 	/* Canonical, as sysfs and nvmecfg print it. */
 	snprintf(rblk_hostid_str, sizeof(rblk_hostid_str), "%pUb",
 		 &rblk_hostid);
@@ -568,6 +581,7 @@ found:
  * rblk_host_exit() - delete every controller
  *
  * The control plane is gone, so no new controller appears meanwhile.
+ * Waits for the teardowns, also those of earlier disconnects.
  */
 void rblk_host_exit(void)
 {
@@ -579,6 +593,7 @@ void rblk_host_exit(void)
 		rblk_ctrl_put(ctrl);
 		index++;
 	}
+	destroy_workqueue(rblk_delete_wq);
 	ida_destroy(&rblk_ctrl_ida);
 
 	while (!list_empty(&rblk_host_ids)) {

@@ -560,6 +560,7 @@ static size_t rblk_nl_ctrl_attrs_size(void)
 	       nla_total_size(sizeof(uuid_t)) +		/* hostid */
 	       9 * nla_total_size(sizeof(u32)) +	/* nsid .. tmos, poll, write */
 	       nla_total_size(sizeof(u16)) +		/* cntlid */
+	       nla_total_size(0) +			/* scanned */
 	       nla_total_size(sizeof_field(struct rblk_ctrl, model)) +
 	       nla_total_size(sizeof_field(struct rblk_ctrl, serial)) +
 	       nla_total_size(sizeof_field(struct rblk_ctrl, firmware));
@@ -600,6 +601,8 @@ static int rblk_nl_put_ctrl_attrs(struct sk_buff *skb,
 	    nla_put_s32(skb, RBLK_ATTR_FAST_IO_FAIL_TMO,
 			o->fast_io_fail_tmo) ||
 	    nla_put_u8(skb, RBLK_ATTR_STATE, rblk_ctrl_state(ctrl)) ||
+	    (completion_done(&ctrl->first_scan) &&
+	     nla_put_flag(skb, RBLK_ATTR_SCANNED)) ||
 	    nla_put_u16(skb, RBLK_ATTR_CNTLID, READ_ONCE(ctrl->cntlid)) ||
 	    rblk_nl_put_str(skb, RBLK_ATTR_MODEL, ctrl->model,
 			    sizeof(ctrl->model)) ||
@@ -1340,7 +1343,12 @@ static struct genl_family rblk_genl_family __ro_after_init = {
 	 * has the reserved header fields and unknown nlmsg flags rejected.
 	 */
 	.resv_start_op	= 0,
-	/* Connect and discover wait for the target: don't hold genl_mutex. */
+	/*
+	 * Connect and discover wait for the target: don't hold genl_mutex.
+	 * They still hold cb_lock (read), which a family registration waits
+	 * for, and every request after it: no handler waits unbounded (see
+	 * Documentation/netlink.rst, "Blocking").
+	 */
 	.parallel_ops	= true,
 	.netnsok	= false,
 };
@@ -1402,6 +1410,8 @@ static int rblk_nl_event(struct notifier_block *nb, unsigned long event,
 	    nla_put_u32(skb, RBLK_ATTR_CTRL_INDEX, ctrl->index) ||
 	    nla_put_string(skb, RBLK_ATTR_CTRL_NAME, ctrl->name) ||
 	    nla_put_u8(skb, RBLK_ATTR_STATE, rblk_ctrl_state(ctrl)) ||
+	    (completion_done(&ctrl->first_scan) &&
+	     nla_put_flag(skb, RBLK_ATTR_SCANNED)) ||
 	    (ev->ns && rblk_nl_put_ns_event(skb, ev->ns)))
 		goto out_free;
 	genlmsg_end(skb, hdr);

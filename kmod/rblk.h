@@ -333,7 +333,9 @@ enum rblk_ctrl_flags {
  * @namespaces_rwsem: protects @namespaces
  * @scan_lock: one namespace scan at a time
  * @scan_work: namespace scan (ns.c)
- * @first_scan: completed when the first scan finished
+ * @first_scan: completed when the first scan finished (or will never
+ *	run: deleted, or reconnecting given up); reported as
+ *	%RBLK_ATTR_SCANNED
  * @reval_gen: bumped by every revalidation, so that a scan whose Identify
  *	data predates a reconnect does not apply it
  * @cap: CAP property
@@ -359,6 +361,8 @@ enum rblk_ctrl_flags {
  * @err_work: error recovery
  * @reconnect_work: reconnect attempts
  * @ka_work: keep-alive timer
+ * @delete_work: teardown of a disconnected controller (host.c), off the
+ *	netlink handler that asked for it
  * @failfast_work: fast_io_fail_tmo expiry
  * @aer_work: (re)submits the Asynchronous Event Request
  * @event_work: handles a completed Asynchronous Event Request
@@ -432,6 +436,7 @@ struct rblk_ctrl {
 	struct work_struct err_work;
 	struct delayed_work reconnect_work;
 	struct delayed_work ka_work;
+	struct work_struct delete_work;
 	struct delayed_work failfast_work;
 	struct work_struct aer_work;
 	struct work_struct event_work;

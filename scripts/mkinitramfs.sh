@@ -27,8 +27,9 @@ MODDIR=lib/modules/$KVER
 MODULES="configfs crc32_generic crc32c_generic libcrc32c dummy rdma_rxe ib_core
 	 rdma_cm ib_uverbs nvmet nvmet-rdma nvme-rdma nvme-fabrics nvme-core
 	 null_blk ext4 loop ${RBLK_EXTRA_MODULES:-}"
-# Modules some tests use and skip without (a debug kernel may lack them).
-OPTIONAL_MODULES="dm-delay dm-multipath dm-round-robin siw"
+# Modules some tests use and skip without (a debug kernel may lack them);
+# team registers a generic netlink family (nl_genl_not_blocked).
+OPTIONAL_MODULES="dm-delay dm-multipath dm-round-robin siw team"
 
 die() { echo "mkinitramfs: ERROR: $*" >&2; exit 1; }
 

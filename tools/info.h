@@ -57,6 +57,7 @@ struct ctrl_info {
 	char host_traddr[RBLK_TRADDR_MAX_LEN + 1];	/* "" if not set */
 	bool has_tos;
 	uint8_t tos;
+	bool scanned;		/* the first namespace scan is over */
 	struct ns_info *ns;	/* nr_ns of them; nl.c allocates them */
 	size_t nr_ns;
 	size_t ns_cap;		/* allocated entries of ns */

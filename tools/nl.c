@@ -57,6 +57,7 @@ static struct nla_policy rnl_policy[RBLK_ATTR_MAX + 1] = {
 	[RBLK_ATTR_HOST_TRADDR]		= { .type = NLA_STRING },
 	[RBLK_ATTR_TOS]			= { .type = NLA_U8 },
 	[RBLK_ATTR_DISC_GENCTR]		= { .type = NLA_U64 },
+	[RBLK_ATTR_SCANNED]		= { .type = NLA_FLAG },
 };
 
 static struct nla_policy rnl_ns_policy[RBLK_NS_ATTR_MAX + 1] = {
@@ -569,6 +570,8 @@ static void decode_ctrl(struct nlattr **tb, struct ctrl_info *c)
 		c->tos = nla_get_u8(tb[RBLK_ATTR_TOS]);
 		c->has_tos = true;
 	}
+	if (tb[RBLK_ATTR_SCANNED])
+		c->scanned = true;
 }
 
 /* The entry of controller @index: the one seen before, or a new one. */

@@ -5,11 +5,13 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "host.h"
 #include "nl.h"
@@ -35,7 +37,8 @@ struct cmd {
 			 OPT(QUEUE_SIZE) | OPT(CTRL_LOSS_TMO) | \
 			 OPT(RECONNECT_DELAY) | OPT(KATO) | \
 			 OPT(FAST_IO_FAIL_TMO) | OPT(DUPLICATE_CONNECT))
-#define CONNECT_OPTS	(TARGET_OPTS | TUNING_OPTS | OPT(NSID))
+#define CONNECT_OPTS	(TARGET_OPTS | TUNING_OPTS | OPT(NSID) | \
+			 OPT(WAIT_TIMEOUT))
 #define DEV_OPTS	(OPT(DEVICE) | OPT(INDEX))
 
 static const char exit_help[] =
@@ -136,6 +139,203 @@ static int resolve_host(const char *name, struct cfg *cfg,
 	return EXIT_OK;
 }
 
+/*
+ * --- waiting for what the kernel does after answering ---
+ *
+ * The kernel answers a connect once the controller is live and scans for
+ * namespaces afterwards, and a disconnect once the controller is deleting:
+ * a netlink handler must not wait (it would hold generic netlink's global
+ * lock).  nvmecfg waits instead, polling RBLK_CMD_GET, so that connect
+ * still prints the devices and disconnect returns once they are gone.
+ * SIGINT, SIGTERM and SIGHUP end such a wait, as does --wait-timeout.
+ */
+#define WAIT_POLL_NS	50000000L	/* 50 ms between looks */
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+static void catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: end the sleep */
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The end of a wait of @cfg's --wait-timeout, 0 for none. */
+static uint64_t wait_deadline(const struct cfg *cfg)
+{
+	return cfg->set & OPT(WAIT_TIMEOUT) ?
+	       now_ms() + (uint64_t)cfg->wait_timeout * 1000 : 0;
+}
+
+/* Sleep a little; false when the wait must end (signal or deadline). */
+static bool wait_tick(uint64_t deadline)
+{
+	struct timespec ts = { 0, WAIT_POLL_NS };
+
+	if (interrupted || (deadline && now_ms() >= deadline))
+		return false;
+	nanosleep(&ts, NULL);
+	return !interrupted;
+}
+
+/* An error of our own, reported like the kernel's. */
+static void set_msg(struct rnl *r, const char *msg)
+{
+	snprintf(r->msg, sizeof(r->msg), "%s", msg);
+	r->bad_attr = -1;
+	r->miss_type = -1;
+}
+
+/*
+ * Whether controller @name is gone: not there, or not the one being
+ * deleted (its index taken by a new controller since).
+ */
+static int ctrl_gone(struct rnl *r, const char *name, bool *gone)
+{
+	struct cfg dev = { .set = OPT(DEVICE), .device = name };
+	struct ctrl_info c;
+	int ret;
+
+	ret = rnl_get(r, &dev, &c);
+	if (ret == -ENODEV) {
+		*gone = true;
+		return 0;
+	}
+	if (ret)
+		return ret;
+	*gone = c.state != RBLK_STATE_DELETING;
+	rnl_ctrl_free(&c);
+	return 0;
+}
+
+/*
+ * Wait until the controllers @names, each disconnected, are gone.  0, or
+ * -ETIMEDOUT, -EINTR or a request's error with r->msg saying which.
+ */
+static int wait_gone(struct rnl *r, const char *const *names, size_t nr,
+		     uint64_t deadline)
+{
+	size_t i = 0;
+	bool gone;
+	int ret;
+
+	while (i < nr) {
+		ret = ctrl_gone(r, names[i], &gone);
+		if (ret)
+			return ret;
+		if (gone) {
+			i++;
+			continue;
+		}
+		if (!wait_tick(deadline)) {
+			char msg[64 + RBLK_DISK_NAME_LEN];
+
+			snprintf(msg, sizeof(msg), "%s still being removed%s",
+				 names[i], interrupted ? "" :
+				 " after --wait-timeout");
+			set_msg(r, msg);
+			return interrupted ? -EINTR : -ETIMEDOUT;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Undo a connect that cannot be completed: disconnect the controller and,
+ * unless a signal says to stop, wait until it is gone.
+ */
+static void cancel_connect(struct rnl *r, const char *name, uint64_t deadline)
+{
+	struct cfg dev = { .set = OPT(DEVICE), .device = name };
+	char msg[sizeof(r->msg)];
+	int ret;
+
+	/* The reason stays what the caller reports. */
+	memcpy(msg, r->msg, sizeof(msg));
+	ret = rnl_disconnect(r, &dev);
+	if (!ret || ret == -EALREADY)
+		wait_gone(r, &name, 1, deadline);
+	set_msg(r, msg);
+}
+
+/*
+ * The devices of a new controller: wait for its first namespace scan and
+ * replace *@ctrl by what RBLK_CMD_GET says of it then.  0, or an error
+ * with r->msg set, the controller deleted.
+ */
+static int wait_scanned(struct rnl *r, const struct cfg *cfg,
+			struct ctrl_info *ctrl)
+{
+	struct cfg dev = { .set = OPT(DEVICE), .device = ctrl->name };
+	uint64_t deadline = wait_deadline(cfg);
+	struct ctrl_info c;
+	int ret;
+
+	for (;;) {
+		ret = rnl_get(r, &dev, &c);
+		if (ret == -ENODEV || (!ret && c.state == RBLK_STATE_DELETING)) {
+			if (!ret)
+				rnl_ctrl_free(&c);
+			set_msg(r, "disconnected while connecting");
+			return -ECANCELED;
+		}
+		if (ret)
+			return ret;
+		if (c.scanned)
+			break;
+		rnl_ctrl_free(&c);
+		if (!wait_tick(deadline)) {
+			ret = interrupted ? -EINTR : -ETIMEDOUT;
+			set_msg(r, interrupted ? "interrupted" :
+				"namespace scan not done within --wait-timeout");
+			cancel_connect(r, ctrl->name, 0);
+			return ret;
+		}
+	}
+	rnl_ctrl_free(ctrl);
+	*ctrl = c;
+	/* The kernel scanned for it: a controller without it is no use. */
+	if ((cfg->set & OPT(NSID)) && !ctrl->nr_ns) {
+		set_msg(r, "namespace not found or not usable");
+		cancel_connect(r, ctrl->name, deadline);
+		rnl_ctrl_free(ctrl);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/* rnl_connect() and wait_scanned(): a connect as the user sees it. */
+static int connect_wait(struct rnl *r, const struct cfg *cfg,
+			struct ctrl_info *ctrl)
+{
+	int ret;
+
+	ret = rnl_connect(r, cfg, ctrl);
+	if (ret)
+		return ret;
+	catch_signals();
+	return wait_scanned(r, cfg, ctrl);
+}
+
 static int do_connect(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 {
 	struct ctrl_info ctrl;
@@ -147,7 +347,7 @@ static int do_connect(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 		ret = open_nl(r);
 	if (ret)
 		return ret;
-	ret = rnl_connect(r, cfg, &ctrl);
+	ret = connect_wait(r, cfg, &ctrl);
 	if (ret) {
 		int rc = report(cmd->name, NULL, r, ret, true, &h);
 
@@ -170,18 +370,27 @@ static bool gone(int err)
 
 /*
  * Every controller, or every one of subsystem @nqn: nvme-cli's
- * disconnect -n and disconnect-all, built from list and disconnect.
+ * disconnect -n and disconnect-all, built from list and disconnect; then
+ * wait until all of them are gone.
  */
 static int disconnect_many(const struct cmd *cmd, struct rnl *r,
-			   const char *nqn)
+			   const struct cfg *cfg, const char *nqn)
 {
+	uint64_t deadline = wait_deadline(cfg);
 	struct ctrl_info *ctrls;
+	const char **names;
 	int ret, rc = EXIT_OK;
-	size_t nr, i, done = 0;
+	size_t nr, i, done = 0, nr_wait = 0;
 
 	ret = rnl_list(r, &ctrls, &nr);
 	if (ret)
 		return kernel_error(cmd, r, ret);
+	names = calloc(nr ?: 1, sizeof(*names));
+	if (!names) {
+		rnl_ctrls_free(ctrls, nr);
+		return kernel_error(cmd, r, -ENOMEM);
+	}
+	catch_signals();
 	for (i = 0; i < nr; i++) {
 		struct cfg one = { .set = OPT(DEVICE) };
 
@@ -189,6 +398,8 @@ static int disconnect_many(const struct cmd *cmd, struct rnl *r,
 			continue;
 		one.device = ctrls[i].name;
 		ret = rnl_disconnect(r, &one);
+		if (!ret || ret == -EALREADY)
+			names[nr_wait++] = ctrls[i].name;
 		if (!ret) {
 			done++;
 		} else if (!gone(ret)) {
@@ -202,10 +413,18 @@ static int disconnect_many(const struct cmd *cmd, struct rnl *r,
 				report(cmd->name, what, r, ret, false, NULL);
 		}
 	}
+	ret = wait_gone(r, names, nr_wait, deadline);
+	if (ret) {
+		if (rc == EXIT_OK)
+			rc = kernel_error(cmd, r, ret);
+		else
+			kernel_error(cmd, r, ret);
+	}
 	if (nqn)
 		printf("NQN:%s disconnected %zu controller(s)\n", nqn, done);
 	else
 		printf("disconnected %zu controller(s)\n", done);
+	free(names);
 	rnl_ctrls_free(ctrls, nr);
 	return rc;
 }
@@ -213,14 +432,28 @@ static int disconnect_many(const struct cmd *cmd, struct rnl *r,
 static int do_disconnect(const struct cmd *cmd, struct rnl *r,
 			 struct cfg *cfg)
 {
+	char name[RBLK_DISK_NAME_LEN] = "";
+	const char *names[] = { name };
+	struct ctrl_info c;
 	int ret;
 
 	ret = open_nl(r);
 	if (ret)
 		return ret;
 	if (cfg->set & OPT(NQN))
-		return disconnect_many(cmd, r, cfg->nqn);
+		return disconnect_many(cmd, r, cfg, cfg->nqn);
+	/* The controller, to wait for: a namespace goes before it does. */
+	if (!rnl_get(r, cfg, &c)) {
+		snprintf(name, sizeof(name), "%s", c.name);
+		rnl_ctrl_free(&c);
+	}
 	ret = rnl_disconnect(r, cfg);
+	if (ret)
+		return kernel_error(cmd, r, ret);
+	if (!name[0])
+		return EXIT_OK;
+	catch_signals();
+	ret = wait_gone(r, names, 1, wait_deadline(cfg));
 	if (ret)
 		return kernel_error(cmd, r, ret);
 	return EXIT_OK;
@@ -231,11 +464,10 @@ static int do_disconnect_all(const struct cmd *cmd, struct rnl *r,
 {
 	int ret;
 
-	(void)cfg;
 	ret = open_nl(r);
 	if (ret)
 		return ret;
-	return disconnect_many(cmd, r, NULL);
+	return disconnect_many(cmd, r, cfg, NULL);
 }
 
 static int do_list(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
@@ -407,7 +639,7 @@ static int connect_all_one(const struct cmd *cmd, struct rnl *r,
 		snprintf(what, sizeof(what), "%s: %s at %s port %s", cmd->name,
 			 e->subnqn, e->traddr, e->trsvcid);
 
-		ret = rnl_connect(r, &one, &ctrl);
+		ret = connect_wait(r, &one, &ctrl);
 		if (ret == -EALREADY) {
 			fprintf(stderr, "nvmecfg: %s: already connected\n",
 				what);
@@ -417,6 +649,9 @@ static int connect_all_one(const struct cmd *cmd, struct rnl *r,
 			ret = report(cmd->name, what, r, ret, true, &h);
 			if (rc == EXIT_OK)
 				rc = ret;
+			/* A signal ended the wait: connect nothing more. */
+			if (interrupted)
+				break;
 			continue;
 		}
 		printf("%s %s %s %s", ctrl.name, e->subnqn, e->traddr,
@@ -564,7 +799,7 @@ static int do_connect_all(const struct cmd *cmd, struct rnl *r,
 		free_conf(lines, nr);
 		return ret;
 	}
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < nr && !interrupted; i++) {
 		ret = connect_all_one(cmd, r, &lines[i].cfg);
 		if (ret && rc == EXIT_OK)
 			rc = ret;
@@ -608,12 +843,15 @@ static const struct cmd cmds[] = {
 	  OPT(TRADDR) | OPT(NQN), "-a ADDR -n NQN [OPTIONS]",
 	  "create a controller and a /dev/rblkN per namespace" },
 	{ "connect-all", do_connect_all,
-	  TARGET_OPTS | TUNING_OPTS | OPT(HELP), 0, "[-a ADDR [OPTIONS]]",
+	  TARGET_OPTS | TUNING_OPTS | OPT(WAIT_TIMEOUT) | OPT(HELP), 0,
+	  "[-a ADDR [OPTIONS]]",
 	  "connect every subsystem of discovery logs (-a, or discovery.conf)" },
-	{ "disconnect", do_disconnect, DEV_OPTS | OPT(NQN) | OPT(HELP),
-	  OPT(DEVICE), "{NAME | -d NAME | --index N | -n NQN}",
+	{ "disconnect", do_disconnect,
+	  DEV_OPTS | OPT(NQN) | OPT(WAIT_TIMEOUT) | OPT(HELP), OPT(DEVICE),
+	  "{NAME | -d NAME | --index N | -n NQN} [--wait-timeout SEC]",
 	  "delete a controller (or a subsystem's) and its devices" },
-	{ "disconnect-all", do_disconnect_all, OPT(HELP), 0, "",
+	{ "disconnect-all", do_disconnect_all, OPT(WAIT_TIMEOUT) | OPT(HELP),
+	  0, "[--wait-timeout SEC]",
 	  "delete every controller and its devices" },
 	{ "list", do_list, OPT(OUTPUT) | OPT(HELP), 0, "[-o FORMAT]",
 	  "list the controllers and their namespaces" },

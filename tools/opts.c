@@ -92,6 +92,13 @@ static const struct opt_desc opt_descs[NR_OPTS] = {
 	/* Milliseconds of it must fit poll()'s int. */
 	[OPT_TIMEOUT]	= { 0, "timeout", "SEC", "exit after SEC seconds",
 			    NULL, NUM(1, INT32_MAX / 1000) },
+	/*
+	 * Not nvme-cli's: its connect returns before the namespace scan.
+	 * No short form, as the letters left are nvme-cli's for other things.
+	 */
+	[OPT_WAIT_TIMEOUT] = { 0, "wait-timeout", "SEC",
+			    "wait at most SEC for the devices or their removal",
+			    "no limit", NUM(1, INT32_MAX / 1000) },
 	[OPT_RESET]	= { 'r', "reset",  NULL,
 			    "zero the counters instead of printing them" },
 	[OPT_HELP]	= { 'h', "help", NULL,
@@ -355,6 +362,8 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 		return set_u32(cfg, id, val, &cfg->count);
 	case OPT_TIMEOUT:
 		return set_u32(cfg, id, val, &cfg->timeout);
+	case OPT_WAIT_TIMEOUT:
+		return set_u32(cfg, id, val, &cfg->wait_timeout);
 	case OPT_DUPLICATE_CONNECT:
 	case OPT_RESET:
 	case OPT_HELP:
@@ -572,6 +581,7 @@ void opts_merge(struct cfg *dst, const struct cfg *def)
 	MERGE(HOST_TRADDR, host_traddr);
 	MERGE(TOS, tos);
 	MERGE(OUTPUT, format);
+	MERGE(WAIT_TIMEOUT, wait_timeout);
 #undef MERGE
 	dst->set |= add & ~(OPT(DEVICE) | OPT(INDEX) | OPT(COUNT) |
 			    OPT(TIMEOUT) | OPT(RESET) | OPT(HELP));

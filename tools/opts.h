@@ -38,6 +38,7 @@ enum opt_id {
 	OPT_INDEX,
 	OPT_COUNT,
 	OPT_TIMEOUT,
+	OPT_WAIT_TIMEOUT,
 	OPT_RESET,
 	OPT_HELP,
 	NR_OPTS,
@@ -69,6 +70,7 @@ struct cfg {
 	uint32_t index;		/* of a namespace, rblkN */
 	uint32_t count;
 	uint32_t timeout;
+	uint32_t wait_timeout;	/* 0: wait as long as it takes */
 	char err[256];
 };
 

@@ -39,14 +39,14 @@ q=/sys/block/${dev##*/}/queue
 kb_rxe=$(cat "$q/max_hw_sectors_kb")
 log "on $RBLK_RDMA_DEV (rxe): max_hw_sectors_kb $kb_rxe, max_segments $(cat "$q/max_segments")"
 
-# write_full ROUND OFFSET KB: 4 writes of KB KiB each (one request each, as
-# large as the limits allow) at OFFSET; compared on the target.
+# write_full ROUND SLOT KB: 4 writes of KB KiB each (one request each, as
+# large as the limits allow) at SLOT * KB KiB; compared on the target.
 write_full() {
 	pattern_file /tmp/big $(($3 * 4 * 1024))
-	dd if=/tmp/big of="$dev" bs="$3"k seek=$(($2 / ($3 * 1024))) count=4 \
+	dd if=/tmp/big of="$dev" bs="$3"k seek="$2" count=4 \
 		oflag=direct conv=notrunc 2>/tmp/dd.err ||
 		fail "$1: ${3} KiB writes failed: $(cat /tmp/dd.err)"
-	read_region "$RBLK_BACKING" "$2" $(($3 * 4 * 1024)) /tmp/big.store
+	read_region "$RBLK_BACKING" $(($2 * $3 * 1024)) $(($3 * 4 * 1024)) /tmp/big.store
 	assert_same /tmp/big /tmp/big.store "$1: ${3} KiB writes on the target"
 }
 
@@ -71,15 +71,15 @@ kb_siw=$(cat "$q/max_hw_sectors_kb")
 log "on $SIW (siw): max_hw_sectors_kb $kb_siw, max_segments $(cat "$q/max_segments")"
 [ "$kb_siw" -lt "$kb_rxe" ] ||
 	fail "max_hw_sectors_kb $kb_siw on $SIW, expected below Soft-RoCE's $kb_rxe"
-write_full "siw" $((kb_rxe * 1024 * 16)) "$kb_siw"
+write_full "siw" 16 "$kb_siw"
 # A full Soft-RoCE-sized write is split now, not refused.
-write_full "siw, rxe-sized" $((kb_rxe * 1024 * 24)) "$kb_rxe"
+write_full "siw, rxe-sized" 24 "$kb_rxe"
 
 to_type rxe "$RBLK_RDMA_DEV"
 rblk_wait_state "$dev" live 60 || fail "no reconnect over $RBLK_RDMA_DEV"
 [ "$(cat "$q/max_hw_sectors_kb")" -eq "$kb_rxe" ] ||
 	fail "max_hw_sectors_kb $(cat "$q/max_hw_sectors_kb") back on rxe, expected $kb_rxe"
-write_full "rxe again" $((kb_rxe * 1024 * 32)) "$kb_rxe"
+write_full "rxe again" 32 "$kb_rxe"
 [ "$(rblk_attr "$dev" errors)" -eq 0 ] || fail "$(rblk_attr "$dev" errors) I/O errors"
 rblk_disconnect "$dev"
 rblk_unload

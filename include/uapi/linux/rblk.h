@@ -73,16 +73,23 @@
  * @RBLK_CMD_CONNECT: create a controller on the subsystem
  *	%RBLK_ATTR_SUBSYSNQN at %RBLK_ATTR_TRADDR and a block device for
  *	each of its active namespaces (only %RBLK_ATTR_NSID if given).
- *	Answers %RBLK_CMD_CONNECT with %RBLK_ATTR_CTRL_INDEX,
- *	%RBLK_ATTR_CTRL_NAME and one %RBLK_ATTR_NS nest per namespace found
- *	by the first scan.  A second controller with the same address,
- *	subsystem and host NQN is refused (-EALREADY) unless
- *	%RBLK_ATTR_DUPLICATE_CONNECT is given.  Needs CAP_NET_ADMIN
- *	and CAP_SYS_ADMIN.
+ *	Answers once the controller is live, with %RBLK_CMD_CONNECT,
+ *	%RBLK_ATTR_CTRL_INDEX, %RBLK_ATTR_CTRL_NAME and an %RBLK_ATTR_NS
+ *	nest per namespace device already there (usually none): the
+ *	namespace scan runs after the answer, announces each device with
+ *	%RBLK_EVENT_NS_ADDED, and %RBLK_CMD_GET reports %RBLK_ATTR_SCANNED
+ *	once it is done.  Whether %RBLK_ATTR_NSID exists is known only
+ *	then (no device: it does not, or is unusable).  A second controller
+ *	with the same address, subsystem and host NQN is refused
+ *	(-EALREADY) unless %RBLK_ATTR_DUPLICATE_CONNECT is given; one being
+ *	deleted does not count.  Needs CAP_NET_ADMIN and CAP_SYS_ADMIN.
  * @RBLK_CMD_DISCONNECT: delete the controller named (directly or by one
- *	of its namespaces) and all its block devices; shuts the controller
- *	down.  Needs CAP_NET_ADMIN
- *	and CAP_SYS_ADMIN.
+ *	of its namespaces) and all its block devices, and shut the
+ *	controller down.  Answers at once, with the controller in
+ *	%RBLK_STATE_DELETING; the removal, which waits for the devices' I/O,
+ *	runs in the background and ends with %RBLK_EVENT_REMOVED, after
+ *	which lookups of the controller fail with -ENODEV.  Needs
+ *	CAP_NET_ADMIN and CAP_SYS_ADMIN.
  * @RBLK_CMD_GET: describe one controller (doit) or all (dumpit): one
  *	%RBLK_CMD_GET message per controller with its parameters, state
  *	and one %RBLK_ATTR_NS nest per namespace.
@@ -184,6 +191,10 @@ enum rblk_cmd {
  *	the I/O queues), as nvme-cli's --nr-write-queues.  In
  *	%RBLK_CMD_GET, the write queues in use (counted in
  *	%RBLK_ATTR_NR_IO_QUEUES too)
+ * @RBLK_ATTR_SCANNED: flag, in %RBLK_CMD_GET: the controller's first
+ *	namespace scan is over (its namespace devices as found then are
+ *	there), or will never run (the controller is deleting, or dead);
+ *	absent while it is pending
  * @__RBLK_ATTR_MAX: number of attributes
  */
 enum rblk_attr {
@@ -225,6 +236,7 @@ enum rblk_attr {
 	RBLK_ATTR_DISC_GENCTR,
 	RBLK_ATTR_NR_POLL_QUEUES,
 	RBLK_ATTR_NR_WRITE_QUEUES,
+	RBLK_ATTR_SCANNED,
 	__RBLK_ATTR_MAX,
 };
 /* Highest valid value of the enum above. */
