@@ -366,6 +366,8 @@ int rblk_host_delete(struct rblk_ctrl *ctrl)
 	mutex_unlock(&rblk_ctrl_mutex);
 
 	rblk_info(ctrl, "disconnecting\n");
+	/* No first scan is to come: say so to a waiter at once (SCANNED). */
+	complete_all(&ctrl->first_scan);
 	/* The connecting caller sees DELETING and tears down. */
 	if (!starting)
 		queue_work(rblk_delete_wq, &ctrl->delete_work);

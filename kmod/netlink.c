@@ -1358,6 +1358,7 @@ static struct genl_family rblk_genl_family __ro_after_init = {
 static size_t rblk_nl_event_size(void)
 {
 	return 2 * nla_total_size(sizeof(u8)) +		/* event, state */
+	       nla_total_size(0) +			/* scanned */
 	       rblk_nl_ctrl_id_size() +
 	       rblk_nl_ns_size();
 }
