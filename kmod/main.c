@@ -42,6 +42,7 @@ static int __init rblk_init(void)
 	ret = rblk_host_init();
 	if (ret)
 		goto out_rdma_exit;
+	rblk_fault_init();
 	ret = rblk_nl_init();
 	if (ret)
 		goto out_host_exit;
@@ -49,6 +50,7 @@ static int __init rblk_init(void)
 	return 0;
 
 out_host_exit:
+	rblk_fault_exit();
 	rblk_host_exit();
 out_rdma_exit:
 	rblk_rdma_exit();
@@ -66,6 +68,7 @@ static void __exit rblk_exit(void)
 	/* No new commands first, then nothing left to serve them. */
 	rblk_nl_exit();
 	rblk_host_exit();
+	rblk_fault_exit();
 	rblk_rdma_exit();
 	rblk_ns_exit();
 	rblk_sysfs_exit();

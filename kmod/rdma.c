@@ -228,6 +228,8 @@ static void rblk_send_done(struct ib_cq *cq, struct ib_wc *wc)
 		rblk_wr_error(wc->qp->qp_context, wc, "send");
 		return;
 	}
+	if (unlikely(req->queue->qid && rblk_fault_drop_completion()))
+		return;
 	rblk_end_request(blk_mq_rq_from_pdu(req));
 }
 
@@ -247,6 +249,8 @@ static void rblk_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 		rblk_wr_error(wc->qp->qp_context, wc, "local invalidate");
 		return;
 	}
+	if (unlikely(req->queue->qid && rblk_fault_drop_completion()))
+		return;
 	rblk_end_request(blk_mq_rq_from_pdu(req));
 }
 

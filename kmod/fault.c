@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rblk fault injection, for what the test fabric cannot produce on demand
+ * (kernels with CONFIG_FAULT_INJECTION_DEBUG_FS; the standard fault_attr
+ * knobs, see Documentation/fault-injection/fault-injection.rst):
+ *
+ *   /sys/kernel/debug/rblk/drop_completion/
+ *	a successful SEND or LOCAL_INV work completion of an I/O queue is
+ *	ignored, as if the device never delivered it: the request, answered
+ *	by the target or not, can only end through its timeout.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/fault-inject.h>
+
+#include "transport.h"
+
+static struct dentry *rblk_debugfs;
+static DECLARE_FAULT_ATTR(rblk_drop_completion);
+
+/**
+ * rblk_fault_drop_completion() - whether to ignore a work completion
+ *
+ * Return: true if the injected fault says so.
+ */
+bool rblk_fault_drop_completion(void)
+{
+	return should_fail(&rblk_drop_completion, 1);
+}
+
+/** rblk_fault_init() - create the debugfs knobs; failures are ignored */
+void rblk_fault_init(void)
+{
+	rblk_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	fault_create_debugfs_attr("drop_completion", rblk_debugfs,
+				  &rblk_drop_completion);
+}
+
+/** rblk_fault_exit() - remove them */
+void rblk_fault_exit(void)
+{
+	debugfs_remove_recursive(rblk_debugfs);
+}
