@@ -152,6 +152,14 @@ nvme_ns_dev() {
 	return 1
 }
 
+# running PID: the process has not exited (a zombie has); exited PID: it has.
+running() {
+	read -r _l < "/proc/$1/stat" 2>/dev/null || return 1
+	case ${_l##*") "} in Z*) return 1 ;; esac
+	return 0
+}
+exited() { ! running "$1"; }
+
 # wait_until SECS CMD...: poll CMD every 100 ms until it succeeds; 1 after
 # SECS seconds.
 wait_until() {
@@ -377,6 +385,23 @@ delay_ns_create() {
 	printf '%s' "/dev/dm-$((_minor))" > "$RBLK_DELAY_NS/device_path" ||
 		fail "device_path /dev/dm-$((_minor)) refused"
 	echo 1 > "$RBLK_DELAY_NS/enable" || fail "cannot enable namespace $1"
+}
+
+# delay_ns_connect_bg: start a connect that stays in its first scan (on
+# the delayed namespace); ctrl= its controller, cpid= the nvmecfg process.
+delay_ns_connect_bg() {
+	nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
+		-n "$RBLK_NQN" -k 5 -c 1 -l 120 > /tmp/connect.log 2>&1 &
+	cpid=$!
+	ctrl=
+	wait_until 20 sh -c '[ -e /sys/class/rblk/rblk-ctrl* ]' 2>/dev/null ||
+		fail "no controller appeared: $(cat /tmp/connect.log)"
+	for _c in /sys/class/rblk/rblk-ctrl*; do ctrl=${_c##*/}; done
+	wait_until 20 sh -c "[ \"\$(cat /sys/class/rblk/$ctrl/state)\" = live ]" ||
+		fail "controller $ctrl not live"
+	# The partition read of the delayed namespace is in the target now.
+	sleep 2
+	running "$cpid" || fail "connect did not wait for its scan: $(cat /tmp/connect.log)"
 }
 
 # delay_ns_set MS: delay reads and writes of the namespace by MS ms.  Any

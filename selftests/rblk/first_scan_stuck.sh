@@ -31,33 +31,9 @@ delay_ns_create $NSID 8
 must delay_ns_set 600000
 rblk_load io_timeout=$IO_TMO_A
 
-# running PID: the process has not exited (a zombie has).
-running() {
-	read -r _l < "/proc/$1/stat" 2>/dev/null || return 1
-	case ${_l##*") "} in Z*) return 1 ;; esac
-	return 0
-}
-exited() { ! running "$1"; }
-
-# connect_bg: start a connect that stays in its first scan; ctrl= its
-# controller, cpid= the nvmecfg process.
-connect_bg() {
-	nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
-		-n "$RBLK_NQN" -k 5 -c 1 -l 120 > /tmp/connect.log 2>&1 &
-	cpid=$!
-	ctrl=
-	wait_until 20 sh -c '[ -e /sys/class/rblk/rblk-ctrl* ]' 2>/dev/null ||
-		fail "no controller appeared: $(cat /tmp/connect.log)"
-	for _c in /sys/class/rblk/rblk-ctrl*; do ctrl=${_c##*/}; done
-	wait_until 20 sh -c "[ \"\$(cat /sys/class/rblk/$ctrl/state)\" = live ]" ||
-		fail "controller $ctrl not live"
-	# The partition read of the delayed namespace is in the target now.
-	sleep 2
-	running "$cpid" || fail "connect did not wait for its scan: $(cat /tmp/connect.log)"
-}
 
 # --- (a) disconnect while the first scan is stuck ---
-connect_bg
+delay_ns_connect_bg
 t0=$(uptime_ms)
 timeout 60 nvmecfg disconnect "$ctrl" || fail "(a) disconnect during the first scan failed"
 ms=$(($(uptime_ms) - t0))
@@ -78,7 +54,7 @@ hung=$(d_state_tasks | grep -v nvmet)
 # --- (b) the RDMA device goes away while the first scan is stuck ---
 echo $IO_TMO > /sys/module/rblk/parameters/io_timeout || fail "cannot set io_timeout"
 must delay_ns_set 600000
-connect_bg
+delay_ns_connect_bg
 t0=$(uptime_ms)
 dmesg -c > /dev/null
 rdma link delete "$RBLK_RDMA_DEV" &

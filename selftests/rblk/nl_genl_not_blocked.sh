@@ -28,12 +28,6 @@ delay_ns_create $NSID 8
 must delay_ns_set 600000
 rblk_load io_timeout=$IO_TMO
 
-running() {
-	read -r _l < "/proc/$1/stat" 2>/dev/null || return 1
-	case ${_l##*") "} in Z*) return 1 ;; esac
-	return 0
-}
-exited() { ! running "$1"; }
 no_ctrl() { ! ls -d /sys/class/rblk/rblk-ctrl* >/dev/null 2>&1; }
 
 # genl_answers WHAT: a genl family (un)registration and an nvmecfg request
@@ -60,17 +54,7 @@ genl_answers() {
 }
 
 # --- a connect whose first scan is stuck ---
-nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
-	-n "$RBLK_NQN" -k 5 -c 1 -l 120 > /tmp/connect.log 2>&1 &
-cpid=$!
-wait_until 20 sh -c '[ -e /sys/class/rblk/rblk-ctrl* ]' 2>/dev/null ||
-	fail "no controller appeared: $(cat /tmp/connect.log)"
-for _c in /sys/class/rblk/rblk-ctrl*; do ctrl=${_c##*/}; done
-wait_until 20 sh -c "[ \"\$(cat /sys/class/rblk/$ctrl/state)\" = live ]" ||
-	fail "controller $ctrl not live"
-# The partition read of the delayed namespace is in the target now.
-sleep 2
-running "$cpid" || fail "connect did not wait for its scan: $(cat /tmp/connect.log)"
+delay_ns_connect_bg
 genl_answers "first scan pending"
 grep -q "$ctrl" /tmp/list.log || fail "nvmecfg list lacks $ctrl: $(cat /tmp/list.log)"
 running "$cpid" || fail "connect ended during its scan: $(cat /tmp/connect.log)"
