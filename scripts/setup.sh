@@ -139,8 +139,9 @@ fi
 # include of its -common tree pointed at the copy.
 if [ "${#parts[@]}" -gt 0 ] && ! have_headers; then
 	mkdir -p "$BUILD/dl"
+	part_deb() { find "$BUILD/dl" -maxdepth 1 -name "${1}_*.deb" | head -n1; }
 	for p in "${parts[@]}"; do
-		if ! ls "$BUILD/dl/${p}_"*.deb >/dev/null 2>&1; then
+		if [ -z "$(part_deb "$p")" ]; then
 			echo "setup: apt-get download $p"
 			(cd "$BUILD/dl" && { apt-get download -q "$p" 2>&1 | grep -v 'unsandboxed as root'; } ) || true
 		fi
@@ -148,7 +149,7 @@ if [ "${#parts[@]}" -gt 0 ] && ! have_headers; then
 	rm -rf "$HDR_OUT.tmp"
 	mkdir -p "$HDR_OUT.tmp"
 	for p in "${parts[@]}"; do
-		deb=$(ls "$BUILD/dl/${p}_"*.deb 2>/dev/null | head -n1)
+		deb=$(part_deb "$p")
 		[ -n "$deb" ] || { echo "setup: ERROR: download of $p failed" >&2; exit 1; }
 		echo "setup: extracting $deb -> $HDR_OUT"
 		dpkg -x "$deb" "$HDR_OUT.tmp"
