@@ -12,16 +12,29 @@
 #                         and of the harness's kernel log filter
 #   make check-debug      the selftests on a debug kernel built from source
 #                         (KASAN, lockdep, kmemleak, fault injection)
+#   make modules KABI=... against another supported kernel (KABIS below);
+#                         setup, lint, modules take it (README.md)
 #
 # Every real test runs in a QEMU (TCG) guest booting Debian's kernel of the
 # pinned ABI below; the host kernel never loads our module.
 
-# The one pin: headers, guest kernel image and modules must all match.
-# Debian bumps the ABI number; change it here only.
+# The supported kernels, by Debian ABI (README.md, "Supported kernels"):
+# Debian 12's 6.1, and Debian's 6.12 built for Debian 12 (gcc-12; from
+# bookworm-security, earlier ABIs from bookworm-backports).  Headers, guest
+# kernel image and modules of one ABI must all match.  Debian bumps the ABI
+# numbers; change them here only.  KABI, the default, is the first.
+KABIS := 6.1.0-57 6.12.118+deb12
 KABI := 6.1.0-57
+ifeq ($(filter $(KABI),$(KABIS)),)
+$(error KABI=$(KABI) is not a supported kernel; KABIS: $(KABIS))
+endif
 KVER := $(KABI)-amd64
-KDIR := /usr/src/linux-headers-$(KVER)
 BUILD := build/
+# The headers: the installed package's, else the copy that setup unpacks
+# under build/ (6.12's headers package depends on its kernel image, which
+# the host does not install).  Looked up when used: setup may make them.
+KDIR = $(firstword $(wildcard /usr/src/linux-headers-$(KVER)) \
+	$(abspath $(BUILD))/headers-$(KVER)/usr/src/linux-headers-$(KVER))
 
 T ?=
 TESTS ?= $(T)
@@ -41,7 +54,7 @@ setup:
 	@scripts/setup.sh $(KVER) $(BUILD)
 
 # Say what is missing on a machine without setup, rather than a kbuild error.
-HAVE_KDIR = @test -d $(KDIR) || { echo "no $(KDIR): run 'make setup'" >&2; exit 1; }
+HAVE_KDIR = @test -d $(KDIR) || { echo "no $(KDIR): run 'make setup KABI=$(KABI)'" >&2; exit 1; }
 
 modules:
 	$(HAVE_KDIR)
@@ -217,11 +230,15 @@ check-debug-siw:
 	@$(MAKE) --no-print-directory check-debug RDMA=siw TESTS="$(SIW_TESTS)"
 
 # Style and static checks: checkpatch (from Debian's linux-source), sparse
-# and a W=1 build, all of which must be clean.
-KSRC_FILES = kmod/*.c kmod/*.h include/uapi/linux/rblk.h
+# and a W=1 build against KABI's headers, all of which must be clean.  Only
+# the compat header may test LINUX_VERSION_CODE.
+KSRC_FILES = $(filter-out kmod/compat.h,$(wildcard kmod/*.c kmod/*.h)) include/uapi/linux/rblk.h
 lint:
+	$(HAVE_KDIR)
 	@scripts/get-checkpatch.sh $(BUILD)
 	$(BUILD)checkpatch/scripts/checkpatch.pl --no-tree -f --terse $(KSRC_FILES)
+	$(BUILD)checkpatch/scripts/checkpatch.pl --no-tree -f --terse \
+		--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON kmod/compat.h
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=2 modules 2>&1 | tee $(BUILD)lint.log
 	@! grep -E "warning:|error:" $(BUILD)lint.log
 

@@ -317,7 +317,7 @@ static void __rblk_quiesce_io(struct rblk_ctrl *ctrl)
 		rblk_ns_quiesce_nowait(ctrl, ns);
 	/* One grace period covers every queue of the (non-blocking) set. */
 	if (ctrl->connect_q)
-		blk_mq_wait_quiesce_done(ctrl->connect_q);
+		rblk_wait_quiesce_done(ctrl->connect_q);
 }
 
 static void __rblk_unquiesce_io(struct rblk_ctrl *ctrl)
@@ -377,7 +377,7 @@ void rblk_ctrl_add_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns)
 		rblk_ns_quiesce_nowait(ctrl, ns);
 	up_write(&ctrl->namespaces_rwsem);
 	if (quiesced)
-		blk_mq_wait_quiesce_done(ns->queue);
+		rblk_wait_quiesce_done(ns->queue);
 }
 
 /**
@@ -551,12 +551,12 @@ static void rblk_event_work(struct work_struct *work)
 /* --- tag sets and limits --- */
 
 /**
- * rblk_set_queue_limits() - the limits every request queue of a
+ * rblk_set_ctrl_limits() - the limits every request queue of a
  *	controller shares: one memory registration must map any request
  * @ctrl: controller with its memory registration limits known
- * @q: request queue
+ * @l: a change of a request queue's limits
  */
-void rblk_set_queue_limits(struct rblk_ctrl *ctrl, struct request_queue *q)
+void rblk_set_ctrl_limits(struct rblk_ctrl *ctrl, struct rblk_limits *l)
 {
 	/*
 	 * MRs map 4 KiB controller pages whatever PAGE_SIZE is.  An
@@ -567,10 +567,25 @@ void rblk_set_queue_limits(struct rblk_ctrl *ctrl, struct request_queue *q)
 				(ctrl->max_segments - 1) <<
 				(ilog2(SZ_4K) - SECTOR_SHIFT));
 
-	blk_queue_max_hw_sectors(q, max_sectors);
-	blk_queue_max_segments(q, ctrl->max_segments);
-	blk_queue_virt_boundary(q, SZ_4K - 1);
-	blk_queue_dma_alignment(q, 3);
+	rblk_limits_max_hw_sectors(l, max_sectors);
+	rblk_limits_max_segments(l, ctrl->max_segments);
+	rblk_limits_virt_boundary(l, SZ_4K - 1);
+	rblk_limits_dma_alignment(l, 3);
+}
+
+/*
+ * The controller's limits on a request queue without a disk (admin, our
+ * own commands), nothing in flight.  Return: 0, or -EINVAL if the kernel
+ * refuses them (6.12 validates the limits).
+ */
+static int rblk_set_queue_limits(struct rblk_ctrl *ctrl,
+				 struct request_queue *q)
+{
+	struct rblk_limits l;
+
+	rblk_limits_start(&l, q);
+	rblk_set_ctrl_limits(ctrl, &l);
+	return rblk_limits_commit(&l);
 }
 
 static unsigned int rblk_cmd_size(void)
@@ -610,15 +625,21 @@ static int rblk_alloc_tagset(struct rblk_ctrl *ctrl,
 	if (ret)
 		return ret;
 
-	*q = blk_mq_init_queue(set);
+	*q = rblk_alloc_queue(set);
 	if (IS_ERR(*q)) {
 		ret = PTR_ERR(*q);
 		*q = NULL;
 		blk_mq_free_tag_set(set);
 		return ret;
 	}
-	rblk_set_queue_limits(ctrl, *q);
-	return 0;
+	ret = rblk_set_queue_limits(ctrl, *q);
+	if (ret) {
+		blk_mq_destroy_queue(*q);
+		blk_put_queue(*q);
+		*q = NULL;
+		blk_mq_free_tag_set(set);
+	}
+	return ret;
 }
 
 static void rblk_free_tagset(struct blk_mq_tag_set *set,
@@ -816,8 +837,13 @@ static int rblk_configure_admin_queue(struct rblk_ctrl *ctrl, bool new,
 			goto out_teardown;
 		}
 	}
-	if (new)
-		rblk_set_queue_limits(ctrl, ctrl->admin_q);
+	if (new) {
+		ret = rblk_set_queue_limits(ctrl, ctrl->admin_q);
+		if (ret) {
+			*errmsg = "admin queue limits refused";
+			goto out_teardown;
+		}
+	}
 	return 0;
 
 out_teardown:

@@ -1210,7 +1210,7 @@ static int rblk_nl_discover_dumpit(struct sk_buff *skb,
 
 	if (!cb->args[2]) {
 		struct genl_info info = {
-			.attrs	= genl_dumpit_info(cb)->attrs,
+			.attrs	= rblk_genl_dumpit_attrs(cb),
 			.extack	= cb->extack,
 		};
 
@@ -1263,8 +1263,8 @@ static int rblk_nl_discover_done(struct netlink_callback *cb)
  */
 #define RBLK_NL_SYS_ADMIN	BIT(0)
 
-static int rblk_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
-			    struct genl_info *info)
+static int rblk_nl_pre_doit(const struct rblk_genl_doit_ops *ops,
+			    struct sk_buff *skb, struct genl_info *info)
 {
 	if ((ops->internal_flags & RBLK_NL_SYS_ADMIN) &&
 	    !netlink_capable(skb, CAP_SYS_ADMIN)) {

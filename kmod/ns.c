@@ -48,9 +48,9 @@ void rblk_ns_put(struct rblk_ns *ns)
 	kref_put(&ns->ref, rblk_ns_release);
 }
 
-static int rblk_ns_open(struct block_device *bdev, fmode_t mode)
+static int rblk_ns_open(struct rblk_bdev_open *arg, rblk_bdev_open_mode_t mode)
 {
-	struct rblk_ns *ns = bdev->bd_disk->private_data;
+	struct rblk_ns *ns = rblk_bdev_open_disk(arg)->private_data;
 
 	if (test_bit(RBLK_NS_REMOVING, &ns->flags))
 		return -ENXIO;
@@ -120,40 +120,51 @@ static bool rblk_ns_limits_changed(struct rblk_ns *ns)
 	       ns->limits.oncs != ctrl->oncs || ns->limits.vwc != ctrl->vwc;
 }
 
-/* Limits of the namespace's format; the queue is frozen or quiesced. */
-static void rblk_ns_set_limits(struct rblk_ns *ns)
+/*
+ * Limits of the namespace's format; the queue is frozen, or quiesced with
+ * nothing in flight.  Return: 0, or -EINVAL if the kernel refuses them
+ * (6.12 validates the limits; the queue keeps its old ones then).
+ */
+static int rblk_ns_set_limits(struct rblk_ns *ns)
 {
 	struct rblk_ctrl *ctrl = ns->ctrl;
-	struct request_queue *q = ns->queue;
 	u32 lbasz = 1U << ns->info.lba_shift;
+	struct rblk_limits l;
+	int ret;
 
 	ns->limits.max_hw_sectors = ctrl->max_hw_sectors;
 	ns->limits.max_segments = ctrl->max_segments;
 	ns->limits.oncs = ctrl->oncs;
 	ns->limits.vwc = ctrl->vwc;
-	rblk_set_queue_limits(ctrl, q);
-	blk_queue_logical_block_size(q, lbasz);
-	blk_queue_physical_block_size(q, ns->info.pb_size);
-	blk_queue_io_min(q, ns->info.pb_size);
-	blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
-	blk_queue_write_cache(q, ctrl->vwc & NVME_CTRL_VWC_PRESENT,
-			      ctrl->vwc & NVME_CTRL_VWC_PRESENT);
+	rblk_limits_start(&l, ns->queue);
+	rblk_set_ctrl_limits(ctrl, &l);
+	rblk_limits_logical_block_size(&l, lbasz);
+	rblk_limits_physical_block_size(&l, ns->info.pb_size);
+	rblk_limits_io_min(&l, ns->info.pb_size);
+	rblk_limits_nonrot(&l);
+	rblk_limits_write_cache(&l, ctrl->vwc & NVME_CTRL_VWC_PRESENT,
+				ctrl->vwc & NVME_CTRL_VWC_PRESENT);
 
 	if (ctrl->oncs & NVME_CTRL_ONCS_DSM) {
-		q->limits.discard_granularity = lbasz;
-		blk_queue_max_discard_sectors(q, UINT_MAX >> SECTOR_SHIFT);
-		blk_queue_max_discard_segments(q, 1);
+		rblk_limits_discard_granularity(&l, lbasz);
+		rblk_limits_max_discard_sectors(&l, UINT_MAX >> SECTOR_SHIFT);
+		rblk_limits_max_discard_segments(&l, 1);
 	} else {
 		/* A reconnect may find it gone. */
-		blk_queue_max_discard_sectors(q, 0);
+		rblk_limits_max_discard_sectors(&l, 0);
 	}
 	if (ctrl->oncs & NVME_CTRL_ONCS_WRITE_ZEROES)
 		/* NLB is 16 bits wide. */
-		blk_queue_max_write_zeroes_sectors(q,
-			min_t(u32, queue_max_hw_sectors(q),
+		rblk_limits_max_write_zeroes_sectors(&l,
+			min_t(u32, rblk_limits_get_max_hw_sectors(&l),
 			      0x10000U << (ns->info.lba_shift - SECTOR_SHIFT)));
 	else
-		blk_queue_max_write_zeroes_sectors(q, 0);
+		rblk_limits_max_write_zeroes_sectors(&l, 0);
+	ret = rblk_limits_commit(&l);
+	if (ret)
+		rblk_warn(ctrl, "%s: namespace %u: limits refused: %d\n",
+			  ns->name, ns->nsid, ret);
+	return ret;
 }
 
 static void rblk_ns_set_capacity(struct rblk_ns *ns, sector_t capacity)
@@ -234,7 +245,7 @@ static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 		 ns->index);
 
 	/* From here on the release function undoes the above. */
-	disk = blk_mq_alloc_disk(&ctrl->tag_set, ns);
+	disk = rblk_alloc_disk(&ctrl->tag_set, ns);
 	if (IS_ERR(disk)) {
 		ret = PTR_ERR(disk);
 		goto out_put_ns;
@@ -247,7 +258,11 @@ static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 	strscpy(disk->disk_name, ns->name, DISK_NAME_LEN);
 	ns->disk = disk;
 	ns->queue = disk->queue;
-	rblk_ns_set_limits(ns);
+	ret = rblk_ns_set_limits(ns);
+	if (ret) {
+		put_disk(disk);
+		goto out_put_ns;
+	}
 	set_capacity(disk, rblk_ns_capacity(info));
 
 	/* On the list first: recovery must quiesce the partition scan too. */

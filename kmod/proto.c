@@ -13,7 +13,7 @@
 #include <linux/inet.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
+#include "compat.h"
 #include <net/ipv6.h>
 #include <net/net_namespace.h>
 
@@ -527,7 +527,7 @@ blk_status_t rblk_status_to_blk(u16 status)
 	case NVME_SC_NS_NOT_READY:
 		return BLK_STS_TARGET;
 	case NVME_SC_BAD_ATTRIBUTES:
-	case NVME_SC_ONCS_NOT_SUPPORTED:
+	case RBLK_SC_CMD_SIZE_LIM_EXCEEDED:
 	case NVME_SC_INVALID_OPCODE:
 	case NVME_SC_INVALID_FIELD:
 		return BLK_STS_NOTSUPP;
@@ -547,7 +547,7 @@ blk_status_t rblk_status_to_blk(u16 status)
 	case NVME_SC_INVALID_PI:
 		return BLK_STS_PROTECTION;
 	case NVME_SC_RESERVATION_CONFLICT:
-		return BLK_STS_NEXUS;
+		return BLK_STS_RESV_CONFLICT;
 	default:
 		/* Path errors too: single path, callers expect EIO. */
 		return BLK_STS_IOERR;

@@ -12,7 +12,7 @@
 #include <linux/nvme.h>
 #include <linux/socket.h>
 #include <linux/uuid.h>
-#include <asm/unaligned.h>
+#include "compat.h"
 
 #include <linux/rblk.h>
 
@@ -107,8 +107,7 @@ static inline int rblk_cmd_rw(struct nvme_command *cmd, u8 opcode,
 	rw->control = cpu_to_le16(fua ? NVME_RW_FUA : 0);
 	rw->dsmgmt = 0;
 	rw->reftag = 0;
-	rw->apptag = 0;
-	rw->appmask = 0;
+	rblk_rw_clear_lbat(cmd);
 	return 0;
 }
 

@@ -12,7 +12,7 @@
 #include <linux/in6.h>
 #include <linux/module.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
+#include "compat.h"
 
 #include <linux/rblk.h>
 
@@ -408,7 +408,7 @@ static const struct rblk_status_case rblk_status_cases[] = {
 	{ 0x080, BLK_STS_TARGET, -EREMOTEIO },		/* LBA out of range */
 	{ 0x081, BLK_STS_NOSPC, -EREMOTEIO },		/* capacity exceeded */
 	{ 0x082, BLK_STS_TARGET, -EREMOTEIO },		/* namespace not ready */
-	{ 0x083, BLK_STS_NEXUS, -EREMOTEIO },		/* reservation conflict */
+	{ 0x083, BLK_STS_RESV_CONFLICT, -EREMOTEIO },		/* reservation conflict */
 	{ 0x280, BLK_STS_MEDIUM, -EREMOTEIO },		/* write fault */
 	{ 0x281, BLK_STS_MEDIUM, -EREMOTEIO },		/* unrecovered read */
 	{ 0x282, BLK_STS_PROTECTION, -EREMOTEIO },	/* guard check */

@@ -37,6 +37,7 @@
 
 #include <linux/rblk.h>
 
+#include "compat.h"
 #include "proto.h"
 #include "transport.h"
 
@@ -567,7 +568,7 @@ void rblk_abort_rq(struct request *rq, bool timed_out);
 void rblk_ctrl_add_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns);
 void rblk_ctrl_kill_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns);
 void rblk_ctrl_del_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns);
-void rblk_set_queue_limits(struct rblk_ctrl *ctrl, struct request_queue *q);
+void rblk_set_ctrl_limits(struct rblk_ctrl *ctrl, struct rblk_limits *l);
 void rblk_ctrl_stats(struct rblk_ctrl *ctrl, struct rblk_stats *s);
 void rblk_ctrl_stats_reset(struct rblk_ctrl *ctrl);
 void rblk_notify(struct rblk_ctrl *ctrl, struct rblk_ns *ns,

@@ -1233,7 +1233,7 @@ static int __rblk_queue_reap(struct rblk_queue *queue,
 	queue->iob_add = iob_add;
 	found = ib_process_cq_direct(queue->cq, queue->nr_cqe);
 	queue->iob = NULL;
-	if (iob && !rq_list_empty(iob->req_list))
+	if (iob && rq_list_peek(&iob->req_list))
 		iob->complete(iob);
 	queue->nr_polled += found;
 	return found;

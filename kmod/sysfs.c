@@ -585,7 +585,7 @@ int rblk_sysfs_init(void)
 			 rblk_stat_of_ns, rblk_ns_stat_show,
 			 rblk_ns_fixed_attrs);
 
-	rblk_class = class_create(THIS_MODULE, "rblk");
+	rblk_class = rblk_class_create("rblk");
 	if (IS_ERR(rblk_class)) {
 		int ret = PTR_ERR(rblk_class);
 

@@ -1,8 +1,16 @@
 #!/bin/bash
 # Install the host packages the build and the QEMU test guest need, and unpack
-# the guest kernel (image + modules) under build/kernel/.  Idempotent: a stamp
-# file makes a repeated run a quick no-op.  Never installs the guest kernel on
-# the host (the host kernel cannot load modules anyway; we only want its files).
+# the guest kernel (image + modules) under build/kernel/ (one tree for every
+# KVER: boot/*-KVER, lib/modules/KVER).  Idempotent: a stamp file makes a
+# repeated run a quick no-op.  Never installs the guest kernel on the host
+# (the host kernel cannot load modules anyway; we only want its files).
+#
+# The headers: a package that installs alone (Debian 12's 6.1) is installed;
+# one that depends on its kernel image (Debian's 6.12) is unpacked with its
+# -common and linux-kbuild packages under BUILD_DIR/headers-KVER/, and what
+# they depend on installed (pahole, gcc-12, ...).  A kernel that the apt
+# sources do not know is looked for in bookworm-backports, added in a list
+# file of its own (debian.sources is never edited).
 #
 # usage: scripts/setup.sh KVER BUILD_DIR      e.g. 6.1.0-57-amd64 build
 set -euo pipefail
@@ -13,6 +21,9 @@ BUILD=${BUILD%/}
 [ -n "$BUILD" ] || { echo "setup: BUILD_DIR must not be /" >&2; exit 2; }
 KDIR_OUT=$BUILD/kernel
 STAMP=$BUILD/.setup-$KVER.stamp
+HDR=linux-headers-$KVER
+HDR_OUT=$BUILD/headers-$KVER
+BPO_LIST=/etc/apt/sources.list.d/rblk-bookworm-backports.sources
 export DEBIAN_FRONTEND=noninteractive
 
 # gcc..python3: builds and the bench report; util-linux: blkdiscard and
@@ -21,10 +32,20 @@ export DEBIAN_FRONTEND=noninteractive
 # linux-perf: perf in the guest for `make bench RBLK_BENCH_PERF=1`;
 # dkms: the DKMS build test; udev: udevd and its rules in the guest (the
 # by-id links test).
-PKGS=(qemu-system-x86 busybox-static kmod cpio iproute2 libnl-genl-3-dev
+BASE_PKGS=(qemu-system-x86 busybox-static kmod cpio iproute2 libnl-genl-3-dev
       libnl-3-dev pkg-config nvme-cli fio e2fsprogs sparse jq gnuplot-nox
       gcc make python3 util-linux flex bison bc libelf-dev libssl-dev
-      dmsetup linux-perf dkms udev "linux-headers-$KVER")
+      dmsetup linux-perf dkms udev)
+# The headers package, or what its unpacked copy needs (decided below).
+HDR_PKGS_FILE=$BUILD/.setup-$KVER.hdr-pkgs
+HDR_PKGS=("$HDR")
+[ ! -f "$HDR_PKGS_FILE" ] || read -r -a HDR_PKGS < "$HDR_PKGS_FILE"
+PKGS=("${BASE_PKGS[@]}" "${HDR_PKGS[@]}")
+
+# The headers that the Makefile's KDIR finds.
+have_headers() {
+	[ -f "/usr/src/$HDR/Makefile" ] || [ -f "$HDR_OUT/usr/src/$HDR/Makefile" ]
+}
 
 # Names of PKGS not installed (one dpkg-query call: keeps the no-op fast).
 missing_pkgs() {
@@ -38,7 +59,8 @@ missing_pkgs() {
 }
 
 # The stamp alone is not trusted: a build/ reused on a new machine would lie.
-if [ -f "$STAMP" ] && [ -f "$KDIR_OUT/boot/vmlinuz-$KVER" ] && [ -z "$(missing_pkgs)" ]; then
+if [ -f "$STAMP" ] && [ -f "$KDIR_OUT/boot/vmlinuz-$KVER" ] && have_headers &&
+   [ -z "$(missing_pkgs)" ]; then
 	echo "setup: already done for $KVER ($STAMP)"
 	exit 0
 fi
@@ -57,9 +79,48 @@ apt_update() {
 
 # Package lists missing or not knowing our pinned kernel ABI: refresh them.
 # (KVER only lives in bookworm-security; an old list may predate it.)
-if ! apt-cache show "linux-headers-$KVER" >/dev/null 2>&1; then
+if ! apt-cache show "$HDR" >/dev/null 2>&1; then
 	apt_update
 fi
+# Not in the machine's suites: Debian's 6.12 builds for Debian 12 came
+# through bookworm-backports first.
+if ! apt-cache show "$HDR" >/dev/null 2>&1 && [ ! -f "$BPO_LIST" ]; then
+	echo "setup: adding bookworm-backports ($BPO_LIST)"
+	printf '%s\n' 'Types: deb' 'URIs: http://deb.debian.org/debian' \
+		'Suites: bookworm-backports' 'Components: main' \
+		'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' |
+		$SUDO tee "$BPO_LIST.tmp" >/dev/null
+	$SUDO mv "$BPO_LIST.tmp" "$BPO_LIST"
+	updated=0
+	apt_update
+fi
+apt-cache show "$HDR" >/dev/null 2>&1 || {
+	echo "setup: ERROR: no package $HDR (Debian may have dropped ABI ${KVER%-amd64};" \
+	     "bump it in the Makefile's KABIS)" >&2
+	exit 1
+}
+
+# Its direct dependencies, one a line; alternatives ("|Depends") too.
+hdr_deps() {
+	apt-cache depends --no-recommends --no-suggests --no-conflicts --no-breaks \
+		--no-replaces --no-enhances "$@" 2>/dev/null |
+		awk '$1 ~ /Depends:$/ && $2 !~ /^</ { print $2 }' | sort -u
+}
+# A headers package that depends on its kernel image is unpacked, not
+# installed: the packages it is made of, and what they need installed.
+deps=$(hdr_deps "$HDR")
+parts=()
+if grep -q '^linux-image-' <<< "$deps"; then
+	# shellcheck disable=SC2207
+	parts=("$HDR" $(grep -E '^linux-(headers-.*-common|kbuild-)' <<< "$deps" || true))
+	# shellcheck disable=SC2207
+	HDR_PKGS=($(hdr_deps "${parts[@]}" | grep -vE '^linux-(image|headers|kbuild)-' || true))
+else
+	HDR_PKGS=("$HDR")
+fi
+mkdir -p "$BUILD"
+printf '%s\n' "${HDR_PKGS[*]}" > "$HDR_PKGS_FILE"
+PKGS=("${BASE_PKGS[@]}" "${HDR_PKGS[@]}")
 
 missing=$(missing_pkgs)
 if [ -n "$missing" ]; then
@@ -72,6 +133,32 @@ if [ -n "$missing" ]; then
 	fi
 else
 	echo "setup: host packages present"
+fi
+
+# Unpacked headers: -common and linux-kbuild beside them, the amd64 tree's
+# include of its -common tree pointed at the copy.
+if [ "${#parts[@]}" -gt 0 ] && ! have_headers; then
+	mkdir -p "$BUILD/dl"
+	part_deb() { find "$BUILD/dl" -maxdepth 1 -name "${1}_*.deb" | head -n1; }
+	for p in "${parts[@]}"; do
+		if [ -z "$(part_deb "$p")" ]; then
+			echo "setup: apt-get download $p"
+			(cd "$BUILD/dl" && { apt-get download -q "$p" 2>&1 | grep -v 'unsandboxed as root'; } ) || true
+		fi
+	done
+	rm -rf "$HDR_OUT.tmp"
+	mkdir -p "$HDR_OUT.tmp"
+	for p in "${parts[@]}"; do
+		deb=$(part_deb "$p")
+		[ -n "$deb" ] || { echo "setup: ERROR: download of $p failed" >&2; exit 1; }
+		echo "setup: extracting $deb -> $HDR_OUT"
+		dpkg -x "$deb" "$HDR_OUT.tmp"
+	done
+	abs=$(cd "$HDR_OUT.tmp" && pwd)
+	abs=${abs%.tmp}
+	sed -i "s|^include /usr/src/|include $abs/usr/src/|" "$HDR_OUT.tmp/usr/src/$HDR/Makefile"
+	rm -rf "$HDR_OUT"
+	mv "$HDR_OUT.tmp" "$HDR_OUT"
 fi
 
 # Guest kernel: prefer the -unsigned image (same kernel, no signed-shim wrapper).
@@ -100,7 +187,8 @@ if [ -z "$deb" ]; then
 fi
 
 echo "setup: extracting $deb -> $KDIR_OUT"
-rm -rf "$KDIR_OUT"
+# Only this kernel's files: another KVER's guest kernel stays.
+rm -rf "$KDIR_OUT"/boot/*-"$KVER" "$KDIR_OUT/lib/modules/$KVER"
 mkdir -p "$KDIR_OUT"
 dpkg -x "$deb" "$KDIR_OUT"
 [ -f "$KDIR_OUT/boot/vmlinuz-$KVER" ] || { echo "setup: ERROR: no vmlinuz in $deb" >&2; exit 1; }

@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rblk's one place for the differences between the kernels it builds
+ * against: Debian 12's 6.1 and Debian's 6.12 (README.md, "Supported
+ * kernels").  Each wrapper is named by what it does and covers one changed
+ * interface; the logic files call the wrappers and carry no version tests.
+ *
+ * Each interface is told apart by one RBLK_HAVE_* below: by a macro that
+ * came with it where there is one, else by LINUX_VERSION_CODE at the
+ * mainline release that made the change (Debian's 6.1 gets none of them).
+ * A change that Debian's 6.12 stable updates bring from a later mainline
+ * (struct rq_list, the bool of blk_mq_add_to_batch(), the name of status
+ * 0x183) may come with any update: rblk uses what works either way.
+ *
+ * wrapper                    6.1                        6.12
+ * rblk_alloc_queue()         blk_mq_init_queue(set)     blk_mq_alloc_queue(set, lim, d)
+ * rblk_alloc_disk()          blk_mq_alloc_disk(set, d)  blk_mq_alloc_disk(set, lim, d)
+ * struct rblk_limits,        blk_queue_*() setters,     queue_limits_start_update(),
+ *   rblk_limits_*()          QUEUE_FLAG_NONROT,         ..._commit_update(), lim.features
+ *                            blk_queue_write_cache()    (BLK_FEAT_WRITE_CACHE, _FUA)
+ * rblk_wait_quiesce_done()   of a request queue         of a tag set
+ * struct rblk_bdev_open,     ->open(block_device,       ->open(gendisk, blk_mode_t)
+ *   rblk_bdev_open_disk()      fmode_t)
+ * rblk_class_create()        class_create(owner, name)  class_create(name)
+ * struct rblk_genl_doit_ops  genl_ops                   genl_split_ops (pre_doit's)
+ * rblk_genl_dumpit_attrs()   dumpit info->attrs         dumpit info->info.attrs
+ * BLK_STS_RESV_CONFLICT      BLK_STS_NEXUS              (renamed, same value)
+ * RBLK_SC_CMD_SIZE_LIM_EXCEEDED  NVME_SC_ONCS_NOT_SUPPORTED, renamed by a 6.12
+ *                            stable update: 0x183 by value
+ * rblk_rw_clear_lbat()       rw.apptag, rw.appmask      rw.lbat, rw.lbatm (dword 15)
+ * <linux/unaligned.h>        <asm/unaligned.h>          <linux/unaligned.h>
+ *
+ * Used directly, the same on both: rq_list_peek() and rq_list_for_each()
+ * (a request pointer in 6.1, &struct rq_list in 6.12.25+),
+ * blk_mq_add_to_batch() given 0 for no error (int in 6.1, bool in
+ * 6.12.20+), blk_mq_update_nr_hw_queues(), the ib_core and rdma_cm calls.
+ * How to add a kernel: README.md.
+ */
+#ifndef _RBLK_COMPAT_H
+#define _RBLK_COMPAT_H
+
+#include <linux/blk-mq.h>
+#include <linux/blkdev.h>
+#include <linux/device.h>
+#include <linux/nvme.h>
+#include <linux/version.h>
+#include <net/genetlink.h>
+
+/*
+ * Which interface the headers have.  By a macro that came with it where
+ * there is one; else by the mainline release that made the change.
+ */
+/* genl split ops: pre_doit's ops, a dump's genl_info (6.2). */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define RBLK_HAVE_GENL_SPLIT_OPS
+#endif
+/* blk_mq_wait_quiesce_done() of a tag set (6.2). */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define RBLK_HAVE_QUIESCE_TAGSET
+#endif
+/* class_create() without an owner (6.4). */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+#define RBLK_HAVE_CLASS_CREATE_NAME_ONLY
+#endif
+/* ->open(gendisk, blk_mode_t): came with blk_mode_t's BLK_OPEN_* (6.5). */
+#ifdef BLK_OPEN_READ
+#define RBLK_HAVE_BDEV_OPEN_DISK
+#endif
+/*
+ * Atomic queue limits (6.9) with the features in them (6.11): the
+ * BLK_FEAT_* came last.
+ */
+#ifdef BLK_FEAT_WRITE_CACHE
+#define RBLK_HAVE_ATOMIC_LIMITS
+#endif
+/* <linux/unaligned.h> (6.12; sparse 0.6.4 has no __has_include). */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#define RBLK_HAVE_LINUX_UNALIGNED
+#endif
+
+#ifdef RBLK_HAVE_LINUX_UNALIGNED
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
+/*
+ * Queue limits.  6.1 sets each limit on the live queue, one setter a
+ * limit; 6.12 changes a copy and commits it whole, validated (it may
+ * refuse: -EINVAL), with no request in flight (frozen, or quiesced with
+ * nothing outstanding).  The rblk_limits_*() setters change the copy; on
+ * 6.1 they are the old setters, and the commit has nothing left to do.
+ */
+
+/**
+ * struct rblk_limits - a change of a request queue's limits
+ * @q: the queue
+ * @lim: the limits being changed (6.12)
+ */
+struct rblk_limits {
+	struct request_queue *q;
+#ifdef RBLK_HAVE_ATOMIC_LIMITS
+	struct queue_limits lim;
+#endif
+};
+
+#ifdef RBLK_HAVE_ATOMIC_LIMITS
+
+/* A request queue without a disk (limits: the defaults, then a commit). */
+static inline struct request_queue *rblk_alloc_queue(struct blk_mq_tag_set *set)
+{
+	return blk_mq_alloc_queue(set, NULL, NULL);
+}
+
+/* A disk and its request queue, with the default limits. */
+#define rblk_alloc_disk(set, queuedata) blk_mq_alloc_disk(set, NULL, queuedata)
+
+static inline void rblk_limits_start(struct rblk_limits *l,
+				     struct request_queue *q)
+{
+	l->q = q;
+	l->lim = queue_limits_start_update(q);
+}
+
+/* Applies the change; the queue frozen or with nothing in flight. */
+static inline int rblk_limits_commit(struct rblk_limits *l)
+{
+	return queue_limits_commit_update(l->q, &l->lim);
+}
+
+static inline void rblk_limits_max_hw_sectors(struct rblk_limits *l,
+					      unsigned int sectors)
+{
+	l->lim.max_hw_sectors = sectors;
+}
+
+/* The value the change sets, or the queue's. */
+static inline unsigned int rblk_limits_get_max_hw_sectors(struct rblk_limits *l)
+{
+	return l->lim.max_hw_sectors;
+}
+
+static inline void rblk_limits_max_segments(struct rblk_limits *l,
+					    unsigned short segments)
+{
+	l->lim.max_segments = segments;
+}
+
+/*
+ * A virt boundary leaves no segment size limit (6.12 refuses one, and
+ * the defaults have 64 KiB): as nvme sets them.
+ */
+static inline void rblk_limits_virt_boundary(struct rblk_limits *l,
+					     unsigned long mask)
+{
+	l->lim.virt_boundary_mask = mask;
+	l->lim.max_segment_size = UINT_MAX;
+}
+
+static inline void rblk_limits_dma_alignment(struct rblk_limits *l, int mask)
+{
+	l->lim.dma_alignment = mask;
+}
+
+static inline void rblk_limits_logical_block_size(struct rblk_limits *l,
+						  unsigned int size)
+{
+	l->lim.logical_block_size = size;
+}
+
+static inline void rblk_limits_physical_block_size(struct rblk_limits *l,
+						   unsigned int size)
+{
+	l->lim.physical_block_size = size;
+}
+
+static inline void rblk_limits_io_min(struct rblk_limits *l, unsigned int min)
+{
+	l->lim.io_min = min;
+}
+
+/* Solid state: no seek penalty. */
+static inline void rblk_limits_nonrot(struct rblk_limits *l)
+{
+	l->lim.features &= ~BLK_FEAT_ROTATIONAL;
+}
+
+static inline void rblk_limits_write_cache(struct rblk_limits *l, bool wc,
+					   bool fua)
+{
+	l->lim.features &= ~(BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA);
+	if (wc)
+		l->lim.features |= BLK_FEAT_WRITE_CACHE;
+	if (fua)
+		l->lim.features |= BLK_FEAT_FUA;
+}
+
+static inline void rblk_limits_discard_granularity(struct rblk_limits *l,
+						   unsigned int bytes)
+{
+	l->lim.discard_granularity = bytes;
+}
+
+static inline void rblk_limits_max_discard_sectors(struct rblk_limits *l,
+						   unsigned int sectors)
+{
+	l->lim.max_hw_discard_sectors = sectors;
+}
+
+static inline void rblk_limits_max_discard_segments(struct rblk_limits *l,
+						    unsigned short segments)
+{
+	l->lim.max_discard_segments = segments;
+}
+
+static inline void rblk_limits_max_write_zeroes_sectors(struct rblk_limits *l,
+							unsigned int sectors)
+{
+	l->lim.max_write_zeroes_sectors = sectors;
+}
+
+#else /* !RBLK_HAVE_ATOMIC_LIMITS */
+
+static inline struct request_queue *rblk_alloc_queue(struct blk_mq_tag_set *set)
+{
+	return blk_mq_init_queue(set);
+}
+
+#define rblk_alloc_disk(set, queuedata) blk_mq_alloc_disk(set, queuedata)
+
+static inline void rblk_limits_start(struct rblk_limits *l,
+				     struct request_queue *q)
+{
+	l->q = q;
+}
+
+static inline int rblk_limits_commit(struct rblk_limits *l)
+{
+	return 0;
+}
+
+static inline void rblk_limits_max_hw_sectors(struct rblk_limits *l,
+					      unsigned int sectors)
+{
+	blk_queue_max_hw_sectors(l->q, sectors);
+}
+
+static inline unsigned int rblk_limits_get_max_hw_sectors(struct rblk_limits *l)
+{
+	return queue_max_hw_sectors(l->q);
+}
+
+static inline void rblk_limits_max_segments(struct rblk_limits *l,
+					    unsigned short segments)
+{
+	blk_queue_max_segments(l->q, segments);
+}
+
+static inline void rblk_limits_virt_boundary(struct rblk_limits *l,
+					     unsigned long mask)
+{
+	blk_queue_virt_boundary(l->q, mask);
+}
+
+static inline void rblk_limits_dma_alignment(struct rblk_limits *l, int mask)
+{
+	blk_queue_dma_alignment(l->q, mask);
+}
+
+static inline void rblk_limits_logical_block_size(struct rblk_limits *l,
+						  unsigned int size)
+{
+	blk_queue_logical_block_size(l->q, size);
+}
+
+static inline void rblk_limits_physical_block_size(struct rblk_limits *l,
+						   unsigned int size)
+{
+	blk_queue_physical_block_size(l->q, size);
+}
+
+static inline void rblk_limits_io_min(struct rblk_limits *l, unsigned int min)
+{
+	blk_queue_io_min(l->q, min);
+}
+
+static inline void rblk_limits_nonrot(struct rblk_limits *l)
+{
+	blk_queue_flag_set(QUEUE_FLAG_NONROT, l->q);
+}
+
+static inline void rblk_limits_write_cache(struct rblk_limits *l, bool wc,
+					   bool fua)
+{
+	blk_queue_write_cache(l->q, wc, fua);
+}
+
+static inline void rblk_limits_discard_granularity(struct rblk_limits *l,
+						   unsigned int bytes)
+{
+	l->q->limits.discard_granularity = bytes;
+}
+
+static inline void rblk_limits_max_discard_sectors(struct rblk_limits *l,
+						   unsigned int sectors)
+{
+	blk_queue_max_discard_sectors(l->q, sectors);
+}
+
+static inline void rblk_limits_max_discard_segments(struct rblk_limits *l,
+						    unsigned short segments)
+{
+	blk_queue_max_discard_segments(l->q, segments);
+}
+
+static inline void rblk_limits_max_write_zeroes_sectors(struct rblk_limits *l,
+							unsigned int sectors)
+{
+	blk_queue_max_write_zeroes_sectors(l->q, sectors);
+}
+
+#endif /* RBLK_HAVE_ATOMIC_LIMITS */
+
+/*
+ * Waits until every ->queue_rq() that started before a quiesce of @q is
+ * done; 6.2 waits for the tag set's (one grace period covers its queues).
+ */
+static inline void rblk_wait_quiesce_done(struct request_queue *q)
+{
+#ifdef RBLK_HAVE_QUIESCE_TAGSET
+	blk_mq_wait_quiesce_done(q->tag_set);
+#else
+	blk_mq_wait_quiesce_done(q);
+#endif
+}
+
+/*
+ * &block_device_operations.open: int open(struct rblk_bdev_open *arg,
+ * rblk_bdev_open_mode_t mode), rblk_bdev_open_disk(arg) the disk opened.
+ * 6.5 passes the gendisk and a blk_mode_t for the block device and an
+ * fmode_t.
+ */
+#ifdef RBLK_HAVE_BDEV_OPEN_DISK
+#define rblk_bdev_open		gendisk
+#define rblk_bdev_open_mode_t	blk_mode_t
+static inline struct gendisk *rblk_bdev_open_disk(struct gendisk *disk)
+{
+	return disk;
+}
+#else
+#define rblk_bdev_open		block_device
+#define rblk_bdev_open_mode_t	fmode_t
+static inline struct gendisk *rblk_bdev_open_disk(struct block_device *bdev)
+{
+	return bdev->bd_disk;
+}
+#endif
+
+/* A device class of this module; 6.4 dropped the owner. */
+#ifdef RBLK_HAVE_CLASS_CREATE_NAME_ONLY
+#define rblk_class_create(name) class_create(name)
+#else
+#define rblk_class_create(name) class_create(THIS_MODULE, name)
+#endif
+
+/*
+ * What a genl family's pre_doit and post_doit are given: since 6.2 a
+ * split op (the doit half of the command), with the same internal_flags.
+ */
+#ifdef RBLK_HAVE_GENL_SPLIT_OPS
+#define rblk_genl_doit_ops genl_split_ops
+#else
+#define rblk_genl_doit_ops genl_ops
+#endif
+
+/* The parsed attributes of a dump's request (6.2: in a genl_info). */
+static inline struct nlattr **rblk_genl_dumpit_attrs(struct netlink_callback *cb)
+{
+#ifdef RBLK_HAVE_GENL_SPLIT_OPS
+	return genl_dumpit_info(cb)->info.attrs;
+#else
+	return genl_dumpit_info(cb)->attrs;
+#endif
+}
+
+/* A reservation conflict: 6.5 renamed BLK_STS_NEXUS (same value). */
+#ifndef BLK_STS_RESV_CONFLICT
+#define BLK_STS_RESV_CONFLICT	BLK_STS_NEXUS
+#endif
+
+/*
+ * Status 0x183 of an I/O command: NVME_SC_ONCS_NOT_SUPPORTED in 6.1,
+ * NVME_SC_CMD_SIZE_LIM_EXCEEDED after a 6.12 stable update (an enum: no
+ * test can tell which a header has).  By value.
+ */
+#define RBLK_SC_CMD_SIZE_LIM_EXCEEDED	0x183
+
+/*
+ * Clears dword 15 of a read or write: the logical block application tag
+ * and its mask, apptag and appmask in 6.1, lbat and lbatm in 6.12 (a
+ * rename of the fields of &struct nvme_rw_command).  By the dword.
+ */
+static inline void rblk_rw_clear_lbat(struct nvme_command *cmd)
+{
+	cmd->common.cdw15 = 0;
+}
+
+#endif /* _RBLK_COMPAT_H */
