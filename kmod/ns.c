@@ -123,7 +123,10 @@ static bool rblk_ns_limits_changed(struct rblk_ns *ns)
 /*
  * Limits of the namespace's format; the queue is frozen, or quiesced with
  * nothing in flight.  Return: 0, or -EINVAL if the kernel refuses them
- * (6.12 validates the limits; the queue keeps its old ones then).
+ * (6.12 validates the limits): the queue keeps its old ones, which do not
+ * fit the format or the RDMA device, so the I/O of a namespace that has
+ * its disk fails from then on (the scan removes it if the target still
+ * reports it so), as nvme does with a namespace it cannot update.
  */
 static int rblk_ns_set_limits(struct rblk_ns *ns)
 {
@@ -132,10 +135,6 @@ static int rblk_ns_set_limits(struct rblk_ns *ns)
 	struct rblk_limits l;
 	int ret;
 
-	ns->limits.max_hw_sectors = ctrl->max_hw_sectors;
-	ns->limits.max_segments = ctrl->max_segments;
-	ns->limits.oncs = ctrl->oncs;
-	ns->limits.vwc = ctrl->vwc;
 	rblk_limits_start(&l, ns->queue);
 	rblk_set_ctrl_limits(ctrl, &l);
 	rblk_limits_logical_block_size(&l, lbasz);
@@ -161,10 +160,18 @@ static int rblk_ns_set_limits(struct rblk_ns *ns)
 	else
 		rblk_limits_max_write_zeroes_sectors(&l, 0);
 	ret = rblk_limits_commit(&l);
-	if (ret)
+	if (ret) {
 		rblk_warn(ctrl, "%s: namespace %u: limits refused: %d\n",
 			  ns->name, ns->nsid, ret);
-	return ret;
+		if (test_bit(RBLK_NS_ADDED, &ns->flags))
+			rblk_ctrl_kill_ns(ctrl, ns);
+		return ret;
+	}
+	ns->limits.max_hw_sectors = ctrl->max_hw_sectors;
+	ns->limits.max_segments = ctrl->max_segments;
+	ns->limits.oncs = ctrl->oncs;
+	ns->limits.vwc = ctrl->vwc;
+	return 0;
 }
 
 static void rblk_ns_set_capacity(struct rblk_ns *ns, sector_t capacity)
@@ -391,7 +398,7 @@ static void rblk_ns_update(struct rblk_ns *ns, const struct rblk_ns_info *info,
 	mutex_unlock(&ns->lock);
 	if (format)
 		blk_mq_unfreeze_queue(ns->queue);
-	if (!stale && format)
+	if (!stale && format && !test_bit(RBLK_NS_DEAD, &ns->flags))
 		rblk_ns_format_applied(ns);
 }
 
@@ -587,7 +594,8 @@ static int rblk_ns_revalidate(struct rblk_ctrl *ctrl)
 		ns->info.nsze = info.nsze;
 		rblk_ns_set_capacity(ns, rblk_ns_capacity(&info));
 		mutex_unlock(&ns->lock);
-		if (format && test_bit(RBLK_NS_ADDED, &ns->flags))
+		if (format && test_bit(RBLK_NS_ADDED, &ns->flags) &&
+		    !test_bit(RBLK_NS_DEAD, &ns->flags))
 			rblk_ns_format_applied(ns);
 	}
 	up_read(&ctrl->namespaces_rwsem);

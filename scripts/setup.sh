@@ -83,8 +83,10 @@ if ! apt-cache show "$HDR" >/dev/null 2>&1; then
 	apt_update
 fi
 # Not in the machine's suites: Debian's 6.12 builds for Debian 12 came
-# through bookworm-backports first.
-if ! apt-cache show "$HDR" >/dev/null 2>&1 && [ ! -f "$BPO_LIST" ]; then
+# through bookworm-backports first.  Only for a 6.12 ABI: a 6.1 one that
+# Debian dropped is an error to report, not a reason to add a suite.
+if ! apt-cache show "$HDR" >/dev/null 2>&1 && [ ! -f "$BPO_LIST" ] &&
+   [ "${KVER#6.12.}" != "$KVER" ]; then
 	echo "setup: adding bookworm-backports ($BPO_LIST)"
 	printf '%s\n' 'Types: deb' 'URIs: http://deb.debian.org/debian' \
 		'Suites: bookworm-backports' 'Components: main' \
