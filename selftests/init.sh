@@ -202,7 +202,7 @@ RBLK_KO=$RBLK_KO
 RBLK_NVMECFG=$NVMECFG
 RBLK_SELFTESTS=/selftests
 ENV
-echo "rblk-init: target ready: $NQN at $TRADDR:$TRSVCID (ns1 nullb0, ns2 $BACKING, ns3 $LOOPDEV on $BACKING_512)"
+echo "rblk-init: target ready over $RDMA_DEV ($RDMA_TYPE): $NQN at $TRADDR:$TRSVCID (ns1 nullb0, ns2 $BACKING, ns3 $LOOPDEV on $BACKING_512)"
 
 # Boot messages are not any test's fault; keep them, then start clean.
 dmesg -c > /var/log/dmesg.boot
