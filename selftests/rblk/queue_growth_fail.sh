@@ -40,7 +40,7 @@ rblk_load
 # the failed attempt after the growth; sets DEV.
 grow() {
 	echo 0 > "$CPU1" || fail "$1: cannot take CPU 1 offline"
-	DEV=$(rblk_connect "$RBLK_NSID_FILE" -i 2 -P 1 -c 8 -l 120) || exit 1
+	DEV=$(rblk_connect "$RBLK_NSID_FILE" -i 2 -P 1 -c 20 -l 120) || exit 1
 	echo 1 > "$CPU1" || fail "$1: cannot bring CPU 1 back"
 	n=$(rblk_attr "$DEV" nr_io_queues)
 	p=$(rblk_attr "$DEV" nr_poll_queues)
