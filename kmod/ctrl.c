@@ -594,6 +594,17 @@ static unsigned int rblk_cmd_size(void)
 	       sizeof(struct scatterlist) * RBLK_INLINE_SG_CNT;
 }
 
+static void rblk_free_tagset(struct blk_mq_tag_set *set,
+			     struct request_queue **q)
+{
+	if (!*q)
+		return;
+	blk_mq_destroy_queue(*q);
+	blk_put_queue(*q);
+	*q = NULL;
+	blk_mq_free_tag_set(set);
+}
+
 /*
  * A tag set and a request queue on it without a disk: the admin queue's,
  * and the one our own commands on the I/O queues go through.
@@ -633,24 +644,9 @@ static int rblk_alloc_tagset(struct rblk_ctrl *ctrl,
 		return ret;
 	}
 	ret = rblk_set_queue_limits(ctrl, *q);
-	if (ret) {
-		blk_mq_destroy_queue(*q);
-		blk_put_queue(*q);
-		*q = NULL;
-		blk_mq_free_tag_set(set);
-	}
+	if (ret)
+		rblk_free_tagset(set, q);
 	return ret;
-}
-
-static void rblk_free_tagset(struct blk_mq_tag_set *set,
-			     struct request_queue **q)
-{
-	if (!*q)
-		return;
-	blk_mq_destroy_queue(*q);
-	blk_put_queue(*q);
-	*q = NULL;
-	blk_mq_free_tag_set(set);
 }
 
 static int rblk_alloc_admin_tagset(struct rblk_ctrl *ctrl)
