@@ -29,46 +29,74 @@ ifeq ($(filter $(KABI),$(KABIS)),)
 $(error KABI=$(KABI) is not a supported kernel; KABIS: $(KABIS))
 endif
 KVER := $(KABI)-amd64
+DEFAULT_KVER := $(firstword $(KABIS))-amd64
 BUILD := build/
-# The headers: the installed package's, else the copy that setup unpacks
-# under build/ (6.12's headers package depends on its kernel image, which
-# the host does not install).  Looked up when used: setup may make them.
-KDIR = $(firstword $(wildcard /usr/src/linux-headers-$(KVER)) \
-	$(abspath $(BUILD))/headers-$(KVER)/usr/src/linux-headers-$(KVER))
+# make check: every supported kernel, one guest each, unless KABI (or KVER)
+# names one.
+CHECK_KABIS := $(if $(filter command line,$(origin KABI) $(origin KVER)),$(KABI),$(KABIS))
+# The headers of kernel $(1): the running kernel's build link or the
+# installed package's, else the copy that setup unpacks under build/
+# (6.12's headers package depends on its kernel image, which the host does
+# not install).  Looked up when used: setup may make them.
+kdir_of = $(firstword $(wildcard /lib/modules/$(1)/build /usr/src/linux-headers-$(1)) \
+	$(abspath $(BUILD))/headers-$(1)/usr/src/linux-headers-$(1))
+KDIR = $(call kdir_of,$(KVER))
+# Where rblk.ko is built: in the tree for the default kernel, for any
+# other in a copy of the module's sources, so that one kernel's objects
+# never replace another's (make check builds both).
+MOD_DIR = $(if $(filter $(DEFAULT_KVER),$(KVER)),$(CURDIR),$(abspath $(BUILD))/mod-$(KVER))
+MOD_KO = $(MOD_DIR)/rblk.ko
+# The guest's initramfs and logs: build/ for the default kernel, a
+# directory of its own for any other.
+GUEST_BUILD = $(if $(filter $(DEFAULT_KVER),$(KVER)),$(BUILD),$(BUILD)guest-$(KVER)/)
 
 T ?=
 TESTS ?= $(T)
 # Whole-boot limit for one guest run, seconds.
-VM_TIMEOUT ?= 1200
+# Whole-boot limit for one guest run, seconds: the guest takes about 8
+# minutes on an idle two-core machine, and CI machines were seen 2.5 times
+# slower.
+VM_TIMEOUT ?= 2400
 
-VM_RUN = KVER=$(KVER) BUILD=$(BUILD) scripts/vm-run.sh --timeout $(VM_TIMEOUT)
+VM_RUN = KVER=$(KVER) BUILD=$(GUEST_BUILD) RBLK_VM_KERNEL=$(BUILD)kernel/boot/vmlinuz-$(KVER) \
+	scripts/vm-run.sh --timeout $(VM_TIMEOUT)
 
 .PHONY: all setup modules modules_clean tools initramfs check demo bench lint clean \
 	debug-kernel debug-modules debug-initramfs check-debug check-debug-siw \
-	install install-module install-tools uninstall install-dkms uninstall-dkms \
-	host-check
+	install install-module install-module-kver install-tools uninstall uninstall-kver \
+	install-dkms uninstall-dkms host-check guest-check guest-dir
 
 all: modules tools $(BUILD)nvmecfg.bash
 
 setup:
 	@scripts/setup.sh $(KVER) $(BUILD)
 
-# Say what is missing on a machine without setup, rather than a kbuild error.
-HAVE_KDIR = @test -d $(KDIR) || { echo "no $(KDIR): run 'make setup KABI=$(KABI)'" >&2; exit 1; }
+# Say what is missing, rather than a kbuild error: a supported kernel's
+# headers come from make setup, any other kernel's from its package.
+HAVE_KDIR = @test -d $(KDIR) || { \
+	if [ "$(filter $(KVER),$(addsuffix -amd64,$(KABIS)))" ]; then \
+		echo "no headers for $(KVER): run 'make setup KABI=$(KVER:-amd64=)'" >&2; \
+	else \
+		echo "no headers for $(KVER): install linux-headers-$(KVER)" >&2; \
+	fi; exit 1; }
+# A copy of the module's sources for a build outside the tree; cp -a keeps
+# their times, so kbuild rebuilds exactly what changed.
+SYNC_MOD = @[ "$(MOD_DIR)" = "$(CURDIR)" ] || { mkdir -p $(MOD_DIR) && cp -a Kbuild kmod include $(MOD_DIR)/; }
 
 modules:
 	$(HAVE_KDIR)
-	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+	$(SYNC_MOD)
+	$(MAKE) -C $(KDIR) M=$(MOD_DIR) W=1 modules
 
 modules_clean:
 	$(HAVE_KDIR)
-	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C $(KDIR) M=$(MOD_DIR) clean
 
 tools:
 	$(MAKE) -C tools
 
 initramfs:
-	@scripts/mkinitramfs.sh $(KVER) $(BUILD)
+	@RBLK_KROOT=$(BUILD)kernel RBLK_KO=$(MOD_KO) scripts/mkinitramfs.sh $(KVER) $(GUEST_BUILD)
 
 # Bash completion, from what the built nvmecfg says its commands and
 # options are.
@@ -91,6 +119,9 @@ MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 UDEVDIR ?= /lib/udev
 SYSTEMDUNITDIR ?= /lib/systemd/system
+# make install and uninstall: for the running kernel unless KVER or KABI
+# names another (a recursive make with that KVER does the work).
+INSTALL_KVER := $(if $(filter command line,$(origin KABI) $(origin KVER)),$(KVER),$(shell uname -r))
 MODDIR ?= /lib/modules/$(KVER)/updates
 # The version DKMS knows the sources by: dkms.conf's.
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
@@ -101,12 +132,14 @@ INSTALLED = $(MODDIR)/rblk.ko $(SBINDIR)/nvmecfg $(MANDIR)/man8/nvmecfg.8 \
 
 install: install-module install-tools
 
-# The module is built for KVER (the pinned test ABI unless given): refuse to
-# put it under another kernel's tree.
-install-module: modules
-	@v=$$(modinfo -F vermagic rblk.ko | cut -d' ' -f1); [ "$$v" = "$(KVER)" ] || \
-		{ echo "rblk.ko is built for $$v, not KVER=$(KVER): make modules install KVER=$$(uname -r)" >&2; exit 1; }
-	install -D -m 0644 rblk.ko $(DESTDIR)$(MODDIR)/rblk.ko
+install-module:
+	@$(MAKE) --no-print-directory install-module-kver KVER=$(INSTALL_KVER)
+
+# The module is built for KVER: refuse to put it under another kernel's tree.
+install-module-kver: modules
+	@v=$$(modinfo -F vermagic $(MOD_KO) | cut -d' ' -f1); [ "$$v" = "$(KVER)" ] || \
+		{ echo "$(MOD_KO) is built for $$v, not KVER=$(KVER)" >&2; exit 1; }
+	install -D -m 0644 $(MOD_KO) $(DESTDIR)$(MODDIR)/rblk.ko
 	$(if $(DESTDIR),,depmod -a $(KVER))
 
 # Everything but the module, e.g. with DKMS building that.
@@ -122,6 +155,9 @@ install-tools: tools $(BUILD)nvmecfg.bash
 	install -D -m 0644 $(BUILD)nvmecfg.bash $(DESTDIR)$(BASHCOMPDIR)/nvmecfg
 
 uninstall:
+	@$(MAKE) --no-print-directory uninstall-kver KVER=$(INSTALL_KVER)
+
+uninstall-kver:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	-rmdir --ignore-fail-on-non-empty $(DESTDIR)$(MODDIR)
 	$(if $(DESTDIR),,depmod -a $(KVER))
@@ -141,7 +177,10 @@ uninstall-dkms:
 # build against the pinned headers in a private DKMS tree; "N passed, N
 # failed" last.
 host-check: modules tools
-	@KVER=$(KVER) KDIR=$(KDIR) scripts/host-tests.sh
+	@KVER=$(KVER) KDIR=$(KDIR) \
+		DKMS_KVERS="$(addsuffix -amd64,$(CHECK_KABIS))" \
+		DKMS_KDIRS="$(foreach k,$(CHECK_KABIS),$(call kdir_of,$(k)-amd64))" \
+		scripts/host-tests.sh
 
 # Everything the guest boots with, in order: each step needs the one before
 # (the image needs setup's kernel and the modules/tools artefacts), even
@@ -153,11 +192,20 @@ define build_guest
 	@$(MAKE) --no-print-directory initramfs
 endef
 
-# Host unit tests of the tools, then the guest selftests; the last line is
-# the total over both.
+# Host unit tests of the tools, then the guest selftests on each kernel of
+# CHECK_KABIS, one guest each; the last line is the total over all.
 check:
+	@for k in $(CHECK_KABIS); do $(MAKE) --no-print-directory setup KABI=$$k || exit 1; done
+	@CHECK_KABIS="$(CHECK_KABIS)" BUILD=$(BUILD) scripts/check.sh "$(TESTS)"
+
+# One kernel's guest run of make check (scripts/check.sh), its output in
+# $(GUEST_BUILD)guest-tests.log.
+guest-check:
 	$(build_guest)
-	@KVER=$(KVER) BUILD=$(BUILD) VM_TIMEOUT=$(VM_TIMEOUT) scripts/check.sh "$(TESTS)"
+	@{ $(VM_RUN) --mode check --tests "$(TESTS)" 2>&1; echo $$? > $(GUEST_BUILD).vm-rc; } | \
+		tee $(GUEST_BUILD)guest-tests.log; exit $$(cat $(GUEST_BUILD).vm-rc)
+guest-dir:
+	@echo $(GUEST_BUILD)
 
 demo:
 	$(build_guest)
@@ -252,7 +300,7 @@ lint:
 # selftests/bench.sh as NAME=VALUE words on the kernel command line, which the
 # kernel hands to /init as environment variables (no dot in the name, no
 # space in the value: the job list goes comma separated).
-BENCH_OUT ?= $(BUILD)bench
+BENCH_OUT ?= $(GUEST_BUILD)bench
 RBLK_BENCH_ROUNDS ?= 2
 RBLK_BENCH_RUNTIME ?= 4
 RBLK_BENCH_JOBS ?=
@@ -277,9 +325,10 @@ BENCH_APPEND = RBLK_BENCH_ROUNDS=$(RBLK_BENCH_ROUNDS) RBLK_BENCH_RUNTIME=$(RBLK_
 bench: export RBLK_GUEST_PERF = $(RBLK_BENCH_PERF)
 bench:
 	$(build_guest)
-	@KVER=$(KVER) BUILD=$(BUILD) RBLK_VM_APPEND="$(strip $(RBLK_VM_APPEND) $(BENCH_APPEND))" \
+	@KVER=$(KVER) BUILD=$(GUEST_BUILD) RBLK_VM_KERNEL=$(BUILD)kernel/boot/vmlinuz-$(KVER) \
+		RBLK_VM_APPEND="$(strip $(RBLK_VM_APPEND) $(BENCH_APPEND))" \
 		scripts/vm-run.sh --timeout $(BENCH_VM_TIMEOUT) --mode bench
-	@scripts/bench-report.py $(BUILD)ktap.log $(BENCH_OUT)
+	@scripts/bench-report.py $(GUEST_BUILD)ktap.log $(BENCH_OUT)
 
 clean: modules_clean
 	rm -rf $(BUILD)initramfs $(BUILD)initramfs.cpio.gz $(BUILD)console.log $(BUILD)ktap.log \

@@ -112,6 +112,11 @@ fi
 tr -d '\r' < "$KTAP" > "$KTAP.tmp" && mv "$KTAP.tmp" "$KTAP"
 plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$KTAP" | tail -n1)
 npass=0 nfail=0 nskip=0
+# Each test's run time, from the runner's "# NAME: Ns" line.
+declare -A secs=()
+while IFS=' ' read -r name s; do
+	secs[$name]=$s
+done < <(sed -n 's/^# \([A-Za-z0-9_-]*\): \([0-9][0-9]*s\)$/\1 \2/p' "$KTAP")
 echo "vm-run: results:"
 while IFS= read -r line; do
 	case $line in
@@ -122,14 +127,15 @@ while IFS= read -r line; do
 	rest=${rest#not ok }
 	name=${rest#* }			# drop the number
 	desc=${name%% \#*}
+	t=${secs[$desc]:+ [${secs[$desc]}]}
 	case $line in
 	"not ok "*)
-		echo "  FAIL  $desc"; nfail=$((nfail + 1)) ;;
+		echo "  FAIL  $desc$t"; nfail=$((nfail + 1)) ;;
 	*"# SKIP"*|*"# skip"*)
 		reason=${name#*# [Ss][Kk][Ii][Pp]}; reason=${reason# }
-		echo "  SKIP  $desc${reason:+ ($reason)}"; nskip=$((nskip + 1)) ;;
+		echo "  SKIP  $desc${reason:+ ($reason)}$t"; nskip=$((nskip + 1)) ;;
 	*)
-		echo "  PASS  $desc"; npass=$((npass + 1)) ;;
+		echo "  PASS  $desc$t"; npass=$((npass + 1)) ;;
 	esac
 done < "$KTAP"
 ran=$((npass + nfail + nskip))
@@ -137,7 +143,10 @@ ran=$((npass + nfail + nskip))
 if [ -z "$plan" ]; then
 	problems+=("no KTAP plan from the guest (runner never started; see $CONSOLE)")
 elif [ "$ran" -ne "$plan" ]; then
-	problems+=("guest reported $ran of $plan planned results")
+	# The test that was running when the guest stopped: its header came,
+	# its result did not.
+	last=$(sed -n 's/^# === //p' "$KTAP" | tail -n1)
+	problems+=("guest reported $ran of $plan planned results${last:+ (stopped in $last)}")
 elif ! grep -qx '# rblk-run: done' "$KTAP"; then
 	problems+=("guest runner did not finish")
 fi
