@@ -1,11 +1,14 @@
 # rblk: NVMe-over-Fabrics RDMA host (/dev/rblkN) -- build and test entry points.
 #
-#   make check            build everything, boot the QEMU guest, run all selftests
+#   make check            build everything, run the host tests, then all
+#                         selftests in a QEMU guest of each supported kernel
+#   make check KABI=...   one kernel only
 #   make check T=name     run only the named selftest(s) (T="a b" or TESTS="a b")
 #   make demo             boot the guest and show rblk end to end
-#   make install          rblk.ko, nvmecfg, man page, udev rules, systemd
-#                         unit, bash completion (DESTDIR, PREFIX; KVER for
-#                         another kernel); make uninstall removes them
+#   make install          rblk.ko for the running kernel, nvmecfg, man page,
+#                         udev rules, systemd unit, bash completion (DESTDIR,
+#                         PREFIX; KVER for another kernel); make uninstall
+#                         removes them
 #   make install-tools    the same without the module (with DKMS)
 #   make install-dkms     the sources for DKMS under /usr/src/rblk-VERSION
 #   make host-check       the host tests of install, uninstall and DKMS,
@@ -13,9 +16,10 @@
 #   make check-debug      the selftests on a debug kernel built from source
 #                         (KASAN, lockdep, kmemleak, fault injection)
 #   make modules KABI=... against another supported kernel (KABIS below);
-#                         setup, lint, modules take it (README.md)
+#                         setup, lint, modules, check, demo, bench take it
+#                         (README.md)
 #
-# Every real test runs in a QEMU (TCG) guest booting Debian's kernel of the
+# Every real test runs in a QEMU (TCG) guest booting Debian's kernel of a
 # pinned ABI below; the host kernel never loads our module.
 
 # The supported kernels, by Debian ABI (README.md, "Supported kernels"):
@@ -33,7 +37,7 @@ DEFAULT_KVER := $(firstword $(KABIS))-amd64
 BUILD := build/
 # make check: every supported kernel, one guest each, unless KABI (or KVER)
 # names one.
-CHECK_KABIS := $(if $(filter command line,$(origin KABI) $(origin KVER)),$(KABI),$(KABIS))
+CHECK_KABIS := $(if $(filter command line,$(origin KABI) $(origin KVER)),$(KVER:-amd64=),$(KABIS))
 # The headers of kernel $(1): the running kernel's build link or the
 # installed package's, else the copy that setup unpacks under build/
 # (6.12's headers package depends on its kernel image, which the host does
@@ -52,7 +56,6 @@ GUEST_BUILD = $(if $(filter $(DEFAULT_KVER),$(KVER)),$(BUILD),$(BUILD)guest-$(KV
 
 T ?=
 TESTS ?= $(T)
-# Whole-boot limit for one guest run, seconds.
 # Whole-boot limit for one guest run, seconds: the guest takes about 8
 # minutes on an idle two-core machine, and CI machines were seen 2.5 times
 # slower.
@@ -79,9 +82,11 @@ HAVE_KDIR = @test -d $(KDIR) || { \
 	else \
 		echo "no headers for $(KVER): install linux-headers-$(KVER)" >&2; \
 	fi; exit 1; }
-# A copy of the module's sources for a build outside the tree; cp -a keeps
-# their times, so kbuild rebuilds exactly what changed.
-SYNC_MOD = @[ "$(MOD_DIR)" = "$(CURDIR)" ] || { mkdir -p $(MOD_DIR) && cp -a Kbuild kmod include $(MOD_DIR)/; }
+# A copy of the module's sources (never the tree's objects) for a build
+# outside the tree; cp -a keeps their times, so kbuild rebuilds what
+# changed.
+SYNC_MOD = @[ "$(MOD_DIR)" = "$(CURDIR)" ] || { mkdir -p $(MOD_DIR)/kmod $(MOD_DIR)/include && \
+	cp -a Kbuild $(MOD_DIR)/ && cp -a kmod/*.[ch] $(MOD_DIR)/kmod/ && cp -a include/. $(MOD_DIR)/include/; }
 
 modules:
 	$(HAVE_KDIR)
@@ -173,10 +178,11 @@ install-dkms:
 uninstall-dkms:
 	rm -rf $(DESTDIR)$(DKMSSRCDIR)
 
-# Host tests of install/uninstall (into a temporary DESTDIR) and of a DKMS
-# build against the pinned headers in a private DKMS tree; "N passed, N
-# failed" last.
+# Host tests of install/uninstall (into a temporary DESTDIR) and of DKMS
+# builds against the headers of every kernel of CHECK_KABIS (make setup
+# KABI=... gets them) in a private DKMS tree; "N passed, N failed" last.
 host-check: modules tools
+	@for k in $(CHECK_KABIS); do $(MAKE) --no-print-directory setup KABI=$$k || exit 1; done
 	@KVER=$(KVER) KDIR=$(KDIR) \
 		DKMS_KVERS="$(addsuffix -amd64,$(CHECK_KABIS))" \
 		DKMS_KDIRS="$(foreach k,$(CHECK_KABIS),$(call kdir_of,$(k)-amd64))" \
@@ -198,12 +204,11 @@ check:
 	@for k in $(CHECK_KABIS); do $(MAKE) --no-print-directory setup KABI=$$k || exit 1; done
 	@CHECK_KABIS="$(CHECK_KABIS)" BUILD=$(BUILD) scripts/check.sh "$(TESTS)"
 
-# One kernel's guest run of make check (scripts/check.sh), its output in
-# $(GUEST_BUILD)guest-tests.log.
+# One kernel's guest run of make check (scripts/check.sh keeps its output
+# in $(GUEST_BUILD)guest-tests.log).
 guest-check:
 	$(build_guest)
-	@{ $(VM_RUN) --mode check --tests "$(TESTS)" 2>&1; echo $$? > $(GUEST_BUILD).vm-rc; } | \
-		tee $(GUEST_BUILD)guest-tests.log; exit $$(cat $(GUEST_BUILD).vm-rc)
+	@$(VM_RUN) --mode check --tests "$(TESTS)"
 guest-dir:
 	@echo $(GUEST_BUILD)
 
@@ -287,7 +292,8 @@ lint:
 	$(BUILD)checkpatch/scripts/checkpatch.pl --no-tree -f --terse $(KSRC_FILES)
 	$(BUILD)checkpatch/scripts/checkpatch.pl --no-tree -f --terse \
 		--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON kmod/compat.h
-	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=2 modules 2>&1 | tee $(BUILD)lint.log
+	$(SYNC_MOD)
+	$(MAKE) -C $(KDIR) M=$(MOD_DIR) W=1 C=2 modules 2>&1 | tee $(BUILD)lint.log
 	@! grep -E "warning:|error:" $(BUILD)lint.log
 
 # rblk against the in-kernel nvme-rdma host on the same target, one boot.
@@ -332,5 +338,6 @@ bench:
 
 clean: modules_clean
 	rm -rf $(BUILD)initramfs $(BUILD)initramfs.cpio.gz $(BUILD)console.log $(BUILD)ktap.log \
+		$(BUILD)mod-* $(BUILD)guest-* \
 		$(BUILD)nvmecfg.bash \
 		$(DEBUG_BUILD) $(DEBUG_MOD)

@@ -784,7 +784,7 @@ static int rblk_connect_queue(struct rblk_ctrl *ctrl, u16 qid, u32 size,
 static int rblk_configure_admin_queue(struct rblk_ctrl *ctrl, bool new,
 				      const char **errmsg)
 {
-	int ret;
+	int segments, ret;
 
 	ret = rblk_connect_queue(ctrl, 0, RBLK_AQ_DEPTH,
 				 RBLK_AQ_TAGS + RBLK_NR_AEN, NULL, errmsg);
@@ -798,7 +798,14 @@ static int rblk_configure_admin_queue(struct rblk_ctrl *ctrl, bool new,
 	 * revalidated, before I/O flows; held requests built for larger
 	 * ones are split again (blk.c).
 	 */
-	ctrl->max_segments = rblk_device_max_segments(ctrl->queues[0].device);
+	segments = rblk_device_max_segments(ctrl->queues[0].device);
+	if (segments < 2) {
+		/* Not even a 4 KiB buffer that crosses a page would fit. */
+		*errmsg = "the RDMA device's memory regions map too few pages";
+		rblk_queue_free(&ctrl->queues[0]);
+		return -EOPNOTSUPP;
+	}
+	ctrl->max_segments = segments;
 	if (new) {
 		ctrl->max_hw_sectors = UINT_MAX;
 		ret = rblk_alloc_admin_tagset(ctrl);

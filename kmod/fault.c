@@ -8,16 +8,23 @@
  *	a successful SEND or LOCAL_INV work completion of an I/O queue is
  *	ignored, as if the device never delivered it: the request, answered
  *	by the target or not, can only end through its timeout.
+ *
+ *   /sys/kernel/debug/rblk/fail_add_disk/
+ *	a scanned namespace's block device is not added: after 100 ms (the
+ *	time a partition scan takes, during which recovery may quiesce and
+ *	unquiesce the new queue), the addition fails with -ENOMEM.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/fault-inject.h>
 
 #include "transport.h"
 
 static struct dentry *rblk_debugfs;
 static DECLARE_FAULT_ATTR(rblk_drop_completion);
+static DECLARE_FAULT_ATTR(rblk_fail_add_disk);
 
 /**
  * rblk_fault_drop_completion() - whether to ignore a work completion
@@ -29,12 +36,29 @@ bool rblk_fault_drop_completion(void)
 	return should_fail(&rblk_drop_completion, 1);
 }
 
+/**
+ * rblk_fault_fail_add_disk() - whether a namespace's disk is not added
+ *
+ * Sleeps 100 ms first when it says so.
+ *
+ * Return: true if the injected fault says so.
+ */
+bool rblk_fault_fail_add_disk(void)
+{
+	if (!should_fail(&rblk_fail_add_disk, 1))
+		return false;
+	msleep(100);
+	return true;
+}
+
 /** rblk_fault_init() - create the debugfs knobs; failures are ignored */
 void rblk_fault_init(void)
 {
 	rblk_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	fault_create_debugfs_attr("drop_completion", rblk_debugfs,
 				  &rblk_drop_completion);
+	fault_create_debugfs_attr("fail_add_disk", rblk_debugfs,
+				  &rblk_fail_add_disk);
 }
 
 /** rblk_fault_exit() - remove them */

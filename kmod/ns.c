@@ -279,6 +279,7 @@ static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 	 * @info may be stale.  The scan that follows the reconnect adds it.
 	 */
 	ret = atomic_read(&ctrl->reval_gen) != gen ? -EAGAIN :
+	      rblk_fault_fail_add_disk() ? -ENOMEM :
 	      device_add_disk(&ctrl->dev, disk, rblk_ns_groups);
 	if (ret) {
 		/*

@@ -151,13 +151,15 @@ static void rblk_device_wait_unused(struct ib_device *ibdev)
  * rblk_device_max_segments() - pages one fast registration can map
  * @device: RDMA device
  *
- * Return: the page list length we use per memory region on @device.
+ * Return: the page list length we use per memory region on @device, 0
+ * for a device that maps fewer than two pages.
  */
 int rblk_device_max_segments(struct rblk_device *device)
 {
+	u32 len = device->dev->attrs.max_fast_reg_page_list_len;
+
 	/* One page is lost when the first element is not page aligned. */
-	return min_t(u32, RBLK_MAX_SEGMENTS,
-		     device->dev->attrs.max_fast_reg_page_list_len - 1);
+	return len < 2 ? 0 : min_t(u32, RBLK_MAX_SEGMENTS, len - 1);
 }
 
 static int rblk_ring_alloc(struct ib_device *ibdev, struct rblk_ring *ring,

@@ -9,6 +9,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build/}
+CHECK_KABIS=${CHECK_KABIS:-$(sed -n 's/^KABIS := //p' Makefile)}
 tests=${1:-}
 
 # summary LOG: "passed failed skipped" from a runner's closing line.
@@ -41,11 +42,13 @@ fi
 # Each kernel in its own guest, one after another: each guest keeps both
 # cores busy.
 gp=0 gf=0 gs=0 vm_rc=0 per_kernel=
-for k in ${CHECK_KABIS:-}; do
+for k in $CHECK_KABIS; do
 	echo "== guest selftests on $k-amd64 (QEMU)"
 	dir=$(make --no-print-directory -s guest-dir KABI="$k")
-	make --no-print-directory guest-check KABI="$k" TESTS="$tests"
-	rc=$?
+	rm -f "${dir}guest-tests.log"
+	make --no-print-directory guest-check KABI="$k" TESTS="$tests" 2>&1 |
+		tee "${dir}guest-tests.log"
+	rc=${PIPESTATUS[0]}
 	if [ -f "${dir}guest-tests.log" ]; then
 		read -r p f s < <(summary "${dir}guest-tests.log")
 	else
@@ -56,7 +59,7 @@ for k in ${CHECK_KABIS:-}; do
 	gp=$((gp + p)) gf=$((gf + f)) gs=$((gs + s))
 	per_kernel="$per_kernel; $k: $p passed, $f failed, $s skipped"
 done
-[ -n "${CHECK_KABIS:-}" ] || { echo "check: no kernel to run (CHECK_KABIS)" >&2; gf=1 vm_rc=2; }
+[ -n "$CHECK_KABIS" ] || { echo "check: no kernel to run (CHECK_KABIS)" >&2; gf=1 vm_rc=2; }
 
 echo "host: $hp passed, $hf failed, $hs skipped; guest: $gp passed, $gf failed, $gs skipped$per_kernel"
 echo "total: $((hp + gp)) passed, $((hf + gf)) failed, $((hs + gs)) skipped"

@@ -116,7 +116,7 @@ npass=0 nfail=0 nskip=0
 declare -A secs=()
 while IFS=' ' read -r name s; do
 	secs[$name]=$s
-done < <(sed -n 's/^# \([A-Za-z0-9_-]*\): \([0-9][0-9]*s\)$/\1 \2/p' "$KTAP")
+done < <(sed -n 's/^# \([A-Za-z0-9_-]\{1,\}\): \([0-9]\{1,\}s\)$/\1 \2/p' "$KTAP")
 echo "vm-run: results:"
 while IFS= read -r line; do
 	case $line in
@@ -144,9 +144,14 @@ if [ -z "$plan" ]; then
 	problems+=("no KTAP plan from the guest (runner never started; see $CONSOLE)")
 elif [ "$ran" -ne "$plan" ]; then
 	# The test that was running when the guest stopped: its header came,
-	# its result did not.
+	# its result did not (or, between two tests, the last one done).
 	last=$(sed -n 's/^# === //p' "$KTAP" | tail -n1)
-	problems+=("guest reported $ran of $plan planned results${last:+ (stopped in $last)}")
+	where=
+	if [ -n "$last" ]; then
+		where=" (stopped in $last)"
+		grep -qE "^(not )?ok [0-9]+ $last( |$)" "$KTAP" && where=" (stopped after $last)"
+	fi
+	problems+=("guest reported $ran of $plan planned results$where")
 elif ! grep -qx '# rblk-run: done' "$KTAP"; then
 	problems+=("guest runner did not finish")
 fi

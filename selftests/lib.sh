@@ -255,6 +255,31 @@ rblk_wait_state() {
 	return 1
 }
 
+# nvmet_grant_queues CTRL_SYSFS_DIR N: the target grants N I/O queues from
+# now on (attr_qid_max), and the controller reconnects to get them.  6.12's
+# nvmet drops its controllers itself when attr_qid_max changes; 6.1's does
+# not, and a reset does it (refused as busy if the target dropped the
+# controller meanwhile after all).
+nvmet_grant_queues() {
+	_before=$(cat "$1/reconnects")
+	echo "$2" > "$RBLK_NVMET_SUBSYS/attr_qid_max" || fail "cannot set attr_qid_max to $2"
+	_i=20
+	while [ "$_i" -gt 0 ] && [ "$(cat "$1/state")" = live ] &&
+	      [ "$(cat "$1/reconnects")" = "$_before" ]; do
+		usleep 100000
+		_i=$((_i - 1))
+	done
+	if [ "$_i" -gt 0 ]; then
+		log "attr_qid_max $2: the target dropped the controller itself"
+	elif echo 1 > "$1/reset_controller" 2>/dev/null; then
+		log "attr_qid_max $2: reset the controller"
+	elif [ "$(cat "$1/state")" != live ]; then
+		log "attr_qid_max $2: the target dropped the controller itself, late"
+	else
+		fail "reset_controller refused on a live controller"
+	fi
+}
+
 # nvmet_unlink / nvmet_relink: take the subsystem off the port and back, as a
 # target failover or a dead target looks to the host.
 nvmet_unlink() {

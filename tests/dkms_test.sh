@@ -4,7 +4,7 @@
 # every supported kernel, in a private DKMS tree: dkms add, then for each
 # kernel build, install (into a staged /lib/modules), status and remove;
 # a kernel outside dkms.conf's BUILD_EXCLUSIVE_KERNEL is refused without a
-# build (so its package's postinst still succeeds).  Nothing is written to
+# build.  Nothing is written to
 # the machine's own /var/lib/dkms, /usr/src or /lib/modules.  KTAP.
 #
 # env: DKMS_KVERS, DKMS_KDIRS (the kernels and their headers, same order;

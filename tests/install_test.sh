@@ -16,7 +16,7 @@ trap 'rm -rf "$T"' EXIT
 . tests/ktap.sh
 
 echo "KTAP version 1"
-echo "1..18"
+echo "1..19"
 
 D=$T/root
 check "make install DESTDIR PREFIX=/usr" \
@@ -88,5 +88,20 @@ check "default PREFIX /usr/local: tool, man page, completion, unit" sh -c "
 	grep -qx 'ExecStart=/usr/local/sbin/nvmecfg connect-all' '$D/lib/systemd/system/rblk-autoconnect.service'"
 make --no-print-directory -s uninstall DESTDIR="$D" KVER="$KVER" >/dev/null 2>&1
 check "uninstall with the default PREFIX leaves no file" test -z "$(find "$D" -type f -o -type l)"
+
+# Without KVER the module is for the running kernel, not the test kernel:
+# installed under its tree if its headers are there, else refused naming
+# the headers package it needs.
+run=$(uname -r)
+D=$T/running
+env -u KVER -u KABI make --no-print-directory -s install-module DESTDIR="$D" > "$T/out" 2>&1; rc=$?
+if [ -d "/lib/modules/$run/build" ]; then
+	check "make install without KVER: the module for the running kernel $run" sh -c \
+		"[ $rc -eq 0 ] && modinfo -F vermagic '$D/lib/modules/$run/updates/rblk.ko' | grep -q '^$run '"
+else
+	check "make install without KVER: for the running kernel $run, whose headers it asks for" sh -c \
+		"[ $rc -ne 0 ] && grep -q 'install linux-headers-$run' '$T/out' &&
+		 [ ! -e '$D/lib/modules' ]"
+fi
 
 exit $failed

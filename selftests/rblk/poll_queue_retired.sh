@@ -52,32 +52,12 @@ case $(uname -r) in
 *)	polled_fails=1 ;;
 esac
 
-# change_qid_max N: the target grants N I/O queues from now; the controller
-# reconnects (by itself if the target dropped it, else through a reset).
-change_qid_max() {
-	_before=$(cat "$cd_/reconnects")
-	echo "$1" > "$qid_max" || fail "cannot set attr_qid_max to $1"
-	_i=20
-	while [ "$_i" -gt 0 ] && [ "$(cat "$cd_/state")" = live ] &&
-	      [ "$(cat "$cd_/reconnects")" = "$_before" ]; do
-		usleep 100000
-		_i=$((_i - 1))
-	done
-	if [ "$_i" -eq 0 ]; then
-		echo 1 > "$cd_/reset_controller" || fail "reset_controller refused"
-		log "attr_qid_max $1: reset the controller"
-	else
-		log "attr_qid_max $1: the target dropped the controller itself"
-	fi
-	target_reconnects=$((_before + 1))
-}
-
-# wait_live N POLL: live again after the change, with N I/O queues, POLL of
-# them polled.
+# wait_live N RECONNECTS POLL: live again after reconnect RECONNECTS, with
+# N I/O queues, POLL of them polled.
 wait_live() {
 	_i=300
 	while [ "$_i" -gt 0 ]; do
-		[ "$(cat "$cd_/reconnects")" -ge "$target_reconnects" ] &&
+		[ "$(cat "$cd_/reconnects")" -ge "$2" ] &&
 			[ "$(cat "$cd_/state")" = live ] &&
 			[ "$(cat "$cd_/nr_io_queues")" -eq "$1" ] && break
 		usleep 100000
@@ -85,9 +65,9 @@ wait_live() {
 	done
 	[ "$_i" -gt 0 ] || fail "not live with $1 I/O queues within 30 s" \
 		"(state $(cat "$cd_/state"), $(cat "$cd_/nr_io_queues") queues)"
-	[ "$(cat "$cd_/nr_poll_queues")" -eq "$2" ] ||
-		fail "$(cat "$cd_/nr_poll_queues") poll queues, expected $2"
-	log "live with $1 I/O queues, $2 polled"
+	[ "$(cat "$cd_/nr_poll_queues")" -eq "$3" ] ||
+		fail "$(cat "$cd_/nr_poll_queues") poll queues, expected $3"
+	log "live with $1 I/O queues, $3 polled"
 }
 
 # The poll queue busy, so that the reconnect leaves requests held on it.
@@ -100,13 +80,13 @@ while [ "$i" -gt 0 ]; do
 	i=$((i - 1))
 done
 [ "$i" -gt 0 ] || fail "fio did not keep the poll queue busy within 60 s"
-change_qid_max 1
-wait_live 1 0
+nvmet_grant_queues "$cd_" 1
+wait_live 1 1 0
 [ "$(cat "/sys/block/${dev##*/}/queue/io_poll")" = 0 ] ||
 	fail "io_poll is still on without a poll queue"
 sleep 2
-change_qid_max 2
-wait_live 2 1
+nvmet_grant_queues "$cd_" 2
+wait_live 2 2 1
 
 wait "$pid"; rc=$?
 grep -E 'err=|verify' /tmp/fio.log

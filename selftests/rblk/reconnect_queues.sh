@@ -1,8 +1,8 @@
 #!/bin/sh
 # The number of I/O queues changes across a reconnect.  nvmet's attr_qid_max
-# caps the queues a subsystem grants (6.1's nvmet does not drop its
-# controllers when it is written); a reset through the device's
-# reset_controller makes rblk reconnect and be granted fewer (2 -> 1), then
+# caps the queues a subsystem grants; a reconnect (6.12's nvmet drops its
+# controllers itself when it is written, 6.1's needs a reset through the
+# device's reset_controller) makes rblk be granted fewer (2 -> 1), then
 # more (1 -> 2),
 # while fio writes (with an fsync every 64 writes) and verifies on both
 # CPUs.  Requests held for the queue that goes are resubmitted on the one
@@ -62,12 +62,10 @@ pid=$!
 done) &
 reader=$!
 
-# requeue_with QID_MAX: reset the controller with the target granting
-# QID_MAX I/O queues.
+# requeue_with QID_MAX: reconnect with the target granting QID_MAX I/O
+# queues.
 requeue_with() {
-	echo "$1" > "$qid_max" || fail "cannot set attr_qid_max to $1"
-	echo 1 > "/sys/block/${dev##*/}/device/reset_controller" ||
-		fail "reset_controller refused"
+	nvmet_grant_queues "/sys/block/${dev##*/}/device" "$1"
 }
 
 # Both queues busy, so that the reset leaves requests held on queue 2
