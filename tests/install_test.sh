@@ -91,10 +91,11 @@ check "uninstall with the default PREFIX leaves no file" test -z "$(find "$D" -t
 
 # Without KVER the module is for the running kernel, not the test kernel:
 # installed under its tree if its headers are there, else refused naming
-# the headers package it needs.
+# the headers package it needs.  (Not KABI or KVER from a make that runs
+# this test: its MAKEFLAGS would pass them on.)
 run=$(uname -r)
 D=$T/running
-env -u KVER -u KABI make --no-print-directory -s install-module DESTDIR="$D" > "$T/out" 2>&1; rc=$?
+env -u KVER -u KABI -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s install-module DESTDIR="$D" > "$T/out" 2>&1; rc=$?
 if [ -d "/lib/modules/$run/build" ]; then
 	check "make install without KVER: the module for the running kernel $run" sh -c \
 		"[ $rc -eq 0 ] && modinfo -F vermagic '$D/lib/modules/$run/updates/rblk.ko' | grep -q '^$run '"
