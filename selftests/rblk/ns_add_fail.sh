@@ -13,7 +13,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 F=/sys/kernel/debug/rblk/fail_add_disk
-ROUNDS=${RBLK_NS_ADD_FAIL_ROUNDS:-8}
+SECS=${RBLK_NS_ADD_FAIL_SECS:-10}
 
 cleanup() {
 	echo 0 > "$F/probability" 2>/dev/null
@@ -32,22 +32,24 @@ if ! { echo 0 > "$F/verbose" && echo 1 > "$F/interval" &&
 	fail "cannot arm $F"
 fi
 dmesg -c > /dev/null
-ctrl=$(rblk_connect_all -c 2 -l 60 | head -n 1)
+ctrl=$(rblk_connect_all -c 1 -l 60 | head -n 1)
 case $ctrl in rblk-ctrl[0-9]*) ;; *) fail "connect failed: $ctrl" ;; esac
 cd_=/sys/class/rblk/$ctrl
 wait_until 30 sh -c 'dmesg | grep -q "no block device"' ||
 	fail "no namespace scan failed: $(dmesg | tail -n 5)"
 # Each reset's scan fails the additions again, while the next reset's
-# recovery quiesces and unquiesces whatever is listed.
-i=0
-while [ "$i" -lt "$ROUNDS" ]; do
+# recovery quiesces and unquiesces whatever is listed: a reset is tried
+# every 200 ms, so one comes while a scan is adding (100 ms a namespace).
+end=$(($(uptime_ms) + SECS * 1000))
+while [ "$(uptime_ms)" -lt "$end" ]; do
 	echo 1 > "$cd_/reset_controller" 2>/dev/null
-	usleep 300000
-	i=$((i + 1))
+	usleep 200000
 done
 wait_until 60 sh -c "[ \"\$(cat $cd_/state)\" = live ]" || fail "not live: $(cat "$cd_/state")"
+resets=$(dmesg | grep -c "resetting the controller")
 failed=$(dmesg | grep -c "no block device")
-log "$failed namespace additions failed over $ROUNDS resets"
+log "$failed namespace additions failed over $resets resets"
+[ "$resets" -ge 3 ] || fail "only $resets resets in $SECS s"
 [ "$failed" -gt 3 ] || fail "only $failed failed additions"
 # Let kblockd run whatever was queued for the freed queues.
 sleep 2
@@ -64,7 +66,7 @@ dev=$(rblk_ns_dev "$ctrl" "$RBLK_NSID_FILE") || fail "namespace $RBLK_NSID_FILE 
 wait_for_path "$dev" 10 -b || fail "$dev did not appear"
 pattern_file /tmp/p 65536
 off=$((5 * 1048576))
-write_direct "$dev" $off /tmp/p
+write_direct /tmp/p "$dev" $off
 read_direct "$dev" $off 65536 /tmp/p.back
 assert_same /tmp/p /tmp/p.back "the write, read back"
 read_region "$RBLK_BACKING" $off 65536 /tmp/p.store
