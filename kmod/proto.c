@@ -360,8 +360,8 @@ EXPORT_SYMBOL_IF_KUNIT(rblk_ns_lba_shift);
  * rblk_ns_info_from_id() - what rblk uses of Identify Namespace
  * @id: Identify Namespace data
  * @page_shift: largest block size the host can use, log2
- * @info: filled in: size, block sizes, and the EUI-64 and NGUID fields
- *	(the UUID only comes with the descriptor list)
+ * @info: filled in: size, block sizes, sharing, ANA group, and the EUI-64
+ *	and NGUID fields (the UUID only comes with the descriptor list)
  *
  * Return: 0, -ENODEV for an inactive namespace (NSZE 0), or -EOPNOTSUPP
  * for an LBA format rblk cannot use.
@@ -384,6 +384,8 @@ int rblk_ns_info_from_id(const struct nvme_id_ns *id, unsigned int page_shift,
 	if ((id->nsfeat & NVME_NS_FEAT_IO_OPT) && id->npwg)
 		info->pb_size = min_t(u32, 1U << page_shift,
 				      (1U + le16_to_cpu(id->npwg)) << shift);
+	info->shared = id->nmic & NVME_NS_NMIC_SHARED;
+	info->anagrpid = le32_to_cpu(id->anagrpid);
 	memcpy(info->ids.eui64, id->eui64, sizeof(info->ids.eui64));
 	memcpy(info->ids.nguid, id->nguid, sizeof(info->ids.nguid));
 	return 0;
@@ -458,6 +460,10 @@ EXPORT_SYMBOL_IF_KUNIT(rblk_ns_ids_empty);
  * @a: identifiers
  * @b: identifiers
  *
+ * nvme-core's rule for a namespace seen again (a rescan, another path to a
+ * shared namespace): an identifier one side reports and the other does not
+ * is a mismatch, so is one side reporting none.
+ *
  * Return: true if every identifier matches, absent ones included.
  */
 bool rblk_ns_ids_equal(const struct rblk_ns_ids *a,
@@ -468,6 +474,30 @@ bool rblk_ns_ids_equal(const struct rblk_ns_ids *a,
 	       uuid_equal(&a->uuid, &b->uuid);
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_ns_ids_equal);
+
+/**
+ * rblk_ns_ids_overlap() - whether two namespaces share an identifier
+ * @a: identifiers
+ * @b: identifiers
+ *
+ * nvme-core's duplicate check for a namespace that would get a head of its
+ * own: identifiers are globally unique, so another namespace (another NSID
+ * or subsystem) reporting any of them means a broken target or a
+ * namespace reachable under two names, and one disk must not become two.
+ * An identifier neither reports is no match.
+ *
+ * Return: true if an identifier both report is equal.
+ */
+bool rblk_ns_ids_overlap(const struct rblk_ns_ids *a,
+			 const struct rblk_ns_ids *b)
+{
+	return (rblk_ns_has_eui64(a) &&
+		!memcmp(a->eui64, b->eui64, sizeof(a->eui64))) ||
+	       (rblk_ns_has_nguid(a) &&
+		!memcmp(a->nguid, b->nguid, sizeof(a->nguid))) ||
+	       (rblk_ns_has_uuid(a) && uuid_equal(&a->uuid, &b->uuid));
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_ns_ids_overlap);
 
 /**
  * rblk_id_string() - copy a space-padded Identify string and terminate it
@@ -483,6 +513,263 @@ void rblk_id_string(char *dst, const char *src, size_t len)
 		dst[--len] = '\0';
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_id_string);
+
+/**
+ * rblk_id_subnqn() - the subsystem NQN of Identify Controller
+ * @dst: buffer of %RBLK_NQN_SIZE bytes
+ * @id: Identify Controller data
+ *
+ * SUBNQN is a NUL-padded 256-byte field.  As nvme-core: 1 to
+ * %RBLK_NQN_MAX_LEN characters before the first NUL, else it counts as
+ * not reported (empty before NVMe 1.2.1) and the caller falls back to the
+ * NQN it connected with.
+ *
+ * Return: true and the NQN in @dst, or false and @dst empty.
+ */
+bool rblk_id_subnqn(char *dst, const struct nvme_id_ctrl *id)
+{
+	size_t len = strnlen(id->subnqn, RBLK_NQN_SIZE);
+
+	dst[0] = '\0';
+	if (!len || len > RBLK_NQN_MAX_LEN)
+		return false;
+	memcpy(dst, id->subnqn, len);
+	dst[len] = '\0';
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_id_subnqn);
+
+/**
+ * rblk_ctrl_mpath_from_id() - what multipath uses of Identify Controller
+ * @id: Identify Controller data
+ * @mp: filled in; ANA fields as reported even when CMIC has no ANA bit
+ *	(the spec makes them reserved then: callers test the bit first)
+ */
+void rblk_ctrl_mpath_from_id(const struct nvme_id_ctrl *id,
+			     struct rblk_ctrl_mpath *mp)
+{
+	mp->cmic = id->cmic;
+	mp->anatt = id->anatt;
+	mp->anacap = id->anacap;
+	mp->anagrpmax = le32_to_cpu(id->anagrpmax);
+	mp->nanagrpid = le32_to_cpu(id->nanagrpid);
+	mp->nn = le32_to_cpu(id->nn);
+	mp->mnan = le32_to_cpu(id->mnan);
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_ctrl_mpath_from_id);
+
+/**
+ * rblk_aen_config() - the asynchronous events to enable
+ * @oaes: Identify Controller OAES, the notices the controller can send
+ * @cmic: Identify Controller CMIC
+ *
+ * Namespace Attribute Notices whenever offered; ANA Change Notices only
+ * with ANA reporting (CMIC bit 3) too, since without it there is no ANA
+ * log to read and a notice could not be re-armed.
+ *
+ * Return: Asynchronous Event Configuration (Set Features 0Bh) dword 11.
+ */
+u32 rblk_aen_config(u32 oaes, u8 cmic)
+{
+	u32 aens = oaes & NVME_AEN_CFG_NS_ATTR;
+
+	if (cmic & NVME_CTRL_CMIC_ANA)
+		aens |= oaes & NVME_AEN_CFG_ANA_CHANGE;
+	return aens;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_aen_config);
+
+/**
+ * rblk_ana_log_size() - the bytes to read for a whole ANA log page
+ * @mp: the controller's multipath fields; CMIC says ANA reporting
+ * @max_sectors: the largest transfer, in 512-byte sectors, the controller
+ *	(MDTS) and the transport take
+ * @size: the size, also set for -E2BIG (for the message)
+ *
+ * As nvme-core: the header, NANAGRPID group descriptors and MNAN NSIDs,
+ * the most a log can hold, read in one command.
+ *
+ * Return: 0; -EINVAL if MNAN is 0 or above NN (nvme-core refuses such a
+ * controller); -E2BIG if one command cannot read that much (nvme-core
+ * then goes without ANA).
+ */
+int rblk_ana_log_size(const struct rblk_ctrl_mpath *mp, u32 max_sectors,
+		      size_t *size)
+{
+	*size = 0;
+	if (!mp->mnan || mp->mnan > mp->nn)
+		return -EINVAL;
+	/* At most 16 + 2^32 * 36 bytes: no overflow in a 64-bit size_t. */
+	*size = sizeof(struct nvme_ana_rsp_hdr) +
+		(size_t)mp->nanagrpid * sizeof(struct nvme_ana_group_desc) +
+		(size_t)mp->mnan * sizeof(__le32);
+	if (*size > (u64)max_sectors << SECTOR_SHIFT)
+		return -E2BIG;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_ana_log_size);
+
+/*
+ * The group descriptor at @*pos of an ANA log of @len bytes, checked
+ * against the log's end and the controller's group ids; @*pos moves past
+ * its NSIDs.  @*pos never exceeds @len.
+ */
+static int rblk_ana_log_group(const void *buf, size_t len, size_t *pos,
+			      u32 anagrpmax, struct rblk_ana_group *g)
+{
+	const struct nvme_ana_group_desc *d = buf + *pos;
+	size_t nsids_len;
+
+	if (len - *pos < sizeof(*d))
+		return -EINVAL;
+	g->grpid = le32_to_cpu(d->grpid);
+	g->nr_nsids = le32_to_cpu(d->nnsids);
+	g->chgcnt = le64_to_cpu(d->chgcnt);
+	g->state = d->state;
+	g->nsids = d->nsids;
+	if (!g->grpid || g->grpid > anagrpmax ||
+	    !rblk_ana_state_valid(g->state))
+		return -EINVAL;
+	nsids_len = (size_t)g->nr_nsids * sizeof(__le32);
+	if (len - *pos - sizeof(*d) < nsids_len)
+		return -EINVAL;
+	*pos += sizeof(*d) + nsids_len;
+	return 0;
+}
+
+/**
+ * rblk_ana_log_parse() - check an ANA log page (log 0Ch), then walk its
+ *	groups
+ * @buf: the log as read
+ * @len: bytes read
+ * @anagrpmax: the controller's ANAGRPMAX: group ids are 1..@anagrpmax
+ * @nanagrpid: the controller's NANAGRPID: at most this many groups
+ * @fn: called for each group in log order, or NULL to check only; a
+ *	non-zero return (a negative errno, or a positive value to stop a
+ *	search) ends the walk
+ * @data: passed to @fn
+ *
+ * The whole log is checked before @fn sees a group: a log that turns out
+ * malformed halfway must not have changed the state of some paths.  Unlike
+ * nvme-core, which only refuses states above 0Fh, a reserved state (05h
+ * to 0Eh) is malformed too: rblk would not know whether to use the path.
+ *
+ * Return: 0; -EINVAL for a log shorter than its header, more groups than
+ * @nanagrpid, a group id 0 or above @anagrpmax, an unknown state, or a
+ * descriptor or NSID list that runs past @len; else what @fn returned.
+ */
+int rblk_ana_log_parse(const void *buf, size_t len, u32 anagrpmax,
+		       u32 nanagrpid,
+		       int (*fn)(const struct rblk_ana_group *g, void *data),
+		       void *data)
+{
+	const struct nvme_ana_rsp_hdr *hdr = buf;
+	struct rblk_ana_group g;
+	unsigned int i, ngrps;
+	size_t pos;
+	int ret;
+
+	if (len < sizeof(*hdr))
+		return -EINVAL;
+	ngrps = le16_to_cpu(hdr->ngrps);
+	if (ngrps > nanagrpid)
+		return -EINVAL;
+	for (i = 0, pos = sizeof(*hdr); i < ngrps; i++) {
+		ret = rblk_ana_log_group(buf, len, &pos, anagrpmax, &g);
+		if (ret)
+			return ret;
+	}
+	if (!fn)
+		return 0;
+	for (i = 0, pos = sizeof(*hdr); i < ngrps; i++) {
+		/* Checked above: it succeeds again. */
+		rblk_ana_log_group(buf, len, &pos, anagrpmax, &g);
+		ret = fn(&g, data);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_ana_log_parse);
+
+/**
+ * rblk_ana_state_valid() - whether an ANA state is one the spec defines
+ * @state: ANA state
+ *
+ * Return: true for optimized, non-optimized, inaccessible, persistent
+ * loss and change.
+ */
+bool rblk_ana_state_valid(u8 state)
+{
+	switch (state) {
+	case NVME_ANA_OPTIMIZED:
+	case NVME_ANA_NONOPTIMIZED:
+	case NVME_ANA_INACCESSIBLE:
+	case NVME_ANA_PERSISTENT_LOSS:
+	case NVME_ANA_CHANGE:
+		return true;
+	default:
+		return false;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_ana_state_valid);
+
+/**
+ * rblk_ana_state_usable() - whether a path in this ANA state takes I/O
+ * @state: ANA state
+ *
+ * Return: true for optimized and non-optimized, the states in which the
+ * controller executes commands to the namespace.
+ */
+bool rblk_ana_state_usable(u8 state)
+{
+	return state == NVME_ANA_OPTIMIZED || state == NVME_ANA_NONOPTIMIZED;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_ana_state_usable);
+
+/**
+ * rblk_ana_state_available() - whether I/O should wait for a path in this
+ *	ANA state
+ * @state: ANA state
+ *
+ * Inaccessible and change may turn usable again, so I/O waits for such a
+ * path rather than failing.  Persistent loss is final: rblk does not wait
+ * for it (nvme-core does, as for any path of a live controller).
+ *
+ * Return: true for a usable state, inaccessible and change.
+ */
+bool rblk_ana_state_available(u8 state)
+{
+	return rblk_ana_state_usable(state) ||
+	       state == NVME_ANA_INACCESSIBLE || state == NVME_ANA_CHANGE;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_ana_state_available);
+
+/**
+ * rblk_ana_state_name() - an ANA state as nvme-core's sysfs names it
+ * @state: ANA state
+ *
+ * Return: a static string; "invalid state" for one the spec does not
+ * define (and 0, no state known yet).
+ */
+const char *rblk_ana_state_name(u8 state)
+{
+	switch (state) {
+	case NVME_ANA_OPTIMIZED:
+		return "optimized";
+	case NVME_ANA_NONOPTIMIZED:
+		return "non-optimized";
+	case NVME_ANA_INACCESSIBLE:
+		return "inaccessible";
+	case NVME_ANA_PERSISTENT_LOSS:
+		return "persistent-loss";
+	case NVME_ANA_CHANGE:
+		return "change";
+	default:
+		return "invalid state";
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_ana_state_name);
 
 /**
  * rblk_status_to_errno() - turn a command result into an errno
@@ -554,6 +841,47 @@ blk_status_t rblk_status_to_blk(u16 status)
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_status_to_blk);
+
+/**
+ * rblk_status_is_path() - whether a status is about the path, not the
+ *	command or the namespace
+ * @status: NVMe status (DNR/More included)
+ *
+ * Status code type 3h (Path Related): internal, controller and host path
+ * errors, rblk's own Host Path Error and Host Aborted, and the ANA
+ * statuses.  As nvme-core's nvme_is_path_error(): the command may succeed
+ * on another path.  DNR is the caller's to test.
+ *
+ * Return: true for a path related status.
+ */
+bool rblk_status_is_path(u16 status)
+{
+	return RBLK_STATUS_SCT(status) == RBLK_SCT_PATH;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_status_is_path);
+
+/**
+ * rblk_status_is_ana() - whether a status reports the path's ANA state
+ * @status: NVMe status (DNR/More included)
+ *
+ * ANA Persistent Loss, Inaccessible and Transition (301h-303h): the
+ * controller is alive but its ANA state for the namespace changed, so the
+ * ANA log is worth reading again (nvme-core's nvme_is_ana_error()).
+ *
+ * Return: true for an ANA status.
+ */
+bool rblk_status_is_ana(u16 status)
+{
+	switch (status & RBLK_SC_MASK) {
+	case NVME_SC_ANA_PERSISTENT_LOSS:
+	case NVME_SC_ANA_INACCESSIBLE:
+	case NVME_SC_ANA_TRANSITION:
+		return true;
+	default:
+		return false;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_status_is_ana);
 
 /**
  * rblk_nqn_valid() - NQN check of the Linux host

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rblk NVMe over Fabrics wire format: building command capsules and SGL
- * descriptors, decoding statuses, properties and Identify data.  Pure
- * functions of their arguments (no controller, no I/O), so that KUnit
- * (kmod/proto_test.c) can check them in isolation.
+ * descriptors, decoding statuses, properties, Identify data and the ANA
+ * log page.  Pure functions of their arguments (no controller, no I/O),
+ * so that KUnit (kmod/proto_test.c) can check them in isolation.
  */
 #ifndef _RBLK_PROTO_H
 #define _RBLK_PROTO_H
@@ -21,6 +21,18 @@
 
 /* Status code type and status code: a status without DNR and More. */
 #define RBLK_SC_MASK		0x7ff
+/*
+ * Status Code Type, bits 10:8 of a status (6.1's <linux/nvme.h> has no
+ * NVME_SCT_*).
+ */
+#define RBLK_STATUS_SCT(status)	(((status) >> 8) & 0x7)
+enum {
+	RBLK_SCT_GENERIC	= 0,
+	RBLK_SCT_CMD_SPECIFIC	= 1,
+	RBLK_SCT_MEDIA		= 2,
+	RBLK_SCT_PATH		= 3,
+	RBLK_SCT_VENDOR		= 7,
+};
 
 /* Keyed SGL data blocks, the only way rblk describes remote memory. */
 #define RBLK_SGLS_KEYED		(1U << 2)
@@ -37,6 +49,16 @@
 #define RBLK_AEN_TYPE(result)	((result) & 0x7)
 #define RBLK_AEN_INFO(result)	(((result) >> 8) & 0xff)
 #define RBLK_AEN_LOG(result)	(((result) >> 16) & 0xff)
+
+/*
+ * An Asymmetric Namespace Access Change Notice: a Notice of information
+ * 03h, which names log 0Ch; reading that log re-arms the event.
+ */
+static inline bool rblk_aen_is_ana_change(u32 result)
+{
+	return RBLK_AEN_TYPE(result) == NVME_AER_NOTICE &&
+	       RBLK_AEN_INFO(result) == NVME_AER_NOTICE_ANA;
+}
 
 /**
  * struct rblk_ns_ids - what identifies a namespace across reconnects
@@ -55,14 +77,69 @@ struct rblk_ns_ids {
  * @nsze: size in logical blocks
  * @lba_shift: log2 of the logical block size
  * @pb_size: physical (preferred write) block size in bytes
+ * @shared: NMIC bit 0: the namespace may be attached to more than one
+ *	controller, so that two controllers' namespaces of this NSID may be
+ *	paths to one namespace
+ * @anagrpid: ANA group identifier (ANAGRPID), 0 if not reported
  * @ids: identifiers
  */
 struct rblk_ns_info {
 	u64 nsze;
 	u8 lba_shift;
 	u32 pb_size;
+	bool shared;
+	u32 anagrpid;
 	struct rblk_ns_ids ids;
 };
+
+/**
+ * struct rblk_ctrl_mpath - what Identify Controller says about multipath
+ *	and Asymmetric Namespace Access
+ * @cmic: multi-path I/O and namespace sharing capabilities (CMIC):
+ *	%NVME_CTRL_CMIC_MULTI_PORT, %NVME_CTRL_CMIC_MULTI_CTRL,
+ *	%NVME_CTRL_CMIC_ANA (ANA reporting)
+ * @anatt: ANA transition time in seconds (ANATT)
+ * @anacap: ANA capabilities (ANACAP): bits 0-4 the states reported
+ *	(optimized, non-optimized, inaccessible, persistent loss, change),
+ *	bit 6 an ANAGRPID that does not change while attached
+ * @anagrpmax: the largest ANA group id (ANAGRPMAX)
+ * @nanagrpid: how many ANA group ids the controller supports (NANAGRPID):
+ *	the most group descriptors an ANA log has
+ * @nn: number of namespaces (NN): the largest NSID
+ * @mnan: maximum number of allowed namespaces (MNAN): the most NSIDs an
+ *	ANA log lists
+ */
+struct rblk_ctrl_mpath {
+	u8 cmic;
+	u8 anatt;
+	u8 anacap;
+	u32 anagrpmax;
+	u32 nanagrpid;
+	u32 nn;
+	u32 mnan;
+};
+
+/**
+ * struct rblk_ana_group - one group descriptor of an ANA log page
+ * @grpid: ANA group id, 1..ANAGRPMAX
+ * @nr_nsids: NSIDs listed (0 when read with RGO, Return Groups Only)
+ * @chgcnt: the group's change count
+ * @state: its ANA state (&enum nvme_ana_state)
+ * @nsids: the NSIDs, in the log buffer; read with rblk_ana_group_nsid()
+ */
+struct rblk_ana_group {
+	u32 grpid;
+	u32 nr_nsids;
+	u64 chgcnt;
+	u8 state;
+	const __le32 *nsids;
+};
+
+/* The @i'th NSID of a group, @i below @g->nr_nsids. */
+static inline u32 rblk_ana_group_nsid(const struct rblk_ana_group *g, u32 i)
+{
+	return le32_to_cpu(g->nsids[i]);
+}
 
 /*
  * The builders of Read and Write and of their data pointers are inline:
@@ -216,10 +293,29 @@ static inline bool rblk_ns_has_eui64(const struct rblk_ns_ids *ids)
 bool rblk_ns_ids_empty(const struct rblk_ns_ids *ids);
 bool rblk_ns_ids_equal(const struct rblk_ns_ids *a,
 		       const struct rblk_ns_ids *b);
+bool rblk_ns_ids_overlap(const struct rblk_ns_ids *a,
+			 const struct rblk_ns_ids *b);
 void rblk_id_string(char *dst, const char *src, size_t len);
+bool rblk_id_subnqn(char *dst, const struct nvme_id_ctrl *id);
+void rblk_ctrl_mpath_from_id(const struct nvme_id_ctrl *id,
+			     struct rblk_ctrl_mpath *mp);
+u32 rblk_aen_config(u32 oaes, u8 cmic);
+
+int rblk_ana_log_size(const struct rblk_ctrl_mpath *mp, u32 max_sectors,
+		      size_t *size);
+int rblk_ana_log_parse(const void *buf, size_t len, u32 anagrpmax,
+		       u32 nanagrpid,
+		       int (*fn)(const struct rblk_ana_group *g, void *data),
+		       void *data);
+bool rblk_ana_state_valid(u8 state);
+bool rblk_ana_state_usable(u8 state);
+bool rblk_ana_state_available(u8 state);
+const char *rblk_ana_state_name(u8 state);
 
 int rblk_status_to_errno(int status);
 blk_status_t rblk_status_to_blk(u16 status);
+bool rblk_status_is_path(u16 status);
+bool rblk_status_is_ana(u16 status);
 
 bool rblk_nqn_valid(const char *nqn);
 bool rblk_hostnqn_uuid(const char *hostnqn, uuid_t *uuid);

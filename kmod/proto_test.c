@@ -395,6 +395,8 @@ struct rblk_status_case {
 	u16 status;
 	blk_status_t blk;
 	int err;
+	bool path;	/* SCT 3h: another path may succeed */
+	bool ana;	/* an ANA status: the ANA log changed */
 };
 
 static const struct rblk_status_case rblk_status_cases[] = {
@@ -413,8 +415,15 @@ static const struct rblk_status_case rblk_status_cases[] = {
 	{ 0x281, BLK_STS_MEDIUM, -EREMOTEIO },		/* unrecovered read */
 	{ 0x282, BLK_STS_PROTECTION, -EREMOTEIO },	/* guard check */
 	{ 0x286, BLK_STS_MEDIUM, -EREMOTEIO },		/* access denied */
-	{ 0x370, BLK_STS_IOERR, -EIO },			/* host path error */
-	{ 0x371, BLK_STS_IOERR, -EIO },			/* aborted by host */
+	{ 0x300, BLK_STS_IOERR, -EREMOTEIO, true },	/* internal path error */
+	{ 0x301, BLK_STS_IOERR, -EREMOTEIO, true, true },	/* ANA persistent loss */
+	{ 0x302, BLK_STS_IOERR, -EREMOTEIO, true, true },	/* ANA inaccessible */
+	{ 0x303, BLK_STS_IOERR, -EREMOTEIO, true, true },	/* ANA transition */
+	{ 0x302 | NVME_STATUS_DNR, BLK_STS_IOERR, -EREMOTEIO, true, true },
+	{ 0x304, BLK_STS_IOERR, -EREMOTEIO, true },	/* reserved, still SCT 3h */
+	{ 0x360, BLK_STS_IOERR, -EREMOTEIO, true },	/* controller path error */
+	{ 0x370, BLK_STS_IOERR, -EIO, true },		/* host path error */
+	{ 0x371, BLK_STS_IOERR, -EIO, true },		/* aborted by host */
 	{ 0x7ff | NVME_STATUS_DNR | NVME_STATUS_MORE, BLK_STS_IOERR, -EREMOTEIO },
 };
 
@@ -433,6 +442,8 @@ static void rblk_test_status(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (__force u8)rblk_status_to_blk(c->status),
 			(__force u8)c->blk);
 	KUNIT_EXPECT_EQ(test, rblk_status_to_errno(c->status), c->err);
+	KUNIT_EXPECT_EQ(test, rblk_status_is_path(c->status), c->path);
+	KUNIT_EXPECT_EQ(test, rblk_status_is_ana(c->status), c->ana);
 }
 
 static void rblk_test_errno_passthrough(struct kunit *test)
@@ -543,6 +554,487 @@ static void rblk_test_traddr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ss.ss_family, 0);
 }
 
+/* Identify Controller: the multipath and ANA fields at their offsets. */
+static void rblk_test_id_ctrl_mpath(struct kunit *test)
+{
+	struct rblk_ctrl_mpath mp;
+	struct nvme_id_ctrl *id;
+	u8 *raw;
+
+	id = kunit_kzalloc(test, NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, id);
+	raw = (u8 *)id;
+	KUNIT_EXPECT_EQ(test, sizeof(*id), NVME_IDENTIFY_DATA_SIZE);
+
+	raw[76] = 0x0b;				/* CMIC: ports, ctrls, ANA */
+	raw[342] = 10;				/* ANATT */
+	raw[343] = 0x5f;			/* ANACAP */
+	put_unaligned_le32(128, raw + 344);	/* ANAGRPMAX */
+	put_unaligned_le32(64, raw + 348);	/* NANAGRPID */
+	put_unaligned_le32(1024, raw + 516);	/* NN */
+	put_unaligned_le32(512, raw + 540);	/* MNAN */
+	rblk_ctrl_mpath_from_id(id, &mp);
+	KUNIT_EXPECT_EQ(test, mp.cmic, 0x0b);
+	KUNIT_EXPECT_TRUE(test, mp.cmic & NVME_CTRL_CMIC_ANA);
+	KUNIT_EXPECT_TRUE(test, mp.cmic & NVME_CTRL_CMIC_MULTI_CTRL);
+	KUNIT_EXPECT_EQ(test, mp.anatt, 10);
+	KUNIT_EXPECT_EQ(test, mp.anacap, 0x5f);
+	KUNIT_EXPECT_EQ(test, mp.anagrpmax, 128);
+	KUNIT_EXPECT_EQ(test, mp.nanagrpid, 64);
+	KUNIT_EXPECT_EQ(test, mp.nn, 1024);
+	KUNIT_EXPECT_EQ(test, mp.mnan, 512);
+
+	/* Asynchronous event configuration: ANA notices need CMIC bit 3. */
+	KUNIT_EXPECT_EQ(test, rblk_aen_config(0x900, 0x0b), 0x900);
+	KUNIT_EXPECT_EQ(test, rblk_aen_config(0x900, 0x03), 0x100);
+	KUNIT_EXPECT_EQ(test, rblk_aen_config(0x800, 0x08), 0x800);
+	/* Firmware activation and the rest: no handlers, not enabled. */
+	KUNIT_EXPECT_EQ(test, rblk_aen_config(0x80000300, 0x08), 0x100);
+	KUNIT_EXPECT_EQ(test, rblk_aen_config(0, 0x0b), 0);
+}
+
+static void rblk_test_id_subnqn(struct kunit *test)
+{
+	struct nvme_id_ctrl *id;
+	char *nqn;
+	u8 *raw;
+
+	id = kunit_kzalloc(test, NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
+	nqn = kunit_kzalloc(test, RBLK_NQN_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, id);
+	KUNIT_ASSERT_NOT_NULL(test, nqn);
+	raw = (u8 *)id;
+
+	/* Not reported: empty, and so said. */
+	nqn[0] = 'x';
+	KUNIT_EXPECT_FALSE(test, rblk_id_subnqn(nqn, id));
+	KUNIT_EXPECT_STREQ(test, nqn, "");
+
+	/* SUBNQN is bytes 1023:768, NUL-padded. */
+	strscpy((char *)raw + 768, "nqn.2026-12.io.rblk:sub", 256);
+	KUNIT_EXPECT_TRUE(test, rblk_id_subnqn(nqn, id));
+	KUNIT_EXPECT_STREQ(test, nqn, "nqn.2026-12.io.rblk:sub");
+
+	/* The longest NQN nvme takes, and one character more. */
+	memset(raw + 768, 'n', RBLK_NQN_MAX_LEN);
+	KUNIT_EXPECT_TRUE(test, rblk_id_subnqn(nqn, id));
+	KUNIT_EXPECT_EQ(test, strlen(nqn), RBLK_NQN_MAX_LEN);
+	raw[768 + RBLK_NQN_MAX_LEN] = 'n';
+	KUNIT_EXPECT_FALSE(test, rblk_id_subnqn(nqn, id));
+	KUNIT_EXPECT_STREQ(test, nqn, "");
+	/* Unterminated over the whole field. */
+	memset(raw + 768, 'n', 256);
+	KUNIT_EXPECT_FALSE(test, rblk_id_subnqn(nqn, id));
+}
+
+/* Identify Namespace: NMIC (byte 30) and ANAGRPID (bytes 95:92). */
+static void rblk_test_ns_mpath(struct kunit *test)
+{
+	struct rblk_ns_info info;
+	struct nvme_id_ns *id;
+	u8 *raw;
+
+	id = kunit_kzalloc(test, sizeof(*id), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, id);
+	raw = (u8 *)id;
+	put_unaligned_le64(1024, raw);		/* NSZE */
+	id->lbaf[0].ds = 9;
+
+	KUNIT_ASSERT_EQ(test, rblk_ns_info_from_id(id, 12, &info), 0);
+	KUNIT_EXPECT_FALSE(test, info.shared);
+	KUNIT_EXPECT_EQ(test, info.anagrpid, 0);
+
+	raw[30] = 0x01;
+	put_unaligned_le32(0x01020304, raw + 92);
+	KUNIT_ASSERT_EQ(test, rblk_ns_info_from_id(id, 12, &info), 0);
+	KUNIT_EXPECT_TRUE(test, info.shared);
+	KUNIT_EXPECT_EQ(test, info.anagrpid, 0x01020304);
+	KUNIT_EXPECT_EQ(test, info.nsze, 1024);
+	/* Bits 7:1 are reserved: only bit 0 says shared. */
+	raw[30] = 0xfe;
+	KUNIT_ASSERT_EQ(test, rblk_ns_info_from_id(id, 12, &info), 0);
+	KUNIT_EXPECT_FALSE(test, info.shared);
+}
+
+/*
+ * nvme-core's two rules: equal (a namespace seen again, another path to
+ * a shared one) compares absent identifiers too; overlap (a new head)
+ * compares only identifiers both report.
+ */
+static void rblk_test_ns_ids_match(struct kunit *test)
+{
+	static const uuid_t u1 = UUID_INIT(0x11111111, 0x1111, 0x1111, 0x11,
+					   0x11, 0x11, 0x11, 0x11, 0x11, 0x11,
+					   0x11);
+	static const uuid_t u2 = UUID_INIT(0x22222222, 0x2222, 0x2222, 0x22,
+					   0x22, 0x22, 0x22, 0x22, 0x22, 0x22,
+					   0x22);
+	struct rblk_ns_ids none = {}, a = {}, b = {};
+
+	/* Same NGUID and UUID: equal, overlapping. */
+	memset(a.nguid, 0xa5, sizeof(a.nguid));
+	uuid_copy(&a.uuid, &u1);
+	b = a;
+	KUNIT_EXPECT_TRUE(test, rblk_ns_ids_equal(&a, &b));
+	KUNIT_EXPECT_TRUE(test, rblk_ns_ids_overlap(&a, &b));
+
+	/* A UUID one reports and the other not: a mismatch; NGUID shared. */
+	memset(&b.uuid, 0, sizeof(b.uuid));
+	KUNIT_EXPECT_FALSE(test, rblk_ns_ids_equal(&a, &b));
+	KUNIT_EXPECT_TRUE(test, rblk_ns_ids_overlap(&a, &b));
+	KUNIT_EXPECT_TRUE(test, rblk_ns_ids_overlap(&b, &a));
+
+	/* Different UUIDs, same NGUID: still a duplicate. */
+	uuid_copy(&b.uuid, &u2);
+	KUNIT_EXPECT_FALSE(test, rblk_ns_ids_equal(&a, &b));
+	KUNIT_EXPECT_TRUE(test, rblk_ns_ids_overlap(&a, &b));
+
+	/* Nothing in common. */
+	memset(b.nguid, 0x5a, sizeof(b.nguid));
+	memset(b.eui64, 0x01, sizeof(b.eui64));
+	KUNIT_EXPECT_FALSE(test, rblk_ns_ids_overlap(&a, &b));
+	KUNIT_EXPECT_FALSE(test, rblk_ns_ids_overlap(&b, &a));
+
+	/* None vs some: not equal; none vs none: equal, no duplicate. */
+	KUNIT_EXPECT_FALSE(test, rblk_ns_ids_equal(&none, &a));
+	KUNIT_EXPECT_FALSE(test, rblk_ns_ids_equal(&a, &none));
+	KUNIT_EXPECT_FALSE(test, rblk_ns_ids_overlap(&none, &a));
+	KUNIT_EXPECT_FALSE(test, rblk_ns_ids_overlap(&a, &none));
+	KUNIT_EXPECT_TRUE(test, rblk_ns_ids_equal(&none, &none));
+	KUNIT_EXPECT_FALSE(test, rblk_ns_ids_overlap(&none, &none));
+
+	/* The EUI-64 alone counts too. */
+	b = none;
+	memcpy(b.eui64, "\x00\x11\x22\x33\x44\x55\x66\x77", 8);
+	a = b;
+	KUNIT_EXPECT_TRUE(test, rblk_ns_ids_equal(&a, &b));
+	KUNIT_EXPECT_TRUE(test, rblk_ns_ids_overlap(&a, &b));
+}
+
+static void rblk_test_ana_log_size(struct kunit *test)
+{
+	/* nvmet: 128 groups, 1024 namespaces. */
+	struct rblk_ctrl_mpath mp = {
+		.cmic = NVME_CTRL_CMIC_ANA, .anagrpmax = 128, .nanagrpid = 128,
+		.nn = 1024, .mnan = 1024,
+	};
+	size_t size;
+
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_size(&mp, rblk_mdts_sectors(0, 8),
+						&size), 0);
+	KUNIT_EXPECT_EQ(test, size, 16 + 128 * 32 + 1024 * 4);
+	KUNIT_EXPECT_EQ(test, size % 4, 0);	/* a Get Log Page length */
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_size(&mp, U32_MAX, &size), 0);
+	/* 17 sectors hold its 8208 bytes, 16 do not. */
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_size(&mp, 8208 / 512 + 1, &size), 0);
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_size(&mp, 8208 / 512, &size), -E2BIG);
+	KUNIT_EXPECT_EQ(test, size, 8208);
+	mp.nanagrpid = 0;
+	mp.mnan = 1;
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_size(&mp, 1, &size), 0);
+	KUNIT_EXPECT_EQ(test, size, 20);
+
+	/* The largest counts do not wrap (and fit 2 TiB). */
+	mp.nanagrpid = U32_MAX;
+	mp.nn = U32_MAX;
+	mp.mnan = U32_MAX;
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_size(&mp, U32_MAX, &size), 0);
+	KUNIT_EXPECT_EQ(test, size, 16 + 36 * (size_t)U32_MAX);
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_size(&mp, 2048, &size), -E2BIG);
+	KUNIT_EXPECT_EQ(test, size, 16 + 36 * (size_t)U32_MAX);
+
+	/* MNAN 0 or above NN: refused, as nvme. */
+	mp.nanagrpid = 128;
+	mp.nn = 1024;
+	mp.mnan = 0;
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_size(&mp, U32_MAX, &size), -EINVAL);
+	mp.mnan = 1025;
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_size(&mp, U32_MAX, &size), -EINVAL);
+	mp.mnan = 1024;
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_size(&mp, U32_MAX, &size), 0);
+}
+
+struct rblk_test_ana_grp {
+	u32 grpid;
+	u8 state;
+	u32 nr;		/* NSIDs below, at most 4 */
+	u32 nsids[4];
+};
+
+/* An ANA log page laid out byte by byte: its length. */
+static size_t rblk_test_ana_log(u8 *buf, size_t size,
+				const struct rblk_test_ana_grp *g, u16 ngrps)
+{
+	size_t pos = 16;
+	u32 i, j;
+
+	memset(buf, 0, size);
+	put_unaligned_le64(0x1234, buf);		/* CHGCNT */
+	put_unaligned_le16(ngrps, buf + 8);		/* NGRPS */
+	for (i = 0; i < ngrps; i++) {
+		put_unaligned_le32(g[i].grpid, buf + pos);	/* ANAGRPID */
+		put_unaligned_le32(g[i].nr, buf + pos + 4);	/* NNSIDS */
+		put_unaligned_le64(100 + i, buf + pos + 8);	/* CHGCNT */
+		buf[pos + 16] = g[i].state;			/* ANAS */
+		pos += 32;
+		for (j = 0; j < g[i].nr; j++, pos += 4)
+			put_unaligned_le32(g[i].nsids[j], buf + pos);
+	}
+	return pos;
+}
+
+struct rblk_test_ana_seen {
+	unsigned int groups;
+	u32 grpid[4];
+	u8 state[4];
+	u64 chgcnt[4];
+	u32 nr_nsids[4];
+	u32 nsids[8];
+	unsigned int nr_seen;
+	unsigned int stop_at;	/* return 1 after this many groups; 0: never */
+};
+
+static int rblk_test_ana_cb(const struct rblk_ana_group *g, void *data)
+{
+	struct rblk_test_ana_seen *s = data;
+	u32 i;
+
+	if (s->groups < ARRAY_SIZE(s->grpid)) {
+		s->grpid[s->groups] = g->grpid;
+		s->state[s->groups] = g->state;
+		s->chgcnt[s->groups] = g->chgcnt;
+		s->nr_nsids[s->groups] = g->nr_nsids;
+	}
+	for (i = 0; i < g->nr_nsids; i++)
+		if (s->nr_seen < ARRAY_SIZE(s->nsids))
+			s->nsids[s->nr_seen++] = rblk_ana_group_nsid(g, i);
+	s->groups++;
+	return s->groups == s->stop_at ? 1 : 0;
+}
+
+static const struct rblk_test_ana_grp rblk_test_ana_good[] = {
+	{ 1, NVME_ANA_OPTIMIZED, 2, { 1, 2 } },
+	{ 2, NVME_ANA_INACCESSIBLE, 1, { 3 } },
+	{ 128, NVME_ANA_CHANGE, 0 },
+};
+
+static void rblk_test_ana_log_good(struct kunit *test)
+{
+	struct rblk_test_ana_seen *s;
+	size_t len;
+	u8 *buf;
+
+	buf = kunit_kzalloc(test, 512, GFP_KERNEL);
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	len = rblk_test_ana_log(buf, 512, rblk_test_ana_good, 3);
+	KUNIT_ASSERT_EQ(test, len, 16 + 3 * 32 + 3 * 4);
+
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len, 128, 128, NULL,
+						 NULL), 0);
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len, 128, 3,
+						 rblk_test_ana_cb, s), 0);
+	KUNIT_EXPECT_EQ(test, s->groups, 3);
+	KUNIT_EXPECT_EQ(test, s->grpid[0], 1);
+	KUNIT_EXPECT_EQ(test, s->state[0], NVME_ANA_OPTIMIZED);
+	KUNIT_EXPECT_EQ(test, s->chgcnt[0], 100);
+	KUNIT_EXPECT_EQ(test, s->nr_nsids[0], 2);
+	KUNIT_EXPECT_EQ(test, s->grpid[1], 2);
+	KUNIT_EXPECT_EQ(test, s->state[1], NVME_ANA_INACCESSIBLE);
+	KUNIT_EXPECT_EQ(test, s->chgcnt[1], 101);
+	KUNIT_EXPECT_EQ(test, s->nr_nsids[1], 1);
+	KUNIT_EXPECT_EQ(test, s->grpid[2], 128);
+	KUNIT_EXPECT_EQ(test, s->state[2], NVME_ANA_CHANGE);
+	KUNIT_EXPECT_EQ(test, s->nr_nsids[2], 0);
+	KUNIT_EXPECT_EQ(test, s->nr_seen, 3);
+	KUNIT_EXPECT_EQ(test, s->nsids[0], 1);
+	KUNIT_EXPECT_EQ(test, s->nsids[1], 2);
+	KUNIT_EXPECT_EQ(test, s->nsids[2], 3);
+
+	/* A buffer longer than the log (the size read): fine. */
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, 512, 128, 128, NULL,
+						 NULL), 0);
+
+	/* The callback's non-zero return ends the walk and is returned. */
+	memset(s, 0, sizeof(*s));
+	s->stop_at = 2;
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len, 128, 128,
+						 rblk_test_ana_cb, s), 1);
+	KUNIT_EXPECT_EQ(test, s->groups, 2);
+
+	/* No groups: a header alone. */
+	memset(s, 0, sizeof(*s));
+	len = rblk_test_ana_log(buf, 512, NULL, 0);
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len, 128, 128,
+						 rblk_test_ana_cb, s), 0);
+	KUNIT_EXPECT_EQ(test, s->groups, 0);
+}
+
+/* Read with RGO (Return Groups Only): descriptors without NSIDs. */
+static void rblk_test_ana_log_rgo(struct kunit *test)
+{
+	static const struct rblk_test_ana_grp grps[] = {
+		{ 1, NVME_ANA_NONOPTIMIZED, 0 },
+		{ 2, NVME_ANA_PERSISTENT_LOSS, 0 },
+	};
+	struct rblk_test_ana_seen *s;
+	size_t len;
+	u8 *buf;
+
+	buf = kunit_kzalloc(test, 512, GFP_KERNEL);
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	len = rblk_test_ana_log(buf, 512, grps, 2);
+	KUNIT_ASSERT_EQ(test, len, 16 + 2 * 32);
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len, 2, 2,
+						 rblk_test_ana_cb, s), 0);
+	KUNIT_EXPECT_EQ(test, s->groups, 2);
+	KUNIT_EXPECT_EQ(test, s->state[1], NVME_ANA_PERSISTENT_LOSS);
+	KUNIT_EXPECT_EQ(test, s->nr_seen, 0);
+}
+
+static void rblk_test_ana_log_bad(struct kunit *test)
+{
+	struct rblk_test_ana_grp grps[ARRAY_SIZE(rblk_test_ana_good)];
+	struct rblk_test_ana_seen *s;
+	size_t len;
+	u8 *buf;
+
+	buf = kunit_kzalloc(test, 512, GFP_KERNEL);
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	memcpy(grps, rblk_test_ana_good, sizeof(grps));
+	len = rblk_test_ana_log(buf, 512, grps, 3);
+
+	/* Shorter than its header. */
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, 15, 128, 128, NULL,
+						 NULL), -EINVAL);
+	/* More groups than NANAGRPID. */
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len, 128, 2, NULL,
+						 NULL), -EINVAL);
+	/* A group id above ANAGRPMAX. */
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len, 127, 128, NULL,
+						 NULL), -EINVAL);
+	/* Cut off in an NSID list, in a descriptor, in the last one. */
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len - 4 - 32, 128, 128,
+						 NULL, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len - 4 - 33, 128, 128,
+						 NULL, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len - 1, 128, 128,
+						 NULL, NULL), -EINVAL);
+	/* NGRPS promises a group the log does not have. */
+	put_unaligned_le16(4, buf + 8);
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len, 128, 128, NULL,
+						 NULL), -EINVAL);
+
+	/* Group id 0. */
+	grps[1].grpid = 0;
+	len = rblk_test_ana_log(buf, 512, grps, 3);
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len, 128, 128, NULL,
+						 NULL), -EINVAL);
+	grps[1].grpid = 2;
+
+	/* States: 0, reserved 05h-0Eh, above 0Fh. */
+	grps[2].state = 0;
+	len = rblk_test_ana_log(buf, 512, grps, 3);
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len, 128, 128, NULL,
+						 NULL), -EINVAL);
+	grps[2].state = 0x05;
+	len = rblk_test_ana_log(buf, 512, grps, 3);
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len, 128, 128, NULL,
+						 NULL), -EINVAL);
+	grps[2].state = 0x1f;
+	len = rblk_test_ana_log(buf, 512, grps, 3);
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len, 128, 128, NULL,
+						 NULL), -EINVAL);
+	grps[2].state = NVME_ANA_CHANGE;
+
+	/* A bad last group: the callback saw none of the good ones. */
+	grps[2].state = 0x05;
+	len = rblk_test_ana_log(buf, 512, grps, 3);
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len, 128, 128,
+						 rblk_test_ana_cb, s), -EINVAL);
+	KUNIT_EXPECT_EQ(test, s->groups, 0);
+	grps[2].state = NVME_ANA_CHANGE;
+
+	/* A short NSID list: NNSIDS 3, two NSIDs before the log ends. */
+	len = rblk_test_ana_log(buf, 512, grps, 1);
+	KUNIT_ASSERT_EQ(test, len, 16 + 32 + 2 * 4);
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len, 128, 128, NULL,
+						 NULL), 0);
+	put_unaligned_le32(3, buf + 16 + 4);
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len, 128, 128, NULL,
+						 NULL), -EINVAL);
+	/* Claiming more, a group swallows the next one's header: refused. */
+	len = rblk_test_ana_log(buf, 512, grps, 3);
+	put_unaligned_le32(3, buf + 16 + 4);
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len, 128, 128, NULL,
+						 NULL), -EINVAL);
+	/* An NSID count that would wrap a 32-bit length. */
+	put_unaligned_le32(0x40000001, buf + 16 + 4);
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len, 128, 128, NULL,
+						 NULL), -EINVAL);
+	put_unaligned_le32(U32_MAX, buf + 16 + 4);
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len, 128, 128, NULL,
+						 NULL), -EINVAL);
+}
+
+static void rblk_test_ana_state(struct kunit *test)
+{
+	unsigned int st;
+
+	KUNIT_EXPECT_TRUE(test, rblk_ana_state_usable(NVME_ANA_OPTIMIZED));
+	KUNIT_EXPECT_TRUE(test, rblk_ana_state_usable(NVME_ANA_NONOPTIMIZED));
+	KUNIT_EXPECT_FALSE(test, rblk_ana_state_usable(NVME_ANA_INACCESSIBLE));
+	KUNIT_EXPECT_FALSE(test, rblk_ana_state_usable(NVME_ANA_PERSISTENT_LOSS));
+	KUNIT_EXPECT_FALSE(test, rblk_ana_state_usable(NVME_ANA_CHANGE));
+	KUNIT_EXPECT_FALSE(test, rblk_ana_state_usable(0));
+
+	/* Worth waiting for: all but persistent loss. */
+	KUNIT_EXPECT_TRUE(test, rblk_ana_state_available(NVME_ANA_OPTIMIZED));
+	KUNIT_EXPECT_TRUE(test, rblk_ana_state_available(NVME_ANA_NONOPTIMIZED));
+	KUNIT_EXPECT_TRUE(test, rblk_ana_state_available(NVME_ANA_INACCESSIBLE));
+	KUNIT_EXPECT_TRUE(test, rblk_ana_state_available(NVME_ANA_CHANGE));
+	KUNIT_EXPECT_FALSE(test, rblk_ana_state_available(NVME_ANA_PERSISTENT_LOSS));
+	KUNIT_EXPECT_FALSE(test, rblk_ana_state_available(0));
+
+	/* The spec's values, and only those. */
+	KUNIT_EXPECT_EQ(test, NVME_ANA_OPTIMIZED, 0x01);
+	KUNIT_EXPECT_EQ(test, NVME_ANA_NONOPTIMIZED, 0x02);
+	KUNIT_EXPECT_EQ(test, NVME_ANA_INACCESSIBLE, 0x03);
+	KUNIT_EXPECT_EQ(test, NVME_ANA_PERSISTENT_LOSS, 0x04);
+	KUNIT_EXPECT_EQ(test, NVME_ANA_CHANGE, 0x0f);
+	for (st = 0; st <= 0xff; st++)
+		KUNIT_EXPECT_EQ_MSG(test, rblk_ana_state_valid(st),
+				    (st >= 1 && st <= 4) || st == 0x0f,
+				    "state %#x", st);
+
+	KUNIT_EXPECT_STREQ(test, rblk_ana_state_name(NVME_ANA_OPTIMIZED),
+			   "optimized");
+	KUNIT_EXPECT_STREQ(test, rblk_ana_state_name(NVME_ANA_NONOPTIMIZED),
+			   "non-optimized");
+	KUNIT_EXPECT_STREQ(test, rblk_ana_state_name(NVME_ANA_INACCESSIBLE),
+			   "inaccessible");
+	KUNIT_EXPECT_STREQ(test, rblk_ana_state_name(NVME_ANA_PERSISTENT_LOSS),
+			   "persistent-loss");
+	KUNIT_EXPECT_STREQ(test, rblk_ana_state_name(NVME_ANA_CHANGE),
+			   "change");
+	KUNIT_EXPECT_STREQ(test, rblk_ana_state_name(0), "invalid state");
+	KUNIT_EXPECT_STREQ(test, rblk_ana_state_name(5), "invalid state");
+}
+
+/* Completion dword 0: type 2:0, information 15:8, log page 23:16. */
+static void rblk_test_aen_ana(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, rblk_aen_is_ana_change(0x000c0302));
+	KUNIT_EXPECT_FALSE(test, rblk_aen_is_ana_change(0x00040002));	/* NS */
+	KUNIT_EXPECT_FALSE(test, rblk_aen_is_ana_change(0x000c0300));	/* error */
+	KUNIT_EXPECT_FALSE(test, rblk_aen_is_ana_change(0x000c0301));	/* SMART */
+}
+
 static struct kunit_case rblk_proto_cases[] = {
 	KUNIT_CASE(rblk_test_sqe_layout),
 	KUNIT_CASE(rblk_test_connect_admin),
@@ -566,6 +1058,16 @@ static struct kunit_case rblk_proto_cases[] = {
 	KUNIT_CASE(rblk_test_hostnqn_uuid),
 	KUNIT_CASE(rblk_test_port),
 	KUNIT_CASE(rblk_test_traddr),
+	KUNIT_CASE(rblk_test_id_ctrl_mpath),
+	KUNIT_CASE(rblk_test_id_subnqn),
+	KUNIT_CASE(rblk_test_ns_mpath),
+	KUNIT_CASE(rblk_test_ns_ids_match),
+	KUNIT_CASE(rblk_test_ana_log_size),
+	KUNIT_CASE(rblk_test_ana_log_good),
+	KUNIT_CASE(rblk_test_ana_log_rgo),
+	KUNIT_CASE(rblk_test_ana_log_bad),
+	KUNIT_CASE(rblk_test_ana_state),
+	KUNIT_CASE(rblk_test_aen_ana),
 	{}
 };
 

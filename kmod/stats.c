@@ -11,15 +11,6 @@
 
 #include "rblk.h"
 
-/* Status Code Type, bits 10:8 of the status field. */
-enum {
-	RBLK_SCT_GENERIC	= 0,
-	RBLK_SCT_CMD_SPECIFIC	= 1,
-	RBLK_SCT_MEDIA		= 2,
-	RBLK_SCT_PATH		= 3,
-	RBLK_SCT_VENDOR		= 7,
-};
-
 /* Orders a reset's new baseline against readers subtracting the old one. */
 static DEFINE_SPINLOCK(rblk_stats_base_lock);
 
@@ -30,7 +21,7 @@ static enum rblk_stat_attr rblk_error_stat(u16 status)
 	/* Host-side failures of the path count as path errors. */
 	if (sc == NVME_SC_HOST_ABORTED_CMD || sc == NVME_SC_HOST_PATH_ERROR)
 		return RBLK_STAT_STATUS_PATH;
-	switch ((status >> 8) & 0x7) {
+	switch (RBLK_STATUS_SCT(status)) {
 	case RBLK_SCT_CMD_SPECIFIC:
 		return RBLK_STAT_STATUS_CMD;
 	case RBLK_SCT_MEDIA:
