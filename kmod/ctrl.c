@@ -180,6 +180,10 @@ static bool rblk_begin_reset(struct rblk_ctrl *ctrl, bool user)
 		set_bit(RBLK_CTRL_USER_RESET, &ctrl->flags);
 	/* Until the namespaces are checked again after the reconnect. */
 	clear_bit(RBLK_CTRL_IO_READY, &ctrl->flags);
+	if (user && rblk_fault_hold_reset()) {
+		rblk_info(ctrl, "fault injected: the reset's work is not queued\n");
+		return true;
+	}
 	queue_work(rblk_wq, &ctrl->err_work);
 	return true;
 }

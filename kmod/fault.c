@@ -13,6 +13,11 @@
  *	a scanned namespace's block device is not added: after 100 ms (the
  *	time a partition scan takes, during which recovery may quiesce and
  *	unquiesce the new queue), the addition fails with -ENOMEM.
+ *
+ *   /sys/kernel/debug/rblk/hold_reset/
+ *	a user's reset (reset_controller) changes the state but does not
+ *	start its work, as if the worker had not run yet: what a disconnect
+ *	then finds is a reset that never began.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -25,6 +30,7 @@
 static struct dentry *rblk_debugfs;
 static DECLARE_FAULT_ATTR(rblk_drop_completion);
 static DECLARE_FAULT_ATTR(rblk_fail_add_disk);
+static DECLARE_FAULT_ATTR(rblk_hold_reset);
 
 /**
  * rblk_fault_drop_completion() - whether to ignore a work completion
@@ -51,6 +57,16 @@ bool rblk_fault_fail_add_disk(void)
 	return true;
 }
 
+/**
+ * rblk_fault_hold_reset() - whether a user's reset leaves its work unqueued
+ *
+ * Return: true if the injected fault says so.
+ */
+bool rblk_fault_hold_reset(void)
+{
+	return should_fail(&rblk_hold_reset, 1);
+}
+
 /** rblk_fault_init() - create the debugfs knobs; failures are ignored */
 void rblk_fault_init(void)
 {
@@ -59,6 +75,7 @@ void rblk_fault_init(void)
 				  &rblk_drop_completion);
 	fault_create_debugfs_attr("fail_add_disk", rblk_debugfs,
 				  &rblk_fail_add_disk);
+	fault_create_debugfs_attr("hold_reset", rblk_debugfs, &rblk_hold_reset);
 }
 
 /** rblk_fault_exit() - remove them */
