@@ -85,8 +85,9 @@ HAVE_KDIR = @test -d $(KDIR) || { \
 # A copy of the module's sources (never the tree's objects) for a build
 # outside the tree; cp -a keeps their times, so kbuild rebuilds what
 # changed.
-SYNC_MOD = @[ "$(MOD_DIR)" = "$(CURDIR)" ] || { mkdir -p $(MOD_DIR)/kmod $(MOD_DIR)/include && \
-	cp -a Kbuild $(MOD_DIR)/ && cp -a kmod/*.[ch] $(MOD_DIR)/kmod/ && cp -a include/. $(MOD_DIR)/include/; }
+sync_sources = mkdir -p $(1)/kmod $(1)/include && \
+	cp -a Kbuild $(1)/ && cp -a kmod/*.[ch] $(1)/kmod/ && cp -a include/. $(1)/include/
+SYNC_MOD = @[ "$(MOD_DIR)" = "$(CURDIR)" ] || { $(call sync_sources,$(MOD_DIR)); }
 
 modules:
 	$(HAVE_KDIR)
@@ -259,7 +260,7 @@ debug-kernel:
 debug-modules:
 	@test -f $(DEBUG_KTREE)/Module.symvers || { echo "no debug kernel: run 'make debug-kernel'" >&2; exit 1; }
 	@mkdir -p $(DEBUG_MOD)
-	@cp -a -u Kbuild kmod include $(DEBUG_MOD)/
+	@$(call sync_sources,$(DEBUG_MOD))
 	$(MAKE) -C $(DEBUG_KTREE) M=$(CURDIR)/$(DEBUG_MOD) W=1 modules
 
 debug-initramfs:

@@ -321,19 +321,12 @@ int rblk_identify_ctrl(struct rblk_ctrl *ctrl)
 		rblk_err(ctrl, "target does not support keyed SGL data blocks\n");
 		ret = -EOPNOTSUPP;
 	}
-	if (ctrl->icdoff) {
+	if (ctrl->icdoff)
 		rblk_warn(ctrl, "in-capsule data offset %u not supported, disabling inline data\n",
 			  ctrl->icdoff);
-		ctrl->ioccsz = sizeof(struct nvme_command) / 16;
-		ctrl->icdoff = 0;
-	}
-	/*
-	 * In-capsule data is described by an offset into the capsule: only
-	 * for a controller that takes offsets in SGL addresses (nvme-rdma's
-	 * use_inline_data), whatever its capsule size.
-	 */
-	if (!(le32_to_cpu(id->sgls) & RBLK_SGLS_OFFSET))
-		ctrl->ioccsz = sizeof(struct nvme_command) / 16;
+	ctrl->ioccsz = rblk_io_capsule_units(ctrl->ioccsz, ctrl->icdoff,
+					     le32_to_cpu(id->sgls));
+	ctrl->icdoff = 0;
 out:
 	kfree(id);
 	return ret;

@@ -10,14 +10,16 @@
  *	by the target or not, can only end through its timeout.
  *
  *   /sys/kernel/debug/rblk/fail_add_disk/
- *	a scanned namespace's block device is not added: after 100 ms (the
- *	time a partition scan takes, during which recovery may quiesce and
- *	unquiesce the new queue), the addition fails with -ENOMEM.
+ *	a scanned namespace's block device is not added: after 100 ms (a
+ *	window in which recovery may quiesce and unquiesce the listed new
+ *	queue), the addition fails with -ENOMEM.
  *
  *   /sys/kernel/debug/rblk/hold_reset/
  *	a user's reset (reset_controller) changes the state but does not
  *	start its work, as if the worker had not run yet: what a disconnect
- *	then finds is a reset that never began.
+ *	then finds is a reset that never began.  The controller stays
+ *	RESETTING, its I/O held and its recovery off (errors, timers and
+ *	further resets do nothing), until it is deleted.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -25,7 +27,7 @@
 #include <linux/delay.h>
 #include <linux/fault-inject.h>
 
-#include "transport.h"
+#include "fault.h"
 
 static struct dentry *rblk_debugfs;
 static DECLARE_FAULT_ATTR(rblk_drop_completion);

@@ -278,9 +278,12 @@ static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 	 * A reconnect revalidated the list before this namespace joined it:
 	 * @info may be stale.  The scan that follows the reconnect adds it.
 	 */
-	ret = atomic_read(&ctrl->reval_gen) != gen ? -EAGAIN :
-	      rblk_fault_fail_add_disk() ? -ENOMEM :
-	      device_add_disk(&ctrl->dev, disk, rblk_ns_groups);
+	if (atomic_read(&ctrl->reval_gen) != gen)
+		ret = -EAGAIN;
+	else if (rblk_fault_fail_add_disk())
+		ret = -ENOMEM;
+	else
+		ret = device_add_disk(&ctrl->dev, disk, rblk_ns_groups);
 	if (ret) {
 		/*
 		 * Off the list, recovery no longer touches the queue.  No

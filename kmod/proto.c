@@ -12,6 +12,7 @@
 #include <linux/in6.h>
 #include <linux/inet.h>
 #include <linux/kernel.h>
+#include <linux/overflow.h>
 #include <linux/string.h>
 #include "compat.h"
 #include <net/ipv6.h>
@@ -301,6 +302,27 @@ u32 rblk_mdts_sectors(u64 cap, u8 mdts)
 EXPORT_SYMBOL_IF_KUNIT(rblk_mdts_sectors);
 
 /**
+ * rblk_io_capsule_units() - I/O command capsule size we may fill
+ * @ioccsz: Identify Controller IOCCSZ, in 16-byte units
+ * @icdoff: Identify Controller ICDOFF (in-capsule data offset)
+ * @sgls: Identify Controller SGLS
+ *
+ * In-capsule data is described by an offset into the capsule: only a
+ * controller that takes offsets in SGL addresses (SGLS bit 20), with the
+ * data right after the command (ICDOFF 0), gets more than the command
+ * itself, as nvme-rdma's use of inline data.
+ *
+ * Return: the capsule size to use, in 16-byte units.
+ */
+u32 rblk_io_capsule_units(u32 ioccsz, u16 icdoff, u32 sgls)
+{
+	if (icdoff || !(sgls & RBLK_SGLS_OFFSET))
+		return sizeof(struct nvme_command) / 16;
+	return ioccsz;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_io_capsule_units);
+
+/**
  * rblk_disc_chunk() - discovery log records to read per Get Log Page
  * @max_sectors: the largest transfer, in 512-byte sectors, that both the
  *	controller (MDTS) and the transport take
@@ -583,7 +605,8 @@ EXPORT_SYMBOL_IF_KUNIT(rblk_aen_config);
  * rblk_ana_log_size() - the bytes to read for a whole ANA log page
  * @mp: the controller's multipath fields; CMIC says ANA reporting
  * @max_sectors: the largest transfer, in 512-byte sectors, the controller
- *	(MDTS) and the transport take
+ *	(MDTS) and the transport take: the caller passes the controller's
+ *	max_hw_sectors, already capped by what one memory region maps
  * @size: the size, also set for -E2BIG (for the message)
  *
  * As nvme-core: the header, NANAGRPID group descriptors and MNAN NSIDs,
@@ -599,11 +622,12 @@ int rblk_ana_log_size(const struct rblk_ctrl_mpath *mp, u32 max_sectors,
 	*size = 0;
 	if (!mp->mnan || mp->mnan > mp->nn)
 		return -EINVAL;
-	/* At most 16 + 2^32 * 36 bytes: no overflow in a 64-bit size_t. */
-	*size = sizeof(struct nvme_ana_rsp_hdr) +
-		(size_t)mp->nanagrpid * sizeof(struct nvme_ana_group_desc) +
-		(size_t)mp->mnan * sizeof(__le32);
-	if (*size > (u64)max_sectors << SECTOR_SHIFT)
+	/* Saturating: an overflow (a 32-bit size_t) is too big as well. */
+	*size = size_add(size_add(sizeof(struct nvme_ana_rsp_hdr),
+				  array_size(mp->nanagrpid,
+					     sizeof(struct nvme_ana_group_desc))),
+			 array_size(mp->mnan, sizeof(__le32)));
+	if (*size == SIZE_MAX || *size > (u64)max_sectors << SECTOR_SHIFT)
 		return -E2BIG;
 	return 0;
 }
@@ -618,22 +642,22 @@ static int rblk_ana_log_group(const void *buf, size_t len, size_t *pos,
 			      u32 anagrpmax, struct rblk_ana_group *g)
 {
 	const struct nvme_ana_group_desc *d = buf + *pos;
-	size_t nsids_len;
 
 	if (len - *pos < sizeof(*d))
 		return -EINVAL;
 	g->grpid = le32_to_cpu(d->grpid);
 	g->nr_nsids = le32_to_cpu(d->nnsids);
-	g->chgcnt = le64_to_cpu(d->chgcnt);
+	/* 4-byte aligned only, after a group with an odd NSID count. */
+	g->chgcnt = get_unaligned_le64(&d->chgcnt);
 	g->state = d->state;
 	g->nsids = d->nsids;
 	if (!g->grpid || g->grpid > anagrpmax ||
 	    !rblk_ana_state_valid(g->state))
 		return -EINVAL;
-	nsids_len = (size_t)g->nr_nsids * sizeof(__le32);
-	if (len - *pos - sizeof(*d) < nsids_len)
+	/* Divided, not multiplied: no count can wrap the length. */
+	if (g->nr_nsids > (len - *pos - sizeof(*d)) / sizeof(__le32))
 		return -EINVAL;
-	*pos += sizeof(*d) + nsids_len;
+	*pos += sizeof(*d) + (size_t)g->nr_nsids * sizeof(__le32);
 	return 0;
 }
 
@@ -653,6 +677,8 @@ static int rblk_ana_log_group(const void *buf, size_t len, size_t *pos,
  * malformed halfway must not have changed the state of some paths.  Unlike
  * nvme-core, which only refuses states above 0Fh, a reserved state (05h
  * to 0Eh) is malformed too: rblk would not know whether to use the path.
+ * NSIDs are passed in log order; ascending order is not checked (a caller
+ * that merges them with its namespace list must not assume it).
  *
  * Return: 0; -EINVAL for a log shorter than its header, more groups than
  * @nanagrpid, a group id 0 or above @anagrpmax, an unknown state, or a

@@ -268,6 +268,7 @@ u32 rblk_cc_enable(unsigned int page_shift);
 unsigned int rblk_cap_ready_timeout_ms(u64 cap);
 u32 rblk_mdts_sectors(u64 cap, u8 mdts);
 u32 rblk_disc_chunk(u32 max_sectors, u32 max_records);
+u32 rblk_io_capsule_units(u32 ioccsz, u16 icdoff, u32 sgls);
 u32 rblk_queue_size_limit(u64 cap, u16 maxcmd);
 int rblk_ns_lba_shift(const struct nvme_id_ns *id, unsigned int page_shift);
 int rblk_ns_info_from_id(const struct nvme_id_ns *id, unsigned int page_shift,

@@ -277,6 +277,12 @@ static void rblk_test_get_log(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rblk_disc_chunk(1, 32), 1);
 	KUNIT_EXPECT_EQ(test, rblk_disc_chunk(U32_MAX, 0), 1);
 
+	/* In-capsule data only with SGL offsets (SGLS bit 20) and ICDOFF 0. */
+	KUNIT_EXPECT_EQ(test, rblk_io_capsule_units(260, 0, BIT(20) | BIT(2)), 260);
+	KUNIT_EXPECT_EQ(test, rblk_io_capsule_units(260, 0, BIT(2)), 4);
+	KUNIT_EXPECT_EQ(test, rblk_io_capsule_units(260, 16, BIT(20) | BIT(2)), 4);
+	KUNIT_EXPECT_EQ(test, rblk_io_capsule_units(4, 0, BIT(20)), 4);
+
 	KUNIT_EXPECT_EQ(test, rblk_cmd_get_log(&cmd, NVME_LOG_DISC, 0, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, rblk_cmd_get_log(&cmd, NVME_LOG_DISC, 0, 6), -EINVAL);
 	KUNIT_EXPECT_EQ(test, rblk_cmd_get_log(&cmd, NVME_LOG_DISC, 2, 4), -EINVAL);
@@ -846,6 +852,8 @@ static void rblk_test_ana_log_good(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->nr_nsids[1], 1);
 	KUNIT_EXPECT_EQ(test, s->grpid[2], 128);
 	KUNIT_EXPECT_EQ(test, s->state[2], NVME_ANA_CHANGE);
+	/* At offset 92: its change count is 4-byte aligned only. */
+	KUNIT_EXPECT_EQ(test, s->chgcnt[2], 102);
 	KUNIT_EXPECT_EQ(test, s->nr_nsids[2], 0);
 	KUNIT_EXPECT_EQ(test, s->nr_seen, 3);
 	KUNIT_EXPECT_EQ(test, s->nsids[0], 1);
@@ -978,6 +986,14 @@ static void rblk_test_ana_log_bad(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len, 128, 128, NULL,
 						 NULL), -EINVAL);
 	put_unaligned_le32(U32_MAX, buf + 16 + 4);
+	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len, 128, 128, NULL,
+						 NULL), -EINVAL);
+	/*
+	 * The last group (at 16 + 40 + 36) claiming 2^30 NSIDs: times 4 that
+	 * is 0 in a 32-bit length, and nothing follows it.
+	 */
+	len = rblk_test_ana_log(buf, 512, grps, 3);
+	put_unaligned_le32(0x40000000, buf + 92 + 4);
 	KUNIT_EXPECT_EQ(test, rblk_ana_log_parse(buf, len, 128, 128, NULL,
 						 NULL), -EINVAL);
 }

@@ -39,6 +39,7 @@
 
 #include "compat.h"
 #include "proto.h"
+#include "fault.h"
 #include "transport.h"
 
 #define RBLK_MINORS		16

@@ -221,36 +221,4 @@ int rblk_queue_submit_aer(struct rblk_queue *queue,
 void rblk_unmap_data(struct request *rq);
 int rblk_device_max_segments(struct rblk_device *device);
 
-/* fault.c: injected faults (debugfs), of the transport, recovery and scan */
-#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
-bool rblk_fault_drop_completion(void);
-bool rblk_fault_fail_add_disk(void);
-bool rblk_fault_hold_reset(void);
-void rblk_fault_init(void);
-void rblk_fault_exit(void);
-#else
-static inline bool rblk_fault_drop_completion(void)
-{
-	return false;
-}
-
-static inline bool rblk_fault_fail_add_disk(void)
-{
-	return false;
-}
-
-static inline bool rblk_fault_hold_reset(void)
-{
-	return false;
-}
-
-static inline void rblk_fault_init(void)
-{
-}
-
-static inline void rblk_fault_exit(void)
-{
-}
-#endif
-
 #endif /* _RBLK_TRANSPORT_H */

@@ -45,7 +45,8 @@ gp=0 gf=0 gs=0 vm_rc=0 per_kernel=
 for k in $CHECK_KABIS; do
 	echo "== guest selftests on $k-amd64 (QEMU)"
 	dir=$(make --no-print-directory -s guest-dir KABI="$k")
-	rm -f "${dir}guest-tests.log"
+	# (A fresh tree has no such directory before the image is built.)
+	mkdir -p "$dir" && rm -f "${dir}guest-tests.log"
 	make --no-print-directory guest-check KABI="$k" TESTS="$tests" 2>&1 |
 		tee "${dir}guest-tests.log"
 	rc=${PIPESTATUS[0]}

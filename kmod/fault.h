@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rblk's injected faults (fault.c; debugfs, kernels with
+ * CONFIG_FAULT_INJECTION_DEBUG_FS): one hook per layer that has one, each
+ * false on other kernels.
+ */
+#ifndef _RBLK_FAULT_H
+#define _RBLK_FAULT_H
+
+#include <linux/types.h>
+
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+bool rblk_fault_drop_completion(void);
+bool rblk_fault_fail_add_disk(void);
+bool rblk_fault_hold_reset(void);
+void rblk_fault_init(void);
+void rblk_fault_exit(void);
+#else
+static inline bool rblk_fault_drop_completion(void)
+{
+	return false;
+}
+
+static inline bool rblk_fault_fail_add_disk(void)
+{
+	return false;
+}
+
+static inline bool rblk_fault_hold_reset(void)
+{
+	return false;
+}
+
+static inline void rblk_fault_init(void)
+{
+}
+
+static inline void rblk_fault_exit(void)
+{
+}
+#endif
+
+#endif /* _RBLK_FAULT_H */
