@@ -183,7 +183,7 @@ uninstall-dkms:
 # builds against the headers of every kernel of CHECK_KABIS (make setup
 # KABI=... gets them) in a private DKMS tree; "N passed, N failed" last.
 host-check: modules tools
-	@for k in $(CHECK_KABIS); do $(MAKE) --no-print-directory setup KABI=$$k || exit 1; done
+	$(setup_check_kabis)
 	@KVER=$(KVER) KDIR=$(KDIR) \
 		DKMS_KVERS="$(addsuffix -amd64,$(CHECK_KABIS))" \
 		DKMS_KDIRS="$(foreach k,$(CHECK_KABIS),$(call kdir_of,$(k)-amd64))" \
@@ -199,10 +199,15 @@ define build_guest
 	@$(MAKE) --no-print-directory initramfs
 endef
 
+# make setup for each kernel of CHECK_KABIS.
+define setup_check_kabis
+	@for k in $(CHECK_KABIS); do $(MAKE) --no-print-directory setup KABI=$$k || exit 1; done
+endef
+
 # Host unit tests of the tools, then the guest selftests on each kernel of
 # CHECK_KABIS, one guest each; the last line is the total over all.
 check:
-	@for k in $(CHECK_KABIS); do $(MAKE) --no-print-directory setup KABI=$$k || exit 1; done
+	$(setup_check_kabis)
 	@CHECK_KABIS="$(CHECK_KABIS)" BUILD=$(BUILD) scripts/check.sh "$(TESTS)"
 
 # One kernel's guest run of make check (scripts/check.sh keeps its output

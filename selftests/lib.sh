@@ -255,6 +255,34 @@ rblk_wait_state() {
 	return 1
 }
 
+# rblk_fault_test NAME [MODULE_PARAMS...]: a test of rblk's injected fault
+# NAME (debugfs; kernels with CONFIG_FAULT_INJECTION_DEBUG_FS, a skip on
+# others): loads rblk, sets F to the fault's directory, and on exit
+# disarms it, disconnects every controller and unloads.
+rblk_fault_test() {
+	F=/sys/kernel/debug/rblk/$1
+	shift
+	trap rblk_fault_cleanup EXIT
+	rblk_load "$@"
+	[ -d "$F" ] || skip "no $F (kernel without CONFIG_FAULT_INJECTION_DEBUG_FS)"
+}
+
+rblk_fault_cleanup() {
+	echo 0 > "$F/probability" 2>/dev/null
+	for _d in /sys/class/rblk/rblk-ctrl*; do
+		[ -e "$_d" ] && timeout 60 nvmecfg disconnect "${_d##*/}" >/dev/null 2>&1
+	done
+	rblk_unload
+}
+
+# rblk_fault_arm TIMES: F fires at each try, TIMES times (-1: always).  No
+# stack dump per injected fault: the runner would take it for a splat.
+rblk_fault_arm() {
+	{ echo 0 > "$F/verbose" && echo 1 > "$F/interval" &&
+	  echo "$1" > "$F/times" && echo 100 > "$F/probability"; } ||
+		fail "cannot arm $F"
+}
+
 # nvmet_grant_queues CTRL_SYSFS_DIR N: the target grants N I/O queues from
 # now on (attr_qid_max), and the controller reconnects to get them.  6.12's
 # nvmet drops its controllers itself when attr_qid_max changes; 6.1's does

@@ -10,29 +10,15 @@
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-F=/sys/kernel/debug/rblk/drop_completion
 IO_TMO=3	# rblk io_timeout (s)
 
-cleanup() {
-	echo 0 > "$F/probability" 2>/dev/null
-	for _d in /sys/class/rblk/rblk-ctrl*; do
-		[ -e "$_d" ] && timeout 60 nvmecfg disconnect "${_d##*/}" >/dev/null 2>&1
-	done
-	rblk_unload
-}
-trap cleanup EXIT
-rblk_load io_timeout=$IO_TMO
-[ -d "$F" ] || skip "no $F (kernel without CONFIG_FAULT_INJECTION_DEBUG_FS)"
+rblk_fault_test drop_completion io_timeout=$IO_TMO
 dev=$(rblk_connect "$RBLK_NSID_FILE" -c 1 -l 60) || exit 1
 rec=$(rblk_attr "$dev" reconnects)
 pattern_file /tmp/p 4096
 off=$((3 * 1048576))
 
-# No stack dump per injected fault (the runner would take it for a splat).
-if ! { echo 0 > "$F/verbose" && echo 1 > "$F/interval" &&
-       echo 1 > "$F/times" && echo 100 > "$F/probability"; }; then
-	fail "cannot arm $F"
-fi
+rblk_fault_arm 1
 dmesg -c > /dev/null
 start=$(uptime_ms)
 timeout 60 dd if=/tmp/p of="$dev" bs=4096 seek=$((off / 4096)) count=1 \

@@ -12,25 +12,11 @@
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-F=/sys/kernel/debug/rblk/fail_add_disk
 SECS=${RBLK_NS_ADD_FAIL_SECS:-10}
 
-cleanup() {
-	echo 0 > "$F/probability" 2>/dev/null
-	for _d in /sys/class/rblk/rblk-ctrl*; do
-		[ -e "$_d" ] && timeout 60 nvmecfg disconnect "${_d##*/}" >/dev/null 2>&1
-	done
-	rblk_unload
-}
-trap cleanup EXIT
-rblk_load
-[ -d "$F" ] || skip "no $F (kernel without CONFIG_FAULT_INJECTION_DEBUG_FS)"
+rblk_fault_test fail_add_disk
 
-# No stack dump per injected fault (the runner would take it for a splat).
-if ! { echo 0 > "$F/verbose" && echo 1 > "$F/interval" &&
-       echo -1 > "$F/times" && echo 100 > "$F/probability"; }; then
-	fail "cannot arm $F"
-fi
+rblk_fault_arm -1
 dmesg -c > /dev/null
 ctrl=$(rblk_connect_all -c 1 -l 60 | head -n 1)
 case $ctrl in rblk-ctrl[0-9]*) ;; *) fail "connect failed: $ctrl" ;; esac

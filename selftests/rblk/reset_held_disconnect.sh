@@ -12,18 +12,7 @@
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-F=/sys/kernel/debug/rblk/hold_reset
-
-cleanup() {
-	echo 0 > "$F/probability" 2>/dev/null
-	for _d in /sys/class/rblk/rblk-ctrl*; do
-		[ -e "$_d" ] && timeout 60 nvmecfg disconnect "${_d##*/}" >/dev/null 2>&1
-	done
-	rblk_unload
-}
-trap cleanup EXIT
-rblk_load
-[ -d "$F" ] || skip "no $F (kernel without CONFIG_FAULT_INJECTION_DEBUG_FS)"
+rblk_fault_test hold_reset
 
 dev=$(rblk_connect "$RBLK_NSID_FILE" -c 1 -l 30) || exit 1
 ctrl=$(rblk_ctrl_of "$dev") || fail "no controller for $dev"
@@ -31,10 +20,7 @@ cd_=/sys/class/rblk/$ctrl
 pattern_file /tmp/p 1048576
 off=$((7 * 1048576))
 
-if ! { echo 0 > "$F/verbose" && echo 1 > "$F/interval" &&
-       echo 1 > "$F/times" && echo 100 > "$F/probability"; }; then
-	fail "cannot arm $F"
-fi
+rblk_fault_arm 1
 echo 1 > "$cd_/reset_controller" || fail "reset_controller refused"
 [ "$(cat "$F/times")" -eq 0 ] || fail "the fault never fired"
 state=$(cat "$cd_/state")
