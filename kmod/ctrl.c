@@ -164,8 +164,13 @@ bool rblk_ctrl_holds_io(struct rblk_ctrl *ctrl)
 
 	if (test_bit(RBLK_CTRL_FAILFAST, &ctrl->flags))
 		return false;
+	/*
+	 * DELETING too (as nvmf_check_ready() lets it through): until
+	 * rblk_ctrl_stop_recovery() decides whether the association can
+	 * still serve the disks' write-back; it sets FAILFAST once it has.
+	 */
 	return state == RBLK_STATE_LIVE || state == RBLK_STATE_RESETTING ||
-	       state == RBLK_STATE_CONNECTING;
+	       state == RBLK_STATE_CONNECTING || state == RBLK_STATE_DELETING;
 }
 
 /*
@@ -1361,7 +1366,8 @@ int rblk_ctrl_start(struct rblk_ctrl *ctrl, const char **errmsg)
  *
  * After this no recovery, reconnect or event work runs; I/O it held fails
  * unless every queue is live, and the namespaces' queues are running, so
- * that removing the disks drains them.
+ * that removing the disks drains them.  Until it decides, block I/O that
+ * is not ready waits (rblk_ctrl_holds_io()); from then on it fails.
  */
 void rblk_ctrl_stop_recovery(struct rblk_ctrl *ctrl)
 {
@@ -1373,14 +1379,18 @@ void rblk_ctrl_stop_recovery(struct rblk_ctrl *ctrl)
 	cancel_delayed_work_sync(&ctrl->failfast_work);
 	cancel_work_sync(&ctrl->event_work);
 
+	/*
+	 * Decide with no dispatch running, so that none sees the old
+	 * IO_READY together with the new FAILFAST and fails a request the
+	 * association would have served.
+	 */
+	rblk_quiesce_io(ctrl);
 	for (i = 1; i <= ctrl->nr_io_queues; i++)
 		live &= test_bit(RBLK_Q_LIVE, &ctrl->queues[i].flags);
 	/* Queues of an attempt refused LIVE are broken, whatever they say. */
 	live &= !test_bit(RBLK_CTRL_SETUP_ERROR, &ctrl->flags);
-	/* Nothing will serve held I/O: let it fail. */
 	if (!live) {
 		clear_bit(RBLK_CTRL_IO_READY, &ctrl->flags);
-		set_bit(RBLK_CTRL_FAILFAST, &ctrl->flags);
 	} else if (test_bit(RBLK_CTRL_USER_RESET, &ctrl->flags)) {
 		/*
 		 * A user's reset whose err_work was cancelled before it ran
@@ -1390,6 +1400,11 @@ void rblk_ctrl_stop_recovery(struct rblk_ctrl *ctrl)
 		 */
 		set_bit(RBLK_CTRL_IO_READY, &ctrl->flags);
 	}
+	/*
+	 * Nothing recovers from here: I/O the queues cannot take now (not
+	 * ready, a path error) fails instead of waiting.
+	 */
+	set_bit(RBLK_CTRL_FAILFAST, &ctrl->flags);
 	/*
 	 * Also when live: a reconnect that lost the race to LIVE against
 	 * this delete leaves the queues quiesced.
