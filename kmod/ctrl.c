@@ -165,9 +165,12 @@ bool rblk_ctrl_holds_io(struct rblk_ctrl *ctrl)
 	if (test_bit(RBLK_CTRL_FAILFAST, &ctrl->flags))
 		return false;
 	/*
-	 * DELETING too (as nvmf_check_ready() lets it through): until
-	 * rblk_ctrl_stop_recovery() decides whether the association can
-	 * still serve the disks' write-back; it sets FAILFAST once it has.
+	 * DELETING too, until rblk_ctrl_stop_recovery() has decided whether
+	 * the association still serves the disks' write-back: a user's
+	 * reset cleared IO_READY, and a delete that cancels its work before
+	 * it ran sets it again.  Bounded: every path into DELETING ends in
+	 * rblk_ctrl_stop_recovery(), which sets FAILFAST.  (nvme-core
+	 * flushes the reset instead, and fails not-ready I/O in DELETING.)
 	 */
 	return state == RBLK_STATE_LIVE || state == RBLK_STATE_RESETTING ||
 	       state == RBLK_STATE_CONNECTING || state == RBLK_STATE_DELETING;
@@ -1367,7 +1370,10 @@ int rblk_ctrl_start(struct rblk_ctrl *ctrl, const char **errmsg)
  * After this no recovery, reconnect or event work runs; I/O it held fails
  * unless every queue is live, and the namespaces' queues are running, so
  * that removing the disks drains them.  Until it decides, block I/O that
- * is not ready waits (rblk_ctrl_holds_io()); from then on it fails.
+ * is not ready waits (rblk_ctrl_holds_io()); from then on it fails.  That
+ * wait includes the cancels below: a reconnect attempt under way ends
+ * first (its connects, admin commands and revalidation are bounded by
+ * the CM and command timeouts).
  */
 void rblk_ctrl_stop_recovery(struct rblk_ctrl *ctrl)
 {
@@ -1382,7 +1388,7 @@ void rblk_ctrl_stop_recovery(struct rblk_ctrl *ctrl)
 	/*
 	 * Decide with no dispatch running, so that none sees the old
 	 * IO_READY together with the new FAILFAST and fails a request the
-	 * association would have served.
+	 * association would have served.  One grace period per delete.
 	 */
 	rblk_quiesce_io(ctrl);
 	for (i = 1; i <= ctrl->nr_io_queues; i++)
