@@ -551,6 +551,13 @@ static void rblk_event_work(struct work_struct *work)
 		rblk_info(ctrl, "namespace attributes changed, rescanning\n");
 		if (ctrl->ops->ns_changed)
 			ctrl->ops->ns_changed(ctrl);
+	} else if (rblk_aen_is_ana_change(result)) {
+		/*
+		 * Not read here: see rblk_ana_work().  A reset that cancels
+		 * the work reads the log at the reconnect anyway.
+		 */
+		rblk_dbg(ctrl, "ANA change notice\n");
+		queue_work(rblk_wq, &ctrl->ana_work);
 	} else {
 		/* Not enabled by rblk; its log page stays unread. */
 		rblk_warn(ctrl, "asynchronous event %#010x (type %u, info %#x, log page %#x)\n",
@@ -563,6 +570,23 @@ static void rblk_event_work(struct work_struct *work)
 /* --- tag sets and limits --- */
 
 /**
+ * rblk_ctrl_max_sectors() - the largest transfer of one request
+ * @ctrl: controller, Identify Controller read on this association
+ *
+ * MDTS, and what one memory registration maps.  MRs map 4 KiB
+ * controller pages whatever PAGE_SIZE is; an unaligned buffer spans one
+ * page more than its length, so transfers stay one page below what an MR
+ * maps.
+ *
+ * Return: the limit in 512-byte sectors.
+ */
+u32 rblk_ctrl_max_sectors(struct rblk_ctrl *ctrl)
+{
+	return min_t(u32, ctrl->max_hw_sectors,
+		     (ctrl->max_segments - 1) << (ilog2(SZ_4K) - SECTOR_SHIFT));
+}
+
+/**
  * rblk_set_ctrl_limits() - the limits every request queue of a
  *	controller shares: one memory registration must map any request
  * @ctrl: controller with its memory registration limits known
@@ -570,16 +594,7 @@ static void rblk_event_work(struct work_struct *work)
  */
 void rblk_set_ctrl_limits(struct rblk_ctrl *ctrl, struct rblk_limits *l)
 {
-	/*
-	 * MRs map 4 KiB controller pages whatever PAGE_SIZE is.  An
-	 * unaligned buffer spans one page more than its length: keep
-	 * transfers one page below what an MR maps.
-	 */
-	u32 max_sectors = min_t(u32, ctrl->max_hw_sectors,
-				(ctrl->max_segments - 1) <<
-				(ilog2(SZ_4K) - SECTOR_SHIFT));
-
-	rblk_limits_max_hw_sectors(l, max_sectors);
+	rblk_limits_max_hw_sectors(l, rblk_ctrl_max_sectors(ctrl));
 	rblk_limits_max_segments(l, ctrl->max_segments);
 	rblk_limits_virt_boundary(l, SZ_4K - 1);
 	rblk_limits_dma_alignment(l, 3);
@@ -717,6 +732,11 @@ static void rblk_teardown_admin_queue(struct rblk_ctrl *ctrl, bool remove)
 	rblk_queue_free(&ctrl->queues[0]);
 	/* New admin commands now fail fast instead of waiting. */
 	blk_mq_unquiesce_queue(ctrl->admin_q);
+	/*
+	 * Only now: its Get Log Page was cancelled above or fails at once.
+	 * The notice it was for is not lost: every connect reads the log.
+	 */
+	cancel_work_sync(&ctrl->ana_work);
 	if (remove)
 		rblk_free_tagset(&ctrl->admin_set, &ctrl->admin_q);
 }
@@ -846,9 +866,22 @@ static int rblk_configure_admin_queue(struct rblk_ctrl *ctrl, bool new,
 		goto out_teardown;
 	}
 	if (!ctrl->opts.discovery) {
+		/* First: it decides whether ANA Change Notices are wanted. */
+		rblk_ana_setup(ctrl);
 		ret = rblk_configure_aen(ctrl) ?: rblk_configure_acre(ctrl);
 		if (ret) {
 			*errmsg = "Set Features failed";
+			goto out_teardown;
+		}
+		/*
+		 * After enabling the notice: a change before this read is in
+		 * the log, and the read re-arms the notice for any after it.
+		 * Only a broken association fails the attempt here; a log
+		 * the controller will not give means no ANA.
+		 */
+		if (rblk_ana_read(ctrl) == -EIO) {
+			ret = -EIO;
+			*errmsg = "Get Log Page failed";
 			goto out_teardown;
 		}
 	}
@@ -1236,6 +1269,7 @@ static void rblk_ctrl_release(struct device *dev)
 		mutex_destroy(&ctrl->queues[i].stop_lock);
 	mutex_destroy(&ctrl->hw_queues_lock);
 	mutex_destroy(&ctrl->scan_lock);
+	rblk_ana_free(ctrl);
 	kfree(ctrl->queues);
 	kfree(ctrl);
 }
@@ -1306,6 +1340,7 @@ struct rblk_ctrl *rblk_ctrl_alloc(const struct rblk_ctrl_opts *opts,
 	INIT_DELAYED_WORK(&ctrl->ka_work, rblk_keep_alive_work);
 	INIT_WORK(&ctrl->aer_work, rblk_aer_work);
 	INIT_WORK(&ctrl->event_work, rblk_event_work);
+	rblk_ana_init(ctrl);
 	return ctrl;
 }
 
@@ -1367,13 +1402,15 @@ int rblk_ctrl_start(struct rblk_ctrl *ctrl, const char **errmsg)
  * rblk_ctrl_stop_recovery() - end recovery of a controller being deleted
  * @ctrl: controller in the DELETING state
  *
- * After this no recovery, reconnect or event work runs; I/O it held fails
- * unless every queue is live, and the namespaces' queues are running, so
- * that removing the disks drains them.  Until it decides, block I/O that
- * is not ready waits (rblk_ctrl_holds_io()); from then on it fails.  That
- * wait includes the cancels below: a reconnect attempt under way ends
- * first (its connects, admin commands and revalidation are bounded by
- * the CM and command timeouts).
+ * After this no recovery, reconnect, event or ANA work runs; I/O it held
+ * fails unless every queue is live, and the namespaces' queues are
+ * running, so that removing the disks drains them.  Until it decides,
+ * block I/O that is not ready waits (rblk_ctrl_holds_io()); from then on
+ * it fails.  That wait includes the cancels below: a reconnect attempt
+ * under way ends first (its connects, admin commands and revalidation are
+ * bounded by the CM and command timeouts), and so does an ANA log read,
+ * within the admin timeout if the association broke under it (as
+ * nvme_mpath_stop() waits for nvme's ana_work).
  */
 void rblk_ctrl_stop_recovery(struct rblk_ctrl *ctrl)
 {
@@ -1384,6 +1421,11 @@ void rblk_ctrl_stop_recovery(struct rblk_ctrl *ctrl)
 	cancel_delayed_work_sync(&ctrl->reconnect_work);
 	cancel_delayed_work_sync(&ctrl->failfast_work);
 	cancel_work_sync(&ctrl->event_work);
+	/*
+	 * Its Get Log Page ends: answered, or, on an association that broke
+	 * (err_work cancelled above), timed out within the admin timeout.
+	 */
+	cancel_work_sync(&ctrl->ana_work);
 
 	/*
 	 * Decide with no dispatch running, so that none sees the old

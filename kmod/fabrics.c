@@ -28,7 +28,8 @@
  * @qid: queue to send it on; I/O queues for Fabrics Connect and the
  *	flushes of a queue-count change
  * @cmd: the command (command id is filled in on submission)
- * @buf: data buffer (kmalloc'ed), or NULL
+ * @buf: data buffer (kmalloc'ed, or kvmalloc'ed: blk_rq_map_kern() maps
+ *	vmalloc memory too), or NULL
  * @len: data length
  * @result: completion result, or NULL
  *
@@ -314,6 +315,7 @@ int rblk_identify_ctrl(struct rblk_ctrl *ctrl)
 	ctrl->rtd3e = le32_to_cpu(id->rtd3e);
 	ctrl->maxcmd = le16_to_cpu(id->maxcmd);
 	ctrl->max_hw_sectors = rblk_mdts_sectors(ctrl->cap, id->mdts);
+	rblk_ctrl_mpath_from_id(id, &ctrl->mpath);
 
 	/* We only describe data with keyed SGL descriptors. */
 	if (!ctrl->opts.discovery &&
@@ -447,19 +449,27 @@ static int rblk_set_features(struct rblk_ctrl *ctrl, u8 fid, u32 dword11,
 
 /**
  * rblk_configure_aen() - ask for the asynchronous events rblk handles
- * @ctrl: enabled controller, Identify Controller read
+ * @ctrl: enabled controller, Identify Controller read and
+ *	@ctrl->ana_log_size set for this association
  *
- * Namespace Attribute Notices only: the rest would need handlers rblk
- * does not have.  A controller without them gets nothing enabled.
+ * Namespace Attribute Notices, and ANA Change Notices when this
+ * association reads the ANA log: a notice is re-armed only by reading
+ * that log, so without it one notice would be all.  The rest would need
+ * handlers rblk does not have.  A controller without them gets nothing
+ * enabled.
  *
  * Return: 0, or a negative errno if the command could not be executed (a
  * refusal is only logged: the controller works without events).
  */
 int rblk_configure_aen(struct rblk_ctrl *ctrl)
 {
-	u32 aens = ctrl->oaes & NVME_AEN_CFG_NS_ATTR;
+	u8 cmic = ctrl->mpath.cmic;
+	u32 aens;
 	int ret;
 
+	if (!ctrl->ana_log_size)
+		cmic &= ~NVME_CTRL_CMIC_ANA;
+	aens = rblk_aen_config(ctrl->oaes, cmic);
 	if (!aens)
 		return 0;
 	ret = rblk_set_features(ctrl, NVME_FEAT_ASYNC_EVENT, aens, NULL, 0,
@@ -530,8 +540,9 @@ int rblk_set_queue_count(struct rblk_ctrl *ctrl, u32 *count)
 	return 0;
 }
 
-static int rblk_read_log(struct rblk_ctrl *ctrl, u8 lid, u64 offset,
-			 void *buf, size_t len)
+/* Get Log Page into @buf: 0, a negative errno or the NVMe status. */
+static int __rblk_get_log(struct rblk_ctrl *ctrl, u8 lid, u64 offset,
+			  void *buf, size_t len)
 {
 	struct nvme_command cmd = {};
 	int ret;
@@ -539,11 +550,38 @@ static int rblk_read_log(struct rblk_ctrl *ctrl, u8 lid, u64 offset,
 	ret = rblk_cmd_get_log(&cmd, lid, offset, len);
 	if (ret)
 		return ret;
-	ret = rblk_exec_cmd(ctrl, 0, &cmd, buf, len, NULL);
+	return rblk_exec_cmd(ctrl, 0, &cmd, buf, len, NULL);
+}
+
+/* Get Log Page, a status logged and turned into an errno. */
+static int rblk_get_log(struct rblk_ctrl *ctrl, u8 lid, u64 offset,
+			void *buf, size_t len)
+{
+	int ret = __rblk_get_log(ctrl, lid, offset, buf, len);
+
 	if (ret > 0)
 		rblk_err(ctrl, "Get Log Page %#x at %llu failed, status %#x\n",
 			 lid, offset, ret);
 	return rblk_status_to_errno(ret);
+}
+
+/**
+ * rblk_get_ana_log() - read the whole Asymmetric Namespace Access log page
+ * @ctrl: enabled controller
+ * @buf: kmalloc'ed or kvmalloc'ed buffer
+ * @len: bytes to read: rblk_ana_log_size()'s, a multiple of 4 that one
+ *	command transfers
+ *
+ * With NSIDs (no RGO) and without Retain Asynchronous Event: the read
+ * re-arms the ANA Change Notice.  Nothing is logged: the caller decides
+ * how loud a failure is (a controller goes on without ANA).
+ *
+ * Return: 0, a negative errno if the command could not be executed, or
+ * the positive NVMe status the controller answered with.
+ */
+int rblk_get_ana_log(struct rblk_ctrl *ctrl, void *buf, size_t len)
+{
+	return __rblk_get_log(ctrl, NVME_LOG_ANA, 0, buf, len);
 }
 
 /**
@@ -565,7 +603,7 @@ int rblk_clear_changed_ns_log(struct rblk_ctrl *ctrl)
 	log = kmalloc(len, GFP_KERNEL);
 	if (!log)
 		return -ENOMEM;
-	ret = rblk_read_log(ctrl, NVME_LOG_CHANGED_NS, 0, log, len);
+	ret = rblk_get_log(ctrl, NVME_LOG_CHANGED_NS, 0, log, len);
 	kfree(log);
 	return ret;
 }
@@ -615,7 +653,7 @@ int rblk_get_disc_log(struct rblk_ctrl *ctrl, u32 max,
 again:
 	if (time_after(jiffies, deadline))
 		goto expired;
-	ret = rblk_read_log(ctrl, NVME_LOG_DISC, 0, hdr, sizeof(*hdr));
+	ret = rblk_get_log(ctrl, NVME_LOG_DISC, 0, hdr, sizeof(*hdr));
 	if (ret)
 		goto out;
 	genctr = le64_to_cpu(hdr->genctr);
@@ -631,9 +669,9 @@ again:
 	}
 	for (i = 0; i < n; i += chunk) {
 		chunk = min(n - i, max_chunk);
-		ret = rblk_read_log(ctrl, NVME_LOG_DISC,
-				    sizeof(*hdr) + (u64)i * esz, buf,
-				    chunk * esz);
+		ret = rblk_get_log(ctrl, NVME_LOG_DISC,
+				   sizeof(*hdr) + (u64)i * esz, buf,
+				   chunk * esz);
 		if (ret)
 			goto out;
 		memcpy(&e[i], buf, chunk * esz);
@@ -651,7 +689,7 @@ again:
 
 	if (time_after(jiffies, deadline))
 		goto expired;
-	ret = rblk_read_log(ctrl, NVME_LOG_DISC, 0, hdr, sizeof(*hdr));
+	ret = rblk_get_log(ctrl, NVME_LOG_DISC, 0, hdr, sizeof(*hdr));
 	if (ret)
 		goto out;
 	if (le64_to_cpu(hdr->genctr) != genctr) {

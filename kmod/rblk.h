@@ -279,6 +279,10 @@ struct rblk_ns {
  *	negative errno fails the reconnect attempt
  * @live: the controller became live (first connect and every reconnect)
  * @ns_changed: the target reported a namespace attribute change
+ * @ana_changed: the target reported an ANA change and the ANA log was
+ *	read again: @ctrl->ana_log holds it (read it under @ctrl->ana_lock);
+ *	from the controller's ana_work, so it may send admin commands; not
+ *	after rblk_ctrl_stop_recovery() returned
  */
 struct rblk_ctrl_ops {
 	const struct blk_mq_ops *admin_mq_ops;
@@ -286,6 +290,7 @@ struct rblk_ctrl_ops {
 	int (*revalidate)(struct rblk_ctrl *ctrl);
 	void (*live)(struct rblk_ctrl *ctrl);
 	void (*ns_changed)(struct rblk_ctrl *ctrl);
+	void (*ana_changed)(struct rblk_ctrl *ctrl);
 };
 
 enum rblk_ctrl_flags {
@@ -298,6 +303,7 @@ enum rblk_ctrl_flags {
 	RBLK_CTRL_IO_READY,	/* namespaces checked: block I/O may flow */
 	RBLK_CTRL_SETUP_ERROR,	/* a queue broke during this connect attempt */
 	RBLK_CTRL_USER_RESET,	/* the last reset was the user's, no failure */
+	RBLK_CTRL_ANA_WARNED,	/* said once that ANA is not used */
 };
 
 /**
@@ -350,6 +356,7 @@ enum rblk_ctrl_flags {
  * @max_segments: most data segments one memory registration maps
  * @oncs: optional NVM commands supported
  * @oaes: optional asynchronous events supported
+ * @mpath: what Identify Controller says about multipath and ANA
  * @vwc: volatile write cache present
  * @kas: keep-alive granularity
  * @rtd3e: resume latency, bounds the shutdown wait
@@ -369,6 +376,17 @@ enum rblk_ctrl_flags {
  * @aer_work: (re)submits the Asynchronous Event Request
  * @event_work: handles a completed Asynchronous Event Request
  * @aen_result: dword 0 of the last Asynchronous Event Request completion
+ * @ana_lock: serialises reading the ANA log into @ana_log with looking at
+ *	it
+ * @ana_log: the ANA log page last read, kvmalloc'ed by the first connect
+ *	whose controller reports ANA, grown by a reconnect that needs more,
+ *	freed with the controller
+ * @ana_log_alloc: bytes at @ana_log
+ * @ana_log_size: bytes of a whole ANA log on this association; 0 when
+ *	it reads none (no ANA reporting, or a log rblk cannot read)
+ * @ana_log_valid: @ana_log holds a log read and checked on this
+ *	association; under @ana_lock
+ * @ana_work: reads the ANA log again after an ANA Change Notice
  * @loss_deadline: jiffies after which reconnecting stops
  * @timeouts: command timeouts
  * @reconnects: successful reconnects
@@ -425,6 +443,7 @@ struct rblk_ctrl {
 	u32 max_segments;
 	u16 oncs;
 	u32 oaes;
+	struct rblk_ctrl_mpath mpath;
 	u8 vwc;
 	u16 kas;
 	u32 rtd3e;
@@ -443,6 +462,12 @@ struct rblk_ctrl {
 	struct work_struct aer_work;
 	struct work_struct event_work;
 	u32 aen_result;
+	struct mutex ana_lock;
+	void *ana_log;
+	size_t ana_log_alloc;
+	size_t ana_log_size;
+	bool ana_log_valid;
+	struct work_struct ana_work;
 	unsigned long loss_deadline;
 
 	atomic64_t timeouts;
@@ -570,12 +595,19 @@ void rblk_ctrl_add_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns);
 void rblk_ctrl_kill_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns);
 void rblk_ctrl_del_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns);
 void rblk_set_ctrl_limits(struct rblk_ctrl *ctrl, struct rblk_limits *l);
+u32 rblk_ctrl_max_sectors(struct rblk_ctrl *ctrl);
 void rblk_ctrl_stats(struct rblk_ctrl *ctrl, struct rblk_stats *s);
 void rblk_ctrl_stats_reset(struct rblk_ctrl *ctrl);
 void rblk_notify(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
 		 enum rblk_event event);
 int rblk_event_register(struct notifier_block *nb);
 void rblk_event_unregister(struct notifier_block *nb);
+
+/* ana.c: the controller's copy of the ANA log page */
+void rblk_ana_init(struct rblk_ctrl *ctrl);
+void rblk_ana_free(struct rblk_ctrl *ctrl);
+void rblk_ana_setup(struct rblk_ctrl *ctrl);
+int rblk_ana_read(struct rblk_ctrl *ctrl);
 
 /* fabrics.c: NVMe-oF capsules and controller bring-up */
 int rblk_exec_cmd(struct rblk_ctrl *ctrl, u16 qid, struct nvme_command *cmd,
@@ -594,6 +626,7 @@ int rblk_set_queue_count(struct rblk_ctrl *ctrl, u32 *count);
 int rblk_configure_aen(struct rblk_ctrl *ctrl);
 int rblk_configure_acre(struct rblk_ctrl *ctrl);
 int rblk_clear_changed_ns_log(struct rblk_ctrl *ctrl);
+int rblk_get_ana_log(struct rblk_ctrl *ctrl, void *buf, size_t len);
 int rblk_get_disc_log(struct rblk_ctrl *ctrl, u32 max,
 		      struct rblk_disc_log *log);
 int rblk_send_keep_alive(struct rblk_ctrl *ctrl, rq_end_io_fn *done);

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rblk Asymmetric Namespace Access: a controller's copy of the ANA log
+ * page, read at every connect and after every ANA Change Notice.  The
+ * controller (ctrl.c) calls in at its connect and teardown; news goes up
+ * through &rblk_ctrl_ops.ana_changed.  The wire format (log size, parser,
+ * state names) is proto.c's.
+ *
+ * Nothing here changes how I/O is sent, and only a broken association
+ * fails a connect: a controller whose log rblk cannot use says so once
+ * and works without ANA (Documentation/multipath.rst, step 2).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include "rblk.h"
+
+/*
+ * Once per controller until a read succeeds: a target whose ANA log rblk
+ * cannot use would say so at every reconnect, and the controller works
+ * without it.
+ */
+static __printf(2, 3) void rblk_ana_warn(struct rblk_ctrl *ctrl,
+					 const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	if (!test_and_set_bit(RBLK_CTRL_ANA_WARNED, &ctrl->flags))
+		rblk_warn(ctrl, "%pV", &vaf);
+	else
+		rblk_dbg(ctrl, "%pV", &vaf);
+	va_end(args);
+}
+
+/**
+ * rblk_ana_setup() - whether this association reads the ANA log, and how
+ *	many bytes
+ * @ctrl: controller, Identify Controller read on this association
+ *
+ * At every connect, before the asynchronous events are configured.  The
+ * buffer grows when a reconnect reports more groups or namespaces (as
+ * nvme_mpath_init_identify() reallocates).  Nothing here fails the
+ * connect: as nvme-core, a log too large for one command means no ANA;
+ * unlike nvme-core, so does an MNAN of 0 or above NN (nvme-core refuses
+ * the controller), and so does running out of memory.
+ */
+void rblk_ana_setup(struct rblk_ctrl *ctrl)
+{
+	const struct rblk_ctrl_mpath *mp = &ctrl->mpath;
+	u32 max_sectors;
+	size_t size;
+	void *log;
+	int ret;
+
+	mutex_lock(&ctrl->ana_lock);
+	ctrl->ana_log_size = 0;
+	ctrl->ana_log_valid = false;
+	if (!(mp->cmic & NVME_CTRL_CMIC_ANA))
+		goto out;
+	/*
+	 * Also what blk_rq_map_kern() lets through: the admin queue keeps
+	 * the limits of the first connect.
+	 */
+	max_sectors = min(rblk_ctrl_max_sectors(ctrl),
+			  queue_max_hw_sectors(ctrl->admin_q));
+	ret = rblk_ana_log_size(mp, max_sectors, &size);
+	if (ret == -EINVAL) {
+		rblk_ana_warn(ctrl, "invalid MNAN %u (NN %u), going on without ANA\n",
+			      mp->mnan, mp->nn);
+		goto out;
+	}
+	if (ret) {
+		/* size is SIZE_MAX when it overflowed. */
+		rblk_ana_warn(ctrl, "ANA log page (NANAGRPID %u, MNAN %u) larger than the largest transfer (%llu bytes), going on without ANA\n",
+			      mp->nanagrpid, mp->mnan,
+			      (u64)max_sectors << SECTOR_SHIFT);
+		goto out;
+	}
+	if (size > ctrl->ana_log_alloc) {
+		/*
+		 * Up to max_sectors: a vmalloc fallback, as nvme-core.  Out
+		 * of memory (the allocator says so), without ANA.
+		 */
+		log = kvmalloc(size, GFP_KERNEL);
+		if (!log)
+			goto out;
+		kvfree(ctrl->ana_log);
+		ctrl->ana_log = log;
+		ctrl->ana_log_alloc = size;
+	}
+	ctrl->ana_log_size = size;
+out:
+	mutex_unlock(&ctrl->ana_lock);
+}
+
+/* For dynamic debug only: the states change nothing yet. */
+static int rblk_ana_group_dbg(const struct rblk_ana_group *g, void *data)
+{
+	struct rblk_ctrl *ctrl = data;
+
+	rblk_dbg(ctrl, "ANA group %u: %s, %u namespaces, change count %llu\n",
+		 g->grpid, rblk_ana_state_name(g->state), g->nr_nsids,
+		 g->chgcnt);
+	return 0;
+}
+
+/**
+ * rblk_ana_read() - read the whole ANA log into @ctrl->ana_log and check it
+ * @ctrl: controller whose admin queue is live
+ *
+ * At connect, after rblk_ana_setup() and the notices' configuration, and
+ * after an ANA Change Notice.  A log that the controller refuses or that
+ * is malformed leaves the association without one, as nvme-core:
+ * @ctrl->ana_log_valid stays false until a later read succeeds.  Messages
+ * are debug only, but the first such failure's warning.
+ *
+ * Return: 0 if @ctrl->ana_log holds a checked log; -EIO if the host
+ * failed the command (the association broke); -ENODATA if this
+ * association reads no ANA log; another negative errno otherwise.
+ */
+int rblk_ana_read(struct rblk_ctrl *ctrl)
+{
+	const struct nvme_ana_rsp_hdr *hdr;
+	int ret;
+
+	mutex_lock(&ctrl->ana_lock);
+	ctrl->ana_log_valid = false;
+	if (!ctrl->ana_log_size) {
+		ret = -ENODATA;
+		goto out;
+	}
+	/* A target may send less than asked: the parser sees no stale bytes. */
+	memset(ctrl->ana_log, 0, ctrl->ana_log_size);
+	ret = rblk_get_ana_log(ctrl, ctrl->ana_log, ctrl->ana_log_size);
+	if (rblk_status_to_errno(ret) == -EIO) {
+		/* Recovery or a failed attempt follows: no warning for that. */
+		rblk_dbg(ctrl, "ANA log page not read: %d\n", ret);
+		ret = -EIO;
+		goto out;
+	}
+	if (ret > 0) {
+		rblk_ana_warn(ctrl, "Get Log Page ANA failed, status %#x, going on without ANA\n",
+			      ret);
+		ret = rblk_status_to_errno(ret);
+		goto out;
+	}
+	if (ret) {
+		rblk_ana_warn(ctrl, "Get Log Page ANA failed: %d, going on without ANA\n",
+			      ret);
+		goto out;
+	}
+	ret = rblk_ana_log_parse(ctrl->ana_log, ctrl->ana_log_size,
+				 ctrl->mpath.anagrpmax, ctrl->mpath.nanagrpid,
+				 rblk_ana_group_dbg, ctrl);
+	if (ret) {
+		rblk_ana_warn(ctrl, "malformed ANA log page, going on without ANA\n");
+		goto out;
+	}
+	ctrl->ana_log_valid = true;
+	/* A later failure is news again. */
+	clear_bit(RBLK_CTRL_ANA_WARNED, &ctrl->flags);
+	hdr = ctrl->ana_log;
+	rblk_dbg(ctrl, "ANA log: change count %llu, %u groups\n",
+		 le64_to_cpu(hdr->chgcnt), le16_to_cpu(hdr->ngrps));
+out:
+	mutex_unlock(&ctrl->ana_lock);
+	return ret;
+}
+
+/*
+ * After an ANA Change Notice: read the log, which re-arms the notice, and
+ * tell the layer above.  Not in event_work: the admin queue's teardown
+ * waits for event_work before it cancels the commands in flight, so a
+ * Get Log Page there could never end.  This work is waited for only once
+ * they are cancelled (rblk_teardown_admin_queue()), or by a delete
+ * (rblk_ctrl_stop_recovery()), which waits for its command to end.
+ */
+static void rblk_ana_work(struct work_struct *work)
+{
+	struct rblk_ctrl *ctrl = container_of(work, struct rblk_ctrl,
+					      ana_work);
+
+	/* Not live: going live again reads the log at the connect. */
+	if (rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE)
+		return;
+	if (!rblk_ana_read(ctrl) && ctrl->ops->ana_changed)
+		ctrl->ops->ana_changed(ctrl);
+}
+
+/**
+ * rblk_ana_init() - set up a new controller's ANA state
+ * @ctrl: controller being allocated
+ */
+void rblk_ana_init(struct rblk_ctrl *ctrl)
+{
+	mutex_init(&ctrl->ana_lock);
+	INIT_WORK(&ctrl->ana_work, rblk_ana_work);
+}
+
+/**
+ * rblk_ana_free() - free a released controller's ANA log
+ * @ctrl: controller whose admin teardown cancelled @ctrl->ana_work
+ */
+void rblk_ana_free(struct rblk_ctrl *ctrl)
+{
+	kvfree(ctrl->ana_log);
+	mutex_destroy(&ctrl->ana_lock);
+}
