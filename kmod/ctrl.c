@@ -866,6 +866,10 @@ static int rblk_configure_admin_queue(struct rblk_ctrl *ctrl, bool new,
 		goto out_teardown;
 	}
 	if (!ctrl->opts.discovery) {
+		ret = ctrl->ops->identified ?
+		      ctrl->ops->identified(ctrl, errmsg) : 0;
+		if (ret)
+			goto out_teardown;
 		/* First: it decides whether ANA Change Notices are wanted. */
 		rblk_ana_setup(ctrl);
 		ret = rblk_configure_aen(ctrl) ?: rblk_configure_acre(ctrl);

@@ -128,7 +128,7 @@ int rblk_fabrics_connect(struct rblk_ctrl *ctrl, u16 qid, const char **errmsg)
 		return ret == -EIO ? -ETIMEDOUT : ret;
 	}
 	if (!qid)
-		ctrl->cntlid = le16_to_cpu(res.u16);
+		WRITE_ONCE(ctrl->cntlid, le16_to_cpu(res.u16));
 	return 0;
 }
 
@@ -302,6 +302,8 @@ int rblk_identify_ctrl(struct rblk_ctrl *ctrl)
 	rblk_id_string(ctrl->serial, id->sn, sizeof(id->sn));
 	rblk_id_string(ctrl->model, id->mn, sizeof(id->mn));
 	rblk_id_string(ctrl->firmware, id->fr, sizeof(id->fr));
+	if (!rblk_id_subnqn(ctrl->subnqn, id))
+		strscpy(ctrl->subnqn, ctrl->opts.subsysnqn, sizeof(ctrl->subnqn));
 	ctrl->ioccsz = le32_to_cpu(id->ioccsz);
 	ctrl->icdoff = le16_to_cpu(id->icdoff);
 	ctrl->oncs = le16_to_cpu(id->oncs);

@@ -219,6 +219,7 @@ static void rblk_host_teardown(struct rblk_ctrl *ctrl)
 	rblk_ns_remove_all(ctrl);
 	rblk_ctrl_teardown(ctrl);
 	rblk_host_unregister(ctrl);
+	rblk_subsys_unbind(ctrl);
 	rblk_notify(ctrl, NULL, RBLK_EVENT_REMOVED);
 	device_del(&ctrl->dev);
 	ida_free(&rblk_ctrl_ida, ctrl->index);

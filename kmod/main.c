@@ -71,6 +71,7 @@ static void __exit rblk_exit(void)
 	rblk_fault_exit();
 	rblk_rdma_exit();
 	rblk_ns_exit();
+	rblk_subsys_exit();
 	rblk_sysfs_exit();
 	destroy_workqueue(rblk_wq);
 }

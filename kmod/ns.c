@@ -625,6 +625,7 @@ static void rblk_ns_changed(struct rblk_ctrl *ctrl)
 const struct rblk_ctrl_ops rblk_ns_ctrl_ops = {
 	.admin_mq_ops	= &rblk_admin_mq_ops,
 	.io_mq_ops	= &rblk_io_mq_ops,
+	.identified	= rblk_subsys_bind,
 	.revalidate	= rblk_ns_revalidate,
 	.live		= rblk_ns_ctrl_live,
 	.ns_changed	= rblk_ns_changed,

@@ -274,6 +274,10 @@ struct rblk_ns {
  * struct rblk_ctrl_ops - what the controller needs from the layer above
  * @admin_mq_ops: blk-mq operations of the admin tag set
  * @io_mq_ops: blk-mq operations of the I/O tag set
+ * @identified: Identify Controller was read on a new association (first
+ *	connect and every reconnect), before the I/O queues: bind the
+ *	controller to its subsystem; a negative errno, with @errmsg set,
+ *	fails the attempt
  * @revalidate: the queues are connected again, I/O is still quiesced:
  *	make the namespaces agree with the target before it flows; a
  *	negative errno fails the reconnect attempt
@@ -287,6 +291,7 @@ struct rblk_ns {
 struct rblk_ctrl_ops {
 	const struct blk_mq_ops *admin_mq_ops;
 	const struct blk_mq_ops *io_mq_ops;
+	int (*identified)(struct rblk_ctrl *ctrl, const char **errmsg);
 	int (*revalidate)(struct rblk_ctrl *ctrl);
 	void (*live)(struct rblk_ctrl *ctrl);
 	void (*ns_changed)(struct rblk_ctrl *ctrl);
@@ -304,6 +309,46 @@ enum rblk_ctrl_flags {
 	RBLK_CTRL_SETUP_ERROR,	/* a queue broke during this connect attempt */
 	RBLK_CTRL_USER_RESET,	/* the last reset was the user's, no failure */
 	RBLK_CTRL_ANA_WARNED,	/* said once that ANA is not used */
+};
+
+/* Identify Controller strings, trailing spaces removed, NUL-terminated. */
+#define RBLK_SERIAL_SIZE	(sizeof_field(struct nvme_id_ctrl, sn) + 1)
+#define RBLK_MODEL_SIZE		(sizeof_field(struct nvme_id_ctrl, mn) + 1)
+#define RBLK_FIRMWARE_SIZE	(sizeof_field(struct nvme_id_ctrl, fr) + 1)
+
+/**
+ * struct rblk_subsys - an NVM subsystem as one host identity sees it: the
+ *	controllers to it are its paths
+ * @dev: rblk-subsysK in /sys/class/rblk-subsystem/; its reference count
+ *	keeps the memory
+ * @ref: held by each bound controller and each lookup; the last put
+ *	takes the subsystem off the list and unregisters @dev
+ * @entry: in the subsystem list, under rblk_subsys_mutex, while @ref is
+ *	not zero
+ * @instance: K of rblk-subsysK
+ * @lock: protects @ctrls
+ * @ctrls: &struct rblk_ctrl bound to it, by @subsys_entry
+ * @subnqn: subsystem NQN (Identify SUBNQN, else the connect's NQN)
+ * @hostnqn: the host NQN its controllers connected with: targets mask
+ *	namespaces and keep reservations per host, so two host identities
+ *	never share a subsystem (unlike nvme, which keys on @subnqn alone)
+ * @serial: serial number of the first controller
+ * @model: model number of the first controller
+ * @firmware: firmware revision of the controller that connected last;
+ *	under @lock
+ */
+struct rblk_subsys {
+	struct device dev;
+	struct kref ref;
+	struct list_head entry;
+	int instance;
+	struct mutex lock;
+	struct list_head ctrls;
+	char subnqn[RBLK_NQN_SIZE];
+	char hostnqn[RBLK_NQN_SIZE];
+	char serial[RBLK_SERIAL_SIZE];
+	char model[RBLK_MODEL_SIZE];
+	char firmware[RBLK_FIRMWARE_SIZE];
 };
 
 /**
@@ -350,6 +395,11 @@ enum rblk_ctrl_flags {
  * @vs: VS property
  * @ctrl_config: CC property as last written
  * @cntlid: controller id
+ * @subnqn: the subsystem NQN this association's Identify Controller
+ *	reports (the connect's NQN if it reports none)
+ * @subsys: the subsystem the controller is a path of, from its first
+ *	Identify until rblk_subsys_unbind()
+ * @subsys_entry: in @subsys->ctrls, under @subsys->lock
  * @ioccsz: I/O queue command capsule size in 16-byte units
  * @icdoff: in-capsule data offset in 16-byte units
  * @max_hw_sectors: largest transfer in 512-byte sectors
@@ -437,6 +487,9 @@ struct rblk_ctrl {
 	u32 vs;
 	u32 ctrl_config;
 	u16 cntlid;
+	char subnqn[RBLK_NQN_SIZE];
+	struct rblk_subsys *subsys;
+	struct list_head subsys_entry;
 	u32 ioccsz;
 	u16 icdoff;
 	u32 max_hw_sectors;
@@ -450,9 +503,9 @@ struct rblk_ctrl {
 	u16 maxcmd;
 	u16 crdt[3];
 	u16 vid;
-	char serial[21];
-	char model[41];
-	char firmware[9];
+	char serial[RBLK_SERIAL_SIZE];
+	char model[RBLK_MODEL_SIZE];
+	char firmware[RBLK_FIRMWARE_SIZE];
 
 	struct work_struct err_work;
 	struct delayed_work reconnect_work;
@@ -554,6 +607,11 @@ int rblk_default_hostid(const char *hostnqn, uuid_t *hostid);
 int rblk_host_init(void);
 void rblk_host_exit(void);
 
+/* subsys.c: subsystems, the controllers (paths) to each */
+int rblk_subsys_bind(struct rblk_ctrl *ctrl, const char **errmsg);
+void rblk_subsys_unbind(struct rblk_ctrl *ctrl);
+void rblk_subsys_exit(void);
+
 /* ns.c: namespaces */
 extern const struct rblk_ctrl_ops rblk_ns_ctrl_ops;
 void rblk_ns_init_ctrl(struct rblk_ctrl *ctrl);
@@ -564,8 +622,10 @@ void rblk_ns_reset_stats_all(struct rblk_ctrl *ctrl);
 int rblk_ns_init(void);
 void rblk_ns_exit(void);
 
-/* sysfs.c: attributes of controllers and namespaces */
+/* sysfs.c: attributes of subsystems, controllers and namespaces */
 extern const struct attribute_group *rblk_ctrl_groups[];
+extern const struct attribute_group *rblk_subsys_groups[];
+extern struct class *rblk_subsys_class;
 extern const struct attribute_group *rblk_ns_groups[];
 int rblk_sysfs_init(void);
 void rblk_sysfs_exit(void);

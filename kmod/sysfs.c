@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rblk sysfs: the attributes of controllers and of their namespaces.
- * Documented in Documentation/ABI/testing/sysfs-class-rblk and
- * sysfs-block-rblk.
+ * rblk sysfs: the attributes of subsystems, controllers and namespaces.
+ * Documented in Documentation/ABI/testing/sysfs-class-rblk,
+ * sysfs-class-rblk-subsystem and sysfs-block-rblk.
  *
  *   /sys/class/rblk/rblk-ctrlM/   the controller: connect parameters,
  *                                 identity, state, its own counters,
  *                                 reset_stats and reset_controller
+ *   /sys/class/rblk-subsystem/rblk-subsysK/
+ *                                 a subsystem: its identity, a link to
+ *                                 each controller (path) to it
  *   /sys/block/rblkN/             a namespace's identifiers, as nvme
  *                                 names them (nsid, wwid, nguid, uuid, eui)
  *   /sys/block/rblkN/rblk/        its statistics, and the state and
@@ -32,6 +35,8 @@
 
 /* The controllers' class, /sys/class/rblk/. */
 struct class *rblk_class;
+/* The subsystems' class, /sys/class/rblk-subsystem/. */
+struct class *rblk_subsys_class;
 
 static const char * const rblk_stat_names[__RBLK_STAT_MAX] = RBLK_STAT_NAMES;
 
@@ -322,6 +327,64 @@ const struct attribute_group *rblk_ctrl_groups[] = {
 	NULL,
 };
 
+/* --- /sys/class/rblk-subsystem/rblk-subsysK/, as nvme-subsystem --- */
+
+#define RBLK_SUBSYS_ATTR_RO(_name, _field)				\
+static ssize_t rblk_subsys_##_name##_show(struct device *dev,		\
+					  struct device_attribute *attr, \
+					  char *buf)			\
+{									\
+	struct rblk_subsys *subsys =					\
+		container_of(dev, struct rblk_subsys, dev);		\
+									\
+	return sysfs_emit(buf, "%s\n", subsys->_field);		\
+}									\
+static struct device_attribute rblk_subsys_attr_##_name =		\
+	__ATTR(_name, 0444, rblk_subsys_##_name##_show, NULL)
+
+RBLK_SUBSYS_ATTR_RO(subsysnqn, subnqn);
+RBLK_SUBSYS_ATTR_RO(hostnqn, hostnqn);
+RBLK_SUBSYS_ATTR_RO(serial, serial);
+RBLK_SUBSYS_ATTR_RO(model, model);
+
+static ssize_t rblk_subsys_firmware_rev_show(struct device *dev,
+					     struct device_attribute *attr,
+					     char *buf)
+{
+	struct rblk_subsys *subsys = container_of(dev, struct rblk_subsys, dev);
+	ssize_t ret;
+
+	/* A reconnect may bring a new one. */
+	mutex_lock(&subsys->lock);
+	ret = sysfs_emit(buf, "%s\n", subsys->firmware);
+	mutex_unlock(&subsys->lock);
+	return ret;
+}
+static struct device_attribute rblk_subsys_attr_firmware_rev =
+	__ATTR(firmware_rev, 0444, rblk_subsys_firmware_rev_show, NULL);
+
+static struct attribute *rblk_subsys_attrs[] = {
+	&rblk_subsys_attr_subsysnqn.attr,
+	&rblk_subsys_attr_hostnqn.attr,
+	&rblk_subsys_attr_serial.attr,
+	&rblk_subsys_attr_model.attr,
+	&rblk_subsys_attr_firmware_rev.attr,
+	NULL,
+};
+
+static const struct attribute_group rblk_subsys_attr_group = {
+	.attrs	= rblk_subsys_attrs,
+};
+
+/*
+ * The attributes of a subsystem's device (subsys.c sets them); next to
+ * them, a link to each controller bound to it.
+ */
+const struct attribute_group *rblk_subsys_groups[] = {
+	&rblk_subsys_attr_group,
+	NULL,
+};
+
 /* --- /sys/block/rblkN/: the identifiers, as nvme shows them --- */
 
 static void rblk_ns_ids(struct rblk_ns *ns, struct rblk_ns_ids *ids)
@@ -569,7 +632,7 @@ static void rblk_build_attrs(struct attribute **attrs,
 }
 
 /**
- * rblk_sysfs_init() - build the attribute groups, register the class
+ * rblk_sysfs_init() - build the attribute groups, register the classes
  *
  * Context: module init, before any controller or namespace device is
  * added: their groups are complete from here on.
@@ -592,16 +655,28 @@ int rblk_sysfs_init(void)
 		rblk_class = NULL;
 		return ret;
 	}
+	rblk_subsys_class = rblk_class_create("rblk-subsystem");
+	if (IS_ERR(rblk_subsys_class)) {
+		int ret = PTR_ERR(rblk_subsys_class);
+
+		rblk_subsys_class = NULL;
+		class_destroy(rblk_class);
+		rblk_class = NULL;
+		return ret;
+	}
 	return 0;
 }
 
 /**
- * rblk_sysfs_exit() - unregister the class
+ * rblk_sysfs_exit() - unregister the classes
  *
- * Context: module exit, after every controller device is gone.
+ * Context: module exit, after every controller and subsystem device is
+ * gone.
  */
 void rblk_sysfs_exit(void)
 {
+	class_destroy(rblk_subsys_class);
+	rblk_subsys_class = NULL;
 	class_destroy(rblk_class);
 	rblk_class = NULL;
 }

@@ -204,10 +204,11 @@ mkdir -p "$ROOT/selftests"
 cp -r selftests/. "$ROOT/selftests/"
 cp selftests/init.sh "$ROOT/init"
 chmod 755 "$ROOT/init"
-# The sysfs ABI documents (controllers, namespaces):
-# selftests/rblk/stats_abi_doc.sh checks the module against them.
+# The sysfs ABI documents (controllers, subsystems, namespaces):
+# stats_abi_doc.sh and subsys_paths.sh check the module against them.
 mkdir -p "$ROOT/usr/share/doc/rblk"
 cp Documentation/ABI/testing/sysfs-class-rblk \
+   Documentation/ABI/testing/sysfs-class-rblk-subsystem \
    Documentation/ABI/testing/sysfs-block-rblk "$ROOT/usr/share/doc/rblk/"
 
 # Minimal identity files for busybox and nvme-cli.

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rblk subsystems: the controllers one host identity has to one NVM
+ * subsystem are paths to the same namespaces (Documentation/multipath.rst).
+ *
+ * A controller binds to its subsystem when Identify Controller is read on
+ * its first association (&rblk_ctrl_ops.identified), creating the
+ * subsystem; it unbinds when it is torn down, and the last controller to
+ * leave unregisters the subsystem.  As nvme-core: a controller id that
+ * another live controller of the subsystem has, or a second controller of
+ * a subsystem whose CMIC does not allow several, is refused at the first
+ * connect; a reconnect must find the same subsystem NQN, and refreshes the
+ * firmware revision.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/device.h>
+#include <linux/idr.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#include "rblk.h"
+
+/* Subsystems with a reference, by (subsystem NQN, host NQN). */
+static LIST_HEAD(rblk_subsys_list);
+static DEFINE_MUTEX(rblk_subsys_mutex);
+static DEFINE_IDA(rblk_subsys_ida);
+
+static void rblk_subsys_release(struct device *dev)
+{
+	struct rblk_subsys *subsys = container_of(dev, struct rblk_subsys, dev);
+
+	if (subsys->instance >= 0)
+		ida_free(&rblk_subsys_ida, subsys->instance);
+	mutex_destroy(&subsys->lock);
+	kfree(subsys);
+}
+
+/* Called with rblk_subsys_mutex held, by kref_put_mutex(); releases it. */
+static void rblk_subsys_free(struct kref *ref)
+{
+	struct rblk_subsys *subsys = container_of(ref, struct rblk_subsys, ref);
+
+	list_del(&subsys->entry);
+	mutex_unlock(&rblk_subsys_mutex);
+	WARN_ON_ONCE(!list_empty(&subsys->ctrls));
+	device_del(&subsys->dev);
+	put_device(&subsys->dev);
+}
+
+static void rblk_subsys_put(struct rblk_subsys *subsys)
+{
+	kref_put_mutex(&subsys->ref, rblk_subsys_free, &rblk_subsys_mutex);
+}
+
+/* Under rblk_subsys_mutex: a listed subsystem's reference is never zero. */
+static struct rblk_subsys *__rblk_subsys_find(const char *subnqn,
+					      const char *hostnqn)
+{
+	struct rblk_subsys *subsys;
+
+	lockdep_assert_held(&rblk_subsys_mutex);
+	list_for_each_entry(subsys, &rblk_subsys_list, entry) {
+		if (!strcmp(subsys->subnqn, subnqn) &&
+		    !strcmp(subsys->hostnqn, hostnqn)) {
+			kref_get(&subsys->ref);
+			return subsys;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The subsystem of @ctrl's SUBNQN and host NQN, with a reference: the
+ * listed one, or a new one registered with the first controller's
+ * identity.  Created under the mutex, so that two controllers connecting
+ * at once find the same.
+ */
+static struct rblk_subsys *rblk_subsys_get(struct rblk_ctrl *ctrl)
+{
+	struct rblk_subsys *subsys, *found;
+	int ret;
+
+	subsys = kzalloc(sizeof(*subsys), GFP_KERNEL);
+	if (!subsys)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&subsys->ref);
+	mutex_init(&subsys->lock);
+	INIT_LIST_HEAD(&subsys->ctrls);
+	strscpy(subsys->subnqn, ctrl->subnqn, sizeof(subsys->subnqn));
+	strscpy(subsys->hostnqn, ctrl->opts.hostnqn, sizeof(subsys->hostnqn));
+	memcpy(subsys->serial, ctrl->serial, sizeof(subsys->serial));
+	memcpy(subsys->model, ctrl->model, sizeof(subsys->model));
+	memcpy(subsys->firmware, ctrl->firmware, sizeof(subsys->firmware));
+	device_initialize(&subsys->dev);
+	subsys->dev.class = rblk_subsys_class;
+	subsys->dev.groups = rblk_subsys_groups;
+	subsys->dev.release = rblk_subsys_release;
+	subsys->instance = -1;
+
+	mutex_lock(&rblk_subsys_mutex);
+	found = __rblk_subsys_find(subsys->subnqn, subsys->hostnqn);
+	if (found) {
+		mutex_unlock(&rblk_subsys_mutex);
+		put_device(&subsys->dev);
+		return found;
+	}
+	ret = ida_alloc(&rblk_subsys_ida, GFP_KERNEL);
+	if (ret < 0)
+		goto out_unlock;
+	subsys->instance = ret;
+	ret = dev_set_name(&subsys->dev, "rblk-subsys%d", subsys->instance) ?:
+	      device_add(&subsys->dev);
+	if (ret)
+		goto out_unlock;
+	list_add_tail(&subsys->entry, &rblk_subsys_list);
+	mutex_unlock(&rblk_subsys_mutex);
+	return subsys;
+
+out_unlock:
+	mutex_unlock(&rblk_subsys_mutex);
+	/* The release frees the index, if any. */
+	put_device(&subsys->dev);
+	return ERR_PTR(ret);
+}
+
+/*
+ * Whether @ctrl may be a path of @subsys next to the controllers already
+ * bound (not those being deleted or given up), as nvme_validate_cntlid().
+ * Only a live peer's id counts: one that lost its association keeps the
+ * id the target has freed and may give @ctrl.  Caller holds @subsys->lock.
+ */
+static int rblk_subsys_check(struct rblk_subsys *subsys,
+			     struct rblk_ctrl *ctrl, const char **errmsg)
+{
+	struct rblk_ctrl *pos;
+
+	lockdep_assert_held(&subsys->lock);
+	list_for_each_entry(pos, &subsys->ctrls, subsys_entry) {
+		enum rblk_state state = rblk_ctrl_state(pos);
+
+		if (pos == ctrl || state == RBLK_STATE_DELETING ||
+		    state == RBLK_STATE_DEAD)
+			continue;
+		/* A peer's id changes only when it reconnects: a snapshot. */
+		if (state == RBLK_STATE_LIVE &&
+		    READ_ONCE(pos->cntlid) == ctrl->cntlid) {
+			rblk_err(ctrl, "Duplicate cntlid %u with %s, subsys %s, rejecting\n",
+				 ctrl->cntlid, pos->name, subsys->subnqn);
+			*errmsg = "duplicate controller id in the subsystem";
+			return -EINVAL;
+		}
+		if (!(ctrl->mpath.cmic & NVME_CTRL_CMIC_MULTI_CTRL)) {
+			rblk_err(ctrl, "Subsystem %s does not support multiple controllers (%s is one), rejecting\n",
+				 subsys->subnqn, pos->name);
+			*errmsg = "subsystem not multi-controller capable";
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A reconnect: the same subsystem.  As nvme-core, the controller id is
+ * not checked again: the association it was checked for is gone, and a
+ * peer reconnecting at the same time may hold the id the target now gives.
+ */
+static int rblk_subsys_rebind(struct rblk_ctrl *ctrl, const char **errmsg)
+{
+	struct rblk_subsys *subsys = ctrl->subsys;
+
+	if (strcmp(ctrl->subnqn, subsys->subnqn)) {
+		rblk_err(ctrl, "subsystem NQN changed from %s to %s, rejecting\n",
+			 subsys->subnqn, ctrl->subnqn);
+		*errmsg = "subsystem NQN changed";
+		return -EINVAL;
+	}
+	/* A firmware update shows, as in nvme_init_subsystem(). */
+	mutex_lock(&subsys->lock);
+	memcpy(subsys->firmware, ctrl->firmware, sizeof(subsys->firmware));
+	mutex_unlock(&subsys->lock);
+	return 0;
+}
+
+/**
+ * rblk_subsys_bind() - make a controller a path of its subsystem
+ * @ctrl: controller whose Identify Controller was just read
+ * @errmsg: set to a static reason on failure
+ *
+ * At every connect of a non-discovery controller.  The first binds it,
+ * creating the subsystem; a reconnect checks that the binding still
+ * holds.  The controller stays bound until rblk_subsys_unbind(), also
+ * after a failed reconnect.
+ *
+ * Return: 0, -EINVAL if the subsystem refuses the controller, or another
+ * negative errno if it could not be registered.
+ */
+int rblk_subsys_bind(struct rblk_ctrl *ctrl, const char **errmsg)
+{
+	struct rblk_subsys *subsys;
+	int ret;
+
+	if (ctrl->subsys)
+		return rblk_subsys_rebind(ctrl, errmsg);
+
+	subsys = rblk_subsys_get(ctrl);
+	if (IS_ERR(subsys)) {
+		*errmsg = "failed to register the subsystem";
+		return PTR_ERR(subsys);
+	}
+	mutex_lock(&subsys->lock);
+	ret = rblk_subsys_check(subsys, ctrl, errmsg);
+	if (!ret) {
+		list_add_tail(&ctrl->subsys_entry, &subsys->ctrls);
+		ctrl->subsys = subsys;
+	}
+	mutex_unlock(&subsys->lock);
+	if (ret) {
+		rblk_subsys_put(subsys);
+		return ret;
+	}
+	/* As nvme: a missing link is only a nuisance. */
+	if (sysfs_create_link(&subsys->dev.kobj, &ctrl->dev.kobj,
+			      dev_name(&ctrl->dev)))
+		rblk_warn(ctrl, "failed to link %s to its controllers\n",
+			  dev_name(&subsys->dev));
+	rblk_dbg(ctrl, "path of %s (%s)\n", dev_name(&subsys->dev),
+		 subsys->subnqn);
+	return 0;
+}
+
+/**
+ * rblk_subsys_unbind() - take a controller off its subsystem
+ * @ctrl: controller being torn down, no connect running, before its
+ *	device is deleted; not bound is fine
+ *
+ * The last controller to leave unregisters the subsystem.
+ */
+void rblk_subsys_unbind(struct rblk_ctrl *ctrl)
+{
+	struct rblk_subsys *subsys = ctrl->subsys;
+
+	if (!subsys)
+		return;
+	sysfs_remove_link(&subsys->dev.kobj, dev_name(&ctrl->dev));
+	mutex_lock(&subsys->lock);
+	list_del_init(&ctrl->subsys_entry);
+	mutex_unlock(&subsys->lock);
+	ctrl->subsys = NULL;
+	rblk_subsys_put(subsys);
+}
+
+/**
+ * rblk_subsys_exit() - module exit, after every controller is gone
+ */
+void rblk_subsys_exit(void)
+{
+	WARN_ON_ONCE(!list_empty(&rblk_subsys_list));
+	ida_destroy(&rblk_subsys_ida);
+}

@@ -1,0 +1,200 @@
+#!/bin/sh
+# Subsystems (issue 27, multipath step 4: the object only, the block
+# devices are unchanged), against nvme-rdma connected the same way in the
+# same boot:
+#  - two controllers to one nvmet subsystem over two ports are two paths of
+#    one /sys/class/rblk-subsystem/rblk-subsysK: its subsysnqn, hostnqn,
+#    serial, model and firmware_rev are the controllers', it links both,
+#    and nvme-rdma shows one nvme-subsystem with two controllers and the
+#    same identity; the two devices of a namespace are the same storage
+#    (written through one, read through the other and on the target);
+#  - another subsystem, and the same subsystem under another host NQN,
+#    get subsystems of their own;
+#  - a reset keeps the controller a path; a disconnect takes its link
+#    away; the last disconnect removes the subsystem, and rmmod with
+#    controllers connected leaves none;
+#  - the files of the directory are those of
+#    Documentation/ABI/testing/sysfs-class-rblk-subsystem.
+# rblk-timeout: 300
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+NVMET=${RBLK_NVMET_PORT%/*}
+PORT2=$NVMET/2
+SVC2=4421
+NQN2=nqn.2026-12.io.rblk:subsys-paths
+IMG2=/tmp/subsys_paths.img
+HOSTNQN2=nqn.2014-08.org.nvmexpress:uuid:5b0a0b6e-6a7c-4d36-8d7e-2f7f3c0f0a01
+SC=/sys/class/rblk-subsystem
+
+cleanup() {
+	nvme disconnect -n "$RBLK_NQN" >/dev/null 2>&1
+	modprobe -r nvme-rdma 2>/dev/null
+	rblk_unload 2>/dev/null
+	rm -f "$PORT2/subsystems/$RBLK_NQN" 2>/dev/null
+	rmdir "$PORT2" 2>/dev/null
+	nvmet_subsys_del "$NQN2"
+	rm -f "$IMG2" /tmp/sp.pat /tmp/sp.got
+}
+trap cleanup EXIT
+
+doc=
+for d in "${RBLK_ABI_DIR:-}" /usr/share/doc/rblk \
+	 "${RBLK_SELFTESTS:-/selftests}/../Documentation/ABI/testing"; do
+	[ -n "$d" ] && [ -f "$d/sysfs-class-rblk-subsystem" ] &&
+		{ doc=$d/sysfs-class-rblk-subsystem; break; }
+done
+[ -n "$doc" ] || fail "sysfs-class-rblk-subsystem is not in the guest"
+
+{ mkdir "$PORT2" && echo rdma > "$PORT2/addr_trtype" &&
+  echo ipv4 > "$PORT2/addr_adrfam" &&
+  echo "$RBLK_TRADDR" > "$PORT2/addr_traddr" &&
+  echo "$SVC2" > "$PORT2/addr_trsvcid" &&
+  ln -s "$RBLK_NVMET_SUBSYS" "$PORT2/subsystems/$RBLK_NQN"; } ||
+	fail "cannot create nvmet port 2"
+
+rblk_load
+[ -d "$SC" ] || fail "$SC missing"
+
+# subsys_of CTRL: the rblk-subsysK that links controller CTRL; 1 if none.
+subsys_of() {
+	for _s in "$SC"/rblk-subsys*; do
+		[ -L "$_s/$1" ] && { echo "${_s##*/}"; return 0; }
+	done
+	return 1
+}
+# connect_svc SVC [OPTIONS]: nvmecfg connect to the test subsystem on
+# port SVC; print the controller.
+# (A failure is said on stderr: stdout is the caller's $(...).)
+connect_svc() {
+	_svc=$1; shift
+	_o=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$_svc" -n "$RBLK_NQN" "$@" 2>&1) ||
+		{ echo "FAIL: $TEST_NAME: connect to port $_svc $*: $_o" >&2; return 1; }
+	echo "$_o" | head -n 1
+}
+# count PATTERN...: how many of the glob's matches exist.
+count() {
+	_n=0
+	for _f in "$@"; do [ -e "$_f" ] && _n=$((_n + 1)); done
+	echo "$_n"
+}
+nr_subsys() { count "$SC"/rblk-subsys*; }
+nr_links() { count "$SC/$1"/rblk-ctrl*; }
+
+A=$(connect_svc "$RBLK_TRSVCID") || exit "$KSFT_FAIL"
+B=$(connect_svc "$SVC2") || exit "$KSFT_FAIL"
+[ "$A" != "$B" ] || fail "the second port gave the same controller $A"
+
+S=$(subsys_of "$A") || fail "$A is in no subsystem: $(ls "$SC")"
+[ "$(subsys_of "$B")" = "$S" ] || fail "$B is in $(subsys_of "$B"), $A in $S"
+[ "$(nr_subsys)" -eq 1 ] || fail "$(nr_subsys) subsystems for one nvmet subsystem"
+[ "$(nr_links "$S")" -eq 2 ] || fail "$S links $(nr_links "$S") controllers, expected 2"
+[ "$(readlink -f "$SC/$S/$A")" = "$(readlink -f "/sys/class/rblk/$A")" ] ||
+	fail "$SC/$S/$A does not lead to $A's directory"
+[ "$(cat "/sys/class/rblk/$A/cntlid")" != "$(cat "/sys/class/rblk/$B/cntlid")" ] ||
+	fail "$A and $B have the same cntlid"
+[ "$(cat "$SC/$S/subsysnqn")" = "$RBLK_NQN" ] ||
+	fail "$S subsysnqn '$(cat "$SC/$S/subsysnqn")', expected $RBLK_NQN"
+[ "$(cat "$SC/$S/hostnqn")" = "$(cat "/sys/class/rblk/$A/hostnqn")" ] ||
+	fail "$S hostnqn '$(cat "$SC/$S/hostnqn")' is not $A's"
+for f in serial model firmware_rev; do
+	[ "$(cat "$SC/$S/$f")" = "$(cat "/sys/class/rblk/$A/$f")" ] ||
+		fail "$S $f '$(cat "$SC/$S/$f")', $A's is '$(cat "/sys/class/rblk/$A/$f")'"
+done
+[ "$(cat "$SC/$S/serial")" = "$(cat "$RBLK_NVMET_SUBSYS/attr_serial")" ] ||
+	fail "$S serial is not the target's $(cat "$RBLK_NVMET_SUBSYS/attr_serial")"
+log "$A and $B are paths of $S ($RBLK_NQN)"
+
+# The files, against the ABI document (the driver core's and the links
+# aside), read-only and one line each.
+present=$(cd "$SC/$S" && for f in *; do
+	case $f in uevent|subsystem|power|rblk-ctrl*) ;; *) echo "$f" ;; esac
+done | sort)
+documented=$(sed -n 's|^What:[[:space:]]*/sys/class/rblk-subsystem/rblk-subsys<K>/||p' "$doc" |
+	grep . | sort)
+[ "$present" = "$documented" ] ||
+	fail "$S has: $(echo "$present" | tr '\n' ' '); $doc documents: $(echo "$documented" | tr '\n' ' ')"
+for f in $present; do
+	[ "$(stat -c %a "$SC/$S/$f")" = 444 ] || fail "$S/$f mode $(stat -c %a "$SC/$S/$f"), documented 0444"
+	[ "$(wc -l < "$SC/$S/$f")" -eq 1 ] || fail "$S/$f is not one line"
+done
+
+# One namespace, two devices (step 4 keeps them): the same storage.
+da=$(rblk_ns_dev "$A" "$RBLK_NSID_FILE") || fail "no nsid $RBLK_NSID_FILE on $A"
+db=$(rblk_ns_dev "$B" "$RBLK_NSID_FILE") || fail "no nsid $RBLK_NSID_FILE on $B"
+wait_for_path "$da" 10 -b || fail "no device node $da"
+wait_for_path "$db" 10 -b || fail "no device node $db"
+pattern_file /tmp/sp.pat 1048576
+write_direct /tmp/sp.pat "$da" 3145728
+read_direct "$db" 3145728 1048576 /tmp/sp.got
+assert_same /tmp/sp.pat /tmp/sp.got "written through $da, read through $db"
+read_region "$RBLK_BACKING" 3145728 1048576 /tmp/sp.got
+assert_same /tmp/sp.pat /tmp/sp.got "written through $da, on the target"
+
+# nvme-rdma, the same two connects: one subsystem, two controllers.
+must modprobe nvme-rdma
+must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN"
+must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$SVC2" -n "$RBLK_NQN"
+nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE" > /dev/null || fail "nvme-rdma did not connect"
+ns=
+for s in /sys/class/nvme-subsystem/nvme-subsys*; do
+	[ "$(cat "$s/subsysnqn")" = "$RBLK_NQN" ] && { ns=$s; break; }
+done
+[ -n "$ns" ] || fail "nvme-rdma shows no subsystem for $RBLK_NQN"
+nc=0
+for c in "$ns"/nvme[0-9]*; do
+	case ${c##*/} in *n[0-9]*) ;; *) [ -e "$c" ] && nc=$((nc + 1)) ;; esac
+done
+[ "$nc" -eq 2 ] || fail "nvme-rdma's ${ns##*/} has $nc controllers, rblk's $S has 2"
+# (nvme-subsystem shows the fields space-padded, rblk trimmed.)
+for f in serial model firmware_rev; do
+	[ "$(sed 's/ *$//' "$ns/$f")" = "$(cat "$SC/$S/$f")" ] ||
+		fail "$f: nvme-rdma '$(cat "$ns/$f")', rblk '$(cat "$SC/$S/$f")'"
+done
+nvme disconnect -n "$RBLK_NQN" > /dev/null
+log "nvme-rdma agrees: ${ns##*/}, 2 controllers, same identity"
+
+# Another subsystem, and another host identity: subsystems of their own.
+nvmet_subsys_add "$NQN2" "$IMG2" 16
+c_out=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$NQN2" 2>&1) ||
+	fail "connect to $NQN2: $c_out"
+C=$(echo "$c_out" | head -n 1)
+D=$(connect_svc "$RBLK_TRSVCID" -q "$HOSTNQN2") || exit "$KSFT_FAIL"
+SC2=$(subsys_of "$C") || fail "$C is in no subsystem"
+SD=$(subsys_of "$D") || fail "$D is in no subsystem"
+if [ "$SC2" = "$S" ] || [ "$SD" = "$S" ] || [ "$SC2" = "$SD" ]; then
+	fail "subsystems: $A,$B in $S, $C ($NQN2) in $SC2, $D (other host) in $SD"
+fi
+[ "$(cat "$SC/$SC2/subsysnqn")" = "$NQN2" ] || fail "$SC2 subsysnqn $(cat "$SC/$SC2/subsysnqn")"
+[ "$(cat "$SC/$SD/hostnqn")" = "$HOSTNQN2" ] || fail "$SD hostnqn $(cat "$SC/$SD/hostnqn")"
+[ "$(nr_subsys)" -eq 3 ] || fail "$(nr_subsys) subsystems, expected 3"
+log "$NQN2 in $SC2, host $HOSTNQN2 in $SD"
+must nvmecfg disconnect "$C"
+must nvmecfg disconnect "$D"
+gone() { [ ! -e "$SC/$1" ]; }
+wait_until 10 gone "$SC2" || fail "$SC2 still there after its only controller left"
+wait_until 10 gone "$SD" || fail "$SD still there after its only controller left"
+
+# A reset keeps the path; a disconnect removes it.
+echo 1 > "/sys/class/rblk/$A/reset_controller" || fail "reset_controller refused"
+rblk_wait_state "$da" live 30 || fail "$A not live after the reset"
+[ "$(subsys_of "$A")" = "$S" ] || fail "$A left $S at its reset"
+[ "$(nr_links "$S")" -eq 2 ] || fail "$S links $(nr_links "$S") controllers after the reset"
+must nvmecfg disconnect "$A"
+wait_until 10 sh -c "[ ! -e /sys/class/rblk/$A ]" || fail "$A still there"
+[ "$(nr_links "$S")" -eq 1 ] || fail "$S links $(nr_links "$S") controllers after $A left"
+[ "$(subsys_of "$B")" = "$S" ] || fail "$B left $S when $A did"
+read_direct "$db" 3145728 1048576 /tmp/sp.got
+assert_same /tmp/sp.pat /tmp/sp.got "read through $db after $A left"
+must nvmecfg disconnect "$B"
+wait_until 10 gone "$S" || fail "$S still there after its last controller left"
+log "reset kept $A in $S; disconnects removed the links, then $S"
+
+# rmmod with two paths connected.
+connect_svc "$RBLK_TRSVCID" > /dev/null || exit "$KSFT_FAIL"
+connect_svc "$SVC2" > /dev/null || exit "$KSFT_FAIL"
+[ "$(nr_subsys)" -eq 1 ] || fail "$(nr_subsys) subsystems after connecting again"
+timeout 60 rmmod rblk || fail "rmmod with two paths failed or hung"
+[ ! -e "$SC" ] || fail "$SC still there after rmmod"
+log "rmmod with two paths connected: done"
+exit 0
