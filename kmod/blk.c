@@ -295,7 +295,9 @@ static blk_status_t rblk_not_ready(struct rblk_ctrl *ctrl,
 /*
  * A queue that is not live takes only its Connect.  Block I/O also waits
  * for the namespaces to be checked against the target after a reconnect
- * (RBLK_CTRL_IO_READY), so that it never uses a stale format.
+ * (RBLK_CTRL_IO_READY), so that it never uses a stale format; a user's
+ * passthrough command for the controller to be live, so that it never
+ * comes between the commands of a connect (as nvme's __nvmf_check_ready()).
  */
 static bool rblk_queue_ready(struct rblk_ctrl *ctrl, struct rblk_queue *queue,
 			     struct request *rq)
@@ -306,7 +308,8 @@ static bool rblk_queue_ready(struct rblk_ctrl *ctrl, struct rblk_queue *queue,
 		return test_bit(RBLK_Q_LIVE, &queue->flags) &&
 		       test_bit(RBLK_CTRL_IO_READY, &ctrl->flags);
 	if (test_bit(RBLK_Q_LIVE, &queue->flags))
-		return true;
+		return !(req->flags & RBLK_REQ_USER) ||
+		       rblk_ctrl_state(ctrl) == RBLK_STATE_LIVE;
 	return (req->flags & RBLK_REQ_CONNECT) &&
 	       test_bit(RBLK_Q_TR_READY, &queue->flags);
 }
@@ -328,7 +331,9 @@ static blk_status_t __rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 		if (unlikely(test_bit(RBLK_NS_DEAD, &ns->flags)))
 			return rblk_fail_rq(rq, NVME_SC_HOST_PATH_ERROR |
 						NVME_STATUS_DNR);
-		if (unlikely(rblk_rq_misaligned(ns, rq)))
+		/* A passthrough command's LBAs are its submitter's affair. */
+		if (unlikely(!blk_rq_is_passthrough(rq) &&
+			     rblk_rq_misaligned(ns, rq)))
 			return rblk_fail_rq(rq, NVME_SC_INVALID_FIELD |
 						NVME_STATUS_DNR);
 		if (unlikely(rblk_rq_over_limits(rq)) &&

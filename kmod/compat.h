@@ -21,13 +21,15 @@
  * rblk_wait_quiesce_done()   of a request queue         of a tag set
  * struct rblk_bdev_open,     ->open(block_device,       ->open(gendisk, blk_mode_t)
  *   rblk_bdev_open_disk()      fmode_t)
+ * rblk_mode_writable()       FMODE_WRITE                BLK_OPEN_WRITE
  * rblk_class_create()        class_create(owner, name)  class_create(name)
  * struct rblk_genl_doit_ops  genl_ops                   genl_split_ops (pre_doit's)
  * rblk_genl_dumpit_attrs()   dumpit info->attrs         dumpit info->info.attrs
  * BLK_STS_RESV_CONFLICT      BLK_STS_NEXUS              (renamed, same value)
  * RBLK_SC_CMD_SIZE_LIM_EXCEEDED  NVME_SC_ONCS_NOT_SUPPORTED, renamed by a 6.12
  *                            stable update: 0x183 by value
- * rblk_rw_clear_lbat()       rw.apptag, rw.appmask      rw.lbat, rw.lbatm (dword 15)
+ * rblk_rw_clear_lbat(),      rw.apptag, rw.appmask      rw.lbat, rw.lbatm (dword 15)
+ *   rblk_rw_set_lbat()
  * <linux/unaligned.h>        <asm/unaligned.h>          <linux/unaligned.h>
  *
  * Used directly, the same on both: rq_list_peek() and rq_list_for_each()
@@ -347,12 +349,23 @@ static inline struct gendisk *rblk_bdev_open_disk(struct gendisk *disk)
 {
 	return disk;
 }
+
+/* The block device was opened for writing (also ->ioctl's mode). */
+static inline bool rblk_mode_writable(blk_mode_t mode)
+{
+	return mode & BLK_OPEN_WRITE;
+}
 #else
 #define rblk_bdev_open		block_device
 #define rblk_bdev_open_mode_t	fmode_t
 static inline struct gendisk *rblk_bdev_open_disk(struct block_device *bdev)
 {
 	return bdev->bd_disk;
+}
+
+static inline bool rblk_mode_writable(fmode_t mode)
+{
+	return mode & FMODE_WRITE;
 }
 #endif
 
@@ -403,6 +416,12 @@ static inline struct nlattr **rblk_genl_dumpit_attrs(struct netlink_callback *cb
 static inline void rblk_rw_clear_lbat(struct nvme_command *cmd)
 {
 	cmd->common.cdw15 = 0;
+}
+
+static inline void rblk_rw_set_lbat(struct nvme_command *cmd, u16 tag,
+				    u16 mask)
+{
+	cmd->common.cdw15 = cpu_to_le32(tag | (u32)mask << 16);
 }
 
 #endif /* _RBLK_COMPAT_H */

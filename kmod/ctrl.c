@@ -870,6 +870,7 @@ static int rblk_configure_admin_queue(struct rblk_ctrl *ctrl, bool new,
 		      ctrl->ops->identified(ctrl, errmsg) : 0;
 		if (ret)
 			goto out_teardown;
+		rblk_get_effects_log(ctrl);
 		/* First: it decides whether ANA Change Notices are wanted. */
 		rblk_ana_setup(ctrl);
 		ret = rblk_configure_aen(ctrl) ?: rblk_configure_acre(ctrl);
@@ -1232,6 +1233,11 @@ static void rblk_reconnect_work(struct work_struct *work)
 static void rblk_err_work(struct work_struct *work)
 {
 	struct rblk_ctrl *ctrl = container_of(work, struct rblk_ctrl, err_work);
+	/*
+	 * Before the teardown: the disconnects it makes echo back as queue
+	 * errors, which clear the flag (rblk_error_recovery()).
+	 */
+	bool user = test_bit(RBLK_CTRL_USER_RESET, &ctrl->flags);
 
 	rblk_teardown_io_queues(ctrl);
 	rblk_teardown_admin_queue(ctrl, false);
@@ -1256,6 +1262,16 @@ static void rblk_err_work(struct work_struct *work)
 	 * retry on another path.  Each attempt quiesces them again.
 	 */
 	rblk_unquiesce_io(ctrl);
+	/*
+	 * A user's reset of a healthy association reconnects at once, as
+	 * nvme-rdma's reset work does; after a failure the target gets
+	 * reconnect_delay to recover first.
+	 */
+	if (user) {
+		rblk_info(ctrl, "reconnecting\n");
+		queue_delayed_work(rblk_wq, &ctrl->reconnect_work, 0);
+		return;
+	}
 	rblk_info(ctrl, "reconnecting in %u seconds\n",
 		  ctrl->opts.reconnect_delay);
 	queue_delayed_work(rblk_wq, &ctrl->reconnect_work,
@@ -1274,6 +1290,7 @@ static void rblk_ctrl_release(struct device *dev)
 	mutex_destroy(&ctrl->hw_queues_lock);
 	mutex_destroy(&ctrl->scan_lock);
 	rblk_ana_free(ctrl);
+	kfree(ctrl->effects);
 	kfree(ctrl->queues);
 	kfree(ctrl);
 }

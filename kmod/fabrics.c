@@ -309,6 +309,7 @@ int rblk_identify_ctrl(struct rblk_ctrl *ctrl)
 	ctrl->oncs = le16_to_cpu(id->oncs);
 	ctrl->oaes = le32_to_cpu(id->oaes);
 	ctrl->vwc = id->vwc;
+	ctrl->lpa = id->lpa;
 	ctrl->vid = le16_to_cpu(id->vid);
 	ctrl->crdt[0] = le16_to_cpu(id->crdt1);
 	ctrl->crdt[1] = le16_to_cpu(id->crdt2);
@@ -584,6 +585,36 @@ static int rblk_get_log(struct rblk_ctrl *ctrl, u8 lid, u64 offset,
 int rblk_get_ana_log(struct rblk_ctrl *ctrl, void *buf, size_t len)
 {
 	return __rblk_get_log(ctrl, NVME_LOG_ANA, 0, buf, len);
+}
+
+/**
+ * rblk_get_effects_log() - keep the Commands Supported and Effects log
+ * @ctrl: enabled controller, Identify Controller read
+ *
+ * Read once, by the first connect of a controller that has it (LPA bit
+ * 1), as nvme-core: passthrough decides with it which commands an
+ * unprivileged user may send and which need the namespaces frozen.
+ * Without it, only the effects rblk_known_effects() knows.
+ */
+void rblk_get_effects_log(struct rblk_ctrl *ctrl)
+{
+	struct nvme_effects_log *log;
+	int ret;
+
+	if (ctrl->effects || !(ctrl->lpa & NVME_CTRL_LPA_CMD_EFFECTS_LOG))
+		return;
+	log = kzalloc(sizeof(*log), GFP_KERNEL);
+	if (!log)
+		return;
+	ret = rblk_get_log(ctrl, NVME_LOG_CMD_EFFECTS, 0, log, sizeof(*log));
+	if (ret) {
+		rblk_warn(ctrl, "no Commands Supported and Effects log: %d\n",
+			  ret);
+		kfree(log);
+		return;
+	}
+	/* Passthrough may be reading it already (a reconnect's read). */
+	smp_store_release(&ctrl->effects, log);
 }
 
 /**

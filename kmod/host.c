@@ -27,7 +27,8 @@
 #include "rblk.h"
 
 /* Controller indexes; namespaces have their own (ns.c). */
-#define RBLK_MAX_CTRL_INDEX	INT_MAX
+/* One character device number per controller. */
+#define RBLK_MAX_CTRL_INDEX	(RBLK_CTRL_MINORS - 1)
 
 /*
  * The default host identity, fixed for the module's life: a target sees
@@ -155,6 +156,7 @@ static struct rblk_ctrl *rblk_host_alloc(const struct rblk_ctrl_opts *opts,
 		return ERR_PTR(-ENOMEM);
 	}
 	rblk_ns_init_ctrl(ctrl);
+	rblk_passthru_init(ctrl);
 	INIT_WORK(&ctrl->delete_work, rblk_host_delete_work);
 	if (rblk_parse_port(opts->trsvcid, &port) ||
 	    rblk_parse_traddr(opts->traddr, port, opts->adrfam, &ctrl->addr)) {
@@ -216,12 +218,18 @@ static void rblk_host_unregister(struct rblk_ctrl *ctrl)
 static void rblk_host_teardown(struct rblk_ctrl *ctrl)
 {
 	rblk_ctrl_stop_recovery(ctrl);
+	/*
+	 * An open /dev/rblk-ctrlM stays, but reaches no queue from here.
+	 * After stop_recovery: an ioctl waiting for held I/O (a freeze, a
+	 * scan) ends only once it failed that I/O.
+	 */
+	rblk_passthru_disable(ctrl);
 	rblk_ns_remove_all(ctrl);
 	rblk_ctrl_teardown(ctrl);
 	rblk_host_unregister(ctrl);
 	rblk_subsys_unbind(ctrl);
 	rblk_notify(ctrl, NULL, RBLK_EVENT_REMOVED);
-	device_del(&ctrl->dev);
+	cdev_device_del(&ctrl->cdev, &ctrl->dev);
 	ida_free(&rblk_ctrl_ida, ctrl->index);
 	rblk_ctrl_put(ctrl);
 }
@@ -262,8 +270,12 @@ static int rblk_host_register(struct rblk_ctrl *ctrl, const char **errmsg)
 		 ctrl->index);
 	ctrl->dev.class = rblk_class;
 	ctrl->dev.groups = rblk_ctrl_groups;
+	/* /dev/rblk-ctrlM, root only (devtmpfs' default), as nvme's. */
+	ctrl->dev.devt = rblk_ctrl_devt(ctrl->index);
+	cdev_init(&ctrl->cdev, &rblk_ctrl_fops);
+	ctrl->cdev.owner = THIS_MODULE;
 	ret = dev_set_name(&ctrl->dev, "%s", ctrl->name) ?:
-	      device_add(&ctrl->dev);
+	      cdev_device_add(&ctrl->cdev, &ctrl->dev);
 	if (ret) {
 		*errmsg = "failed to register the controller device";
 		ida_free(&rblk_ctrl_ida, ctrl->index);
@@ -316,6 +328,9 @@ struct rblk_ctrl *rblk_host_connect(const struct rblk_ctrl_opts *opts,
 	rblk_notify(ctrl, NULL, RBLK_EVENT_ADDED);
 
 	ret = rblk_ctrl_start(ctrl, errmsg);
+	/* While STARTING keeps a delete from tearing down under us. */
+	if (!ret)
+		rblk_passthru_enable(ctrl);
 
 	/*
 	 * A delete that comes after this finds the controller either LIVE

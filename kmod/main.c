@@ -33,9 +33,12 @@ static int __init rblk_init(void)
 	ret = rblk_sysfs_init();
 	if (ret)
 		goto out_destroy_wq;
-	ret = rblk_ns_init();
+	ret = rblk_ioctl_init();
 	if (ret)
 		goto out_sysfs_exit;
+	ret = rblk_ns_init();
+	if (ret)
+		goto out_ioctl_exit;
 	ret = rblk_rdma_init();
 	if (ret)
 		goto out_ns_exit;
@@ -56,6 +59,8 @@ out_rdma_exit:
 	rblk_rdma_exit();
 out_ns_exit:
 	rblk_ns_exit();
+out_ioctl_exit:
+	rblk_ioctl_exit();
 out_sysfs_exit:
 	rblk_sysfs_exit();
 out_destroy_wq:
@@ -71,6 +76,7 @@ static void __exit rblk_exit(void)
 	rblk_fault_exit();
 	rblk_rdma_exit();
 	rblk_ns_exit();
+	rblk_ioctl_exit();
 	rblk_subsys_exit();
 	rblk_sysfs_exit();
 	destroy_workqueue(rblk_wq);

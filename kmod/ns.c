@@ -66,6 +66,8 @@ static void rblk_ns_free_disk(struct gendisk *disk)
 static const struct block_device_operations rblk_ns_fops = {
 	.owner		= THIS_MODULE,
 	.open		= rblk_ns_open,
+	.ioctl		= rblk_ns_ioctl,
+	.compat_ioctl	= blkdev_compat_ptr_ioctl,
 	.free_disk	= rblk_ns_free_disk,
 };
 
@@ -630,6 +632,94 @@ const struct rblk_ctrl_ops rblk_ns_ctrl_ops = {
 	.live		= rblk_ns_ctrl_live,
 	.ns_changed	= rblk_ns_changed,
 };
+
+/**
+ * rblk_ns_open_nsid() - a namespace of a controller, to send commands to
+ * @ctrl: controller
+ * @nsid: namespace id
+ *
+ * The namespace's disk is referenced, which keeps its request queue (the
+ * namespace reference alone does not: the disk owns the namespace).
+ *
+ * Return: the namespace, to give back with rblk_ns_close(), or NULL if
+ * there is none or it is being removed.
+ */
+struct rblk_ns *rblk_ns_open_nsid(struct rblk_ctrl *ctrl, u32 nsid)
+{
+	struct rblk_ns *ns, *found = NULL;
+
+	down_read(&ctrl->namespaces_rwsem);
+	list_for_each_entry(ns, &ctrl->namespaces, entry) {
+		if (ns->nsid == nsid &&
+		    !test_bit(RBLK_NS_REMOVING, &ns->flags)) {
+			get_device(disk_to_dev(ns->disk));
+			found = ns;
+			break;
+		}
+	}
+	up_read(&ctrl->namespaces_rwsem);
+	return found;
+}
+
+/**
+ * rblk_ns_close() - give back a namespace from rblk_ns_open_nsid()
+ * @ns: namespace
+ */
+void rblk_ns_close(struct rblk_ns *ns)
+{
+	put_disk(ns->disk);
+}
+
+/**
+ * rblk_ns_freeze_all() - drain and hold block I/O on every namespace
+ * @ctrl: controller; the caller holds @ctrl->scan_lock, so that the set of
+ *	namespaces stays until rblk_ns_unfreeze_all()
+ *
+ * For a passthrough command that changes the namespaces' format or set:
+ * nothing built for the old format is in flight while it runs.
+ */
+void rblk_ns_freeze_all(struct rblk_ctrl *ctrl)
+{
+	struct rblk_ns *ns;
+
+	lockdep_assert_held(&ctrl->scan_lock);
+	down_read(&ctrl->namespaces_rwsem);
+	list_for_each_entry(ns, &ctrl->namespaces, entry)
+		blk_freeze_queue_start(ns->queue);
+	list_for_each_entry(ns, &ctrl->namespaces, entry)
+		blk_mq_freeze_queue_wait(ns->queue);
+	up_read(&ctrl->namespaces_rwsem);
+}
+
+/**
+ * rblk_ns_unfreeze_all() - undo rblk_ns_freeze_all()
+ * @ctrl: controller, @ctrl->scan_lock still held
+ */
+void rblk_ns_unfreeze_all(struct rblk_ctrl *ctrl)
+{
+	struct rblk_ns *ns;
+
+	lockdep_assert_held(&ctrl->scan_lock);
+	down_read(&ctrl->namespaces_rwsem);
+	list_for_each_entry(ns, &ctrl->namespaces, entry)
+		blk_mq_unfreeze_queue(ns->queue);
+	up_read(&ctrl->namespaces_rwsem);
+}
+
+/**
+ * rblk_ns_rescan() - scan the controller's namespaces again
+ * @ctrl: controller; only a live one scans
+ * @wait: return once the scan is done
+ *
+ * As nvme_queue_scan(): after a passthrough command that changed the
+ * namespaces, and for nvme-cli's ns-rescan.
+ */
+void rblk_ns_rescan(struct rblk_ctrl *ctrl, bool wait)
+{
+	rblk_ns_changed(ctrl);
+	if (wait)
+		flush_work(&ctrl->scan_work);
+}
 
 /**
  * rblk_ns_reset_stats_all() - count a controller's statistics from zero

@@ -602,6 +602,39 @@ u32 rblk_aen_config(u32 oaes, u8 cmic)
 EXPORT_SYMBOL_IF_KUNIT(rblk_aen_config);
 
 /**
+ * rblk_known_effects() - what a command does whatever the effects log says
+ * @io: an I/O command (else an admin command)
+ * @opcode: its opcode
+ *
+ * As nvme-core: Format NVM changes the format and content of the
+ * namespaces, Sanitize their content, both controller-wide (CSE);
+ * writes, Write Zeroes and Write Uncorrectable change logical blocks.
+ *
+ * Return: %NVME_CMD_EFFECTS_* bits.
+ */
+u32 rblk_known_effects(bool io, u8 opcode)
+{
+	if (io) {
+		switch (opcode) {
+		case nvme_cmd_write:
+		case nvme_cmd_write_zeroes:
+		case nvme_cmd_write_uncor:
+			return NVME_CMD_EFFECTS_LBCC;
+		}
+		return 0;
+	}
+	switch (opcode) {
+	case nvme_admin_format_nvm:
+		return NVME_CMD_EFFECTS_LBCC | NVME_CMD_EFFECTS_NCC |
+		       NVME_CMD_EFFECTS_CSE_MASK;
+	case nvme_admin_sanitize_nvm:
+		return NVME_CMD_EFFECTS_LBCC | NVME_CMD_EFFECTS_CSE_MASK;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_known_effects);
+
+/**
  * rblk_ana_log_size() - the bytes to read for a whole ANA log page
  * @mp: the controller's multipath fields; CMIC says ANA reporting
  * @max_sectors: the largest transfer, in 512-byte sectors, the controller

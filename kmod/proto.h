@@ -42,6 +42,11 @@ enum {
  */
 #define RBLK_SGLS_OFFSET	(1U << 20)
 
+/* Opcodes from 80h on are vendor specific (I/O), or may change formats. */
+#define RBLK_CMD_VENDOR_START	0x80
+/* Effects log: the scope of a command's effects, bits 31:20 (NVMe 2.0). */
+#define RBLK_CMD_EFFECTS_SCOPE_MASK	GENMASK(31, 20)
+
 /* Command Retry Delay: status bits 12:11, index + 1 into CRDT1..3. */
 #define RBLK_STATUS_CRD(status)	(((status) & NVME_STATUS_CRD) >> 11)
 
@@ -301,6 +306,7 @@ bool rblk_id_subnqn(char *dst, const struct nvme_id_ctrl *id);
 void rblk_ctrl_mpath_from_id(const struct nvme_id_ctrl *id,
 			     struct rblk_ctrl_mpath *mp);
 u32 rblk_aen_config(u32 oaes, u8 cmic);
+u32 rblk_known_effects(bool io, u8 opcode);
 
 int rblk_ana_log_size(const struct rblk_ctrl_mpath *mp, u32 max_sectors,
 		      size_t *size);

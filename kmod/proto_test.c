@@ -1051,6 +1051,25 @@ static void rblk_test_aen_ana(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rblk_aen_is_ana_change(0x000c0301));	/* SMART */
 }
 
+/* Passthrough: the effects known whatever a log says, as nvme-core's. */
+static void rblk_test_known_effects(struct kunit *test)
+{
+	u32 cse = NVME_CMD_EFFECTS_CSE_MASK;
+
+	KUNIT_EXPECT_EQ(test, rblk_known_effects(false, nvme_admin_format_nvm),
+			NVME_CMD_EFFECTS_LBCC | NVME_CMD_EFFECTS_NCC | cse);
+	KUNIT_EXPECT_EQ(test, rblk_known_effects(false, nvme_admin_sanitize_nvm),
+			NVME_CMD_EFFECTS_LBCC | cse);
+	KUNIT_EXPECT_EQ(test, rblk_known_effects(false, nvme_admin_identify), 0);
+	KUNIT_EXPECT_EQ(test, rblk_known_effects(true, nvme_cmd_write),
+			NVME_CMD_EFFECTS_LBCC);
+	KUNIT_EXPECT_EQ(test, rblk_known_effects(true, nvme_cmd_write_zeroes),
+			NVME_CMD_EFFECTS_LBCC);
+	KUNIT_EXPECT_EQ(test, rblk_known_effects(true, nvme_cmd_read), 0);
+	/* Opcode 0x80 is Format NVM only among admin commands. */
+	KUNIT_EXPECT_EQ(test, rblk_known_effects(true, nvme_admin_format_nvm), 0);
+}
+
 static struct kunit_case rblk_proto_cases[] = {
 	KUNIT_CASE(rblk_test_sqe_layout),
 	KUNIT_CASE(rblk_test_connect_admin),
@@ -1084,6 +1103,7 @@ static struct kunit_case rblk_proto_cases[] = {
 	KUNIT_CASE(rblk_test_ana_log_bad),
 	KUNIT_CASE(rblk_test_ana_state),
 	KUNIT_CASE(rblk_test_aen_ana),
+	KUNIT_CASE(rblk_test_known_effects),
 	{}
 };
 

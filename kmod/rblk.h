@@ -22,6 +22,7 @@
 
 #include <linux/bio.h>
 #include <linux/blk-mq.h>
+#include <linux/cdev.h>
 #include <linux/device.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
@@ -146,6 +147,7 @@ enum rblk_req_flags {
 	RBLK_REQ_INLINE		= 1 << 2,	/* data sent in-capsule */
 	RBLK_REQ_TIMED_OUT	= 1 << 3,	/* cancelled after a timeout */
 	RBLK_REQ_EXTENDED	= 1 << 4,	/* answered, timer extended once */
+	RBLK_REQ_USER		= 1 << 5,	/* a user's passthrough command */
 };
 
 /**
@@ -355,6 +357,13 @@ struct rblk_subsys {
  * struct rblk_ctrl - one NVMe controller and the namespaces on it
  * @dev: sysfs device "rblk-ctrlM"; its reference count is the
  *	controller's
+ * @cdev: the character device /dev/rblk-ctrlM (ioctl.c); an open file
+ *	holds @dev
+ * @passthru_rwsem: ioctls hold it for reading while they use the queues
+ * @passthru_ready: the queues exist: set once live, cleared before the
+ *	teardown frees them; under @passthru_rwsem
+ * @effects: the Commands Supported and Effects log of the first connect
+ *	that read one, or NULL
  * @entry: link in the controller list
  * @ops: the layer above
  * @index: M of rblk-ctrlM, -1 for a discovery controller
@@ -408,6 +417,7 @@ struct rblk_subsys {
  * @oaes: optional asynchronous events supported
  * @mpath: what Identify Controller says about multipath and ANA
  * @vwc: volatile write cache present
+ * @lpa: log page attributes (LPA)
  * @kas: keep-alive granularity
  * @rtd3e: resume latency, bounds the shutdown wait
  * @maxcmd: commands outstanding per queue at most (Identify MAXCMD), 0 if
@@ -475,6 +485,10 @@ struct rblk_ctrl {
 	struct blk_mq_tag_set tag_set;
 	struct request_queue *admin_q;
 	struct request_queue *connect_q;
+	struct cdev cdev;
+	struct rw_semaphore passthru_rwsem;
+	bool passthru_ready;
+	struct nvme_effects_log *effects;
 
 	struct list_head namespaces;
 	struct rw_semaphore namespaces_rwsem;
@@ -498,6 +512,7 @@ struct rblk_ctrl {
 	u32 oaes;
 	struct rblk_ctrl_mpath mpath;
 	u8 vwc;
+	u8 lpa;
 	u16 kas;
 	u32 rtd3e;
 	u16 maxcmd;
@@ -617,10 +632,27 @@ extern const struct rblk_ctrl_ops rblk_ns_ctrl_ops;
 void rblk_ns_init_ctrl(struct rblk_ctrl *ctrl);
 void rblk_ns_remove_all(struct rblk_ctrl *ctrl);
 void rblk_ns_put(struct rblk_ns *ns);
+struct rblk_ns *rblk_ns_open_nsid(struct rblk_ctrl *ctrl, u32 nsid);
+void rblk_ns_close(struct rblk_ns *ns);
+void rblk_ns_freeze_all(struct rblk_ctrl *ctrl);
+void rblk_ns_unfreeze_all(struct rblk_ctrl *ctrl);
+void rblk_ns_rescan(struct rblk_ctrl *ctrl, bool wait);
 void rblk_ns_wwid(struct rblk_ns *ns, char *buf, size_t len);
 void rblk_ns_reset_stats_all(struct rblk_ctrl *ctrl);
 int rblk_ns_init(void);
 void rblk_ns_exit(void);
+
+/* ioctl.c: NVMe passthrough on /dev/rblk-ctrlM and the namespaces */
+#define RBLK_CTRL_MINORS	(1U << MINORBITS)
+extern const struct file_operations rblk_ctrl_fops;
+dev_t rblk_ctrl_devt(int index);
+void rblk_passthru_init(struct rblk_ctrl *ctrl);
+void rblk_passthru_enable(struct rblk_ctrl *ctrl);
+void rblk_passthru_disable(struct rblk_ctrl *ctrl);
+int rblk_ns_ioctl(struct block_device *bdev, rblk_bdev_open_mode_t mode,
+		  unsigned int cmd, unsigned long arg);
+int rblk_ioctl_init(void);
+void rblk_ioctl_exit(void);
 
 /* sysfs.c: attributes of subsystems, controllers and namespaces */
 extern const struct attribute_group *rblk_ctrl_groups[];
@@ -687,6 +719,7 @@ int rblk_configure_aen(struct rblk_ctrl *ctrl);
 int rblk_configure_acre(struct rblk_ctrl *ctrl);
 int rblk_clear_changed_ns_log(struct rblk_ctrl *ctrl);
 int rblk_get_ana_log(struct rblk_ctrl *ctrl, void *buf, size_t len);
+void rblk_get_effects_log(struct rblk_ctrl *ctrl);
 int rblk_get_disc_log(struct rblk_ctrl *ctrl, u32 max,
 		      struct rblk_disc_log *log);
 int rblk_send_keep_alive(struct rblk_ctrl *ctrl, rq_end_io_fn *done);

@@ -203,6 +203,29 @@ RBLK_CTRL_ATTR_RO(reconnect_delay, "%u", ctrl->opts.reconnect_delay);
 RBLK_CTRL_ATTR_RO(ctrl_loss_tmo, "%d", ctrl->opts.ctrl_loss_tmo);
 RBLK_CTRL_ATTR_RO(fast_io_fail_tmo, "%d", ctrl->opts.fast_io_fail_tmo);
 
+/* nvme's sqsize: the I/O queues' depth minus one. */
+RBLK_CTRL_ATTR_RO(sqsize, "%u", ctrl->opts.queue_size - 1);
+/* nvme's queue_count: the I/O queues and the admin queue. */
+RBLK_CTRL_ATTR_RO(queue_count, "%u", READ_ONCE(ctrl->nr_io_queues) + 1);
+
+/* As nvmf_get_address(): what nvme-cli matches controllers by. */
+static ssize_t rblk_ctrl_address_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	struct rblk_ctrl *ctrl = rblk_dev_to_ctrl(dev);
+	int len;
+
+	len = sysfs_emit(buf, "traddr=%s,trsvcid=%s", ctrl->opts.traddr,
+			 ctrl->opts.trsvcid);
+	if (ctrl->opts.host_traddr[0])
+		len += sysfs_emit_at(buf, len, ",host_traddr=%s",
+				     ctrl->opts.host_traddr);
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+static struct device_attribute rblk_ctrl_attr_address =
+	__ATTR(address, 0444, rblk_ctrl_address_show, NULL);
+
 static ssize_t rblk_ctrl_transport_show(struct device *dev,
 					struct device_attribute *attr,
 					char *buf)
@@ -279,6 +302,45 @@ static ssize_t rblk_ctrl_reset_controller_store(struct device *dev,
 static struct device_attribute rblk_ctrl_attr_reset_controller =
 	__ATTR(reset_controller, 0200, NULL, rblk_ctrl_reset_controller_store);
 
+/* nvme's delete_controller: the disconnect runs on, as nvmecfg's does. */
+static ssize_t rblk_ctrl_delete_controller_store(struct device *dev,
+						 struct device_attribute *attr,
+						 const char *buf, size_t count)
+{
+	bool del;
+	int ret;
+
+	ret = kstrtobool(buf, &del);
+	if (ret)
+		return ret;
+	if (del) {
+		ret = rblk_host_delete(rblk_dev_to_ctrl(dev));
+		if (ret)
+			return ret;
+	}
+	return count;
+}
+static struct device_attribute rblk_ctrl_attr_delete_controller =
+	__ATTR(delete_controller, 0200, NULL, rblk_ctrl_delete_controller_store);
+
+/* nvme's rescan_controller: a namespace scan, not waited for. */
+static ssize_t rblk_ctrl_rescan_controller_store(struct device *dev,
+						 struct device_attribute *attr,
+						 const char *buf, size_t count)
+{
+	bool rescan;
+	int ret;
+
+	ret = kstrtobool(buf, &rescan);
+	if (ret)
+		return ret;
+	if (rescan)
+		rblk_ns_rescan(rblk_dev_to_ctrl(dev), false);
+	return count;
+}
+static struct device_attribute rblk_ctrl_attr_rescan_controller =
+	__ATTR(rescan_controller, 0200, NULL, rblk_ctrl_rescan_controller_store);
+
 static struct attribute *rblk_ctrl_fixed_attrs[] = {
 	&rblk_ctrl_attr_state.attr,
 	&rblk_ctrl_attr_transport.attr,
@@ -306,6 +368,11 @@ static struct attribute *rblk_ctrl_fixed_attrs[] = {
 	&rblk_ctrl_attr_commands_per_doorbell.attr,
 	&rblk_ctrl_attr_reset_stats.attr,
 	&rblk_ctrl_attr_reset_controller.attr,
+	&rblk_ctrl_attr_delete_controller.attr,
+	&rblk_ctrl_attr_rescan_controller.attr,
+	&rblk_ctrl_attr_address.attr,
+	&rblk_ctrl_attr_sqsize.attr,
+	&rblk_ctrl_attr_queue_count.attr,
 	NULL,
 };
 

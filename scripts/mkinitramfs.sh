@@ -196,6 +196,8 @@ if [ -x "$NVMECFG" ]; then
 	[ -x tools/tests/nlraw ] && copy_bin tools/tests/nlraw nlraw
 	# The unreaped polled read of selftests/rblk/poll_idle.sh.
 	[ -x tools/tests/iopoll_idle ] && copy_bin tools/tests/iopoll_idle iopoll_idle
+	# The malformed NVMe ioctls of selftests/rblk/passthru.sh.
+	[ -x tools/tests/passthru_fuzz ] && copy_bin tools/tests/passthru_fuzz passthru_fuzz
 else
 	echo "mkinitramfs: note: $NVMECFG not built; nvmecfg not in the guest" >&2
 fi

@@ -5,6 +5,8 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/nvme_ioctl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <inttypes.h>
@@ -12,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "host.h"
 #include "nl.h"
@@ -459,6 +463,46 @@ static int do_disconnect(const struct cmd *cmd, struct rnl *r,
 	return EXIT_OK;
 }
 
+/*
+ * reset and ns-rescan, as nvme-cli's: the controller's ioctl on
+ * /dev/rblk-ctrlM, the controller named directly or by a namespace.
+ */
+static int ctrl_ioctl(const struct cmd *cmd, struct rnl *r, struct cfg *cfg,
+		      unsigned long req)
+{
+	char path[sizeof("/dev/") + RBLK_DISK_NAME_LEN];
+	struct ctrl_info c;
+	int fd, ret;
+
+	ret = open_nl(r);
+	if (ret)
+		return ret;
+	ret = rnl_get(r, cfg, &c);
+	if (ret)
+		return kernel_error(cmd, r, ret);
+	snprintf(path, sizeof(path), "/dev/%s", c.name);
+	rnl_ctrl_free(&c);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return kernel_error(cmd, r, -errno);
+	ret = ioctl(fd, req);
+	ret = ret < 0 ? -errno : 0;
+	close(fd);
+	if (ret)
+		return kernel_error(cmd, r, ret);
+	return EXIT_OK;
+}
+
+static int do_reset(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
+{
+	return ctrl_ioctl(cmd, r, cfg, NVME_IOCTL_RESET);
+}
+
+static int do_ns_rescan(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
+{
+	return ctrl_ioctl(cmd, r, cfg, NVME_IOCTL_RESCAN);
+}
+
 static int do_disconnect_all(const struct cmd *cmd, struct rnl *r,
 			     struct cfg *cfg)
 {
@@ -853,6 +897,12 @@ static const struct cmd cmds[] = {
 	{ "disconnect-all", do_disconnect_all, OPT(WAIT_TIMEOUT) | OPT(HELP),
 	  0, "[--wait-timeout SEC]",
 	  "delete every controller and its devices" },
+	{ "reset", do_reset, DEV_OPTS | OPT(HELP), OPT(DEVICE),
+	  "{NAME | -d NAME | --index N}",
+	  "reset a controller; back once it is live again" },
+	{ "ns-rescan", do_ns_rescan, DEV_OPTS | OPT(HELP), OPT(DEVICE),
+	  "{NAME | -d NAME | --index N}",
+	  "scan a controller's namespaces again" },
 	{ "list", do_list, OPT(OUTPUT) | OPT(HELP), 0, "[-o FORMAT]",
 	  "list the controllers and their namespaces" },
 	{ "show", do_show,

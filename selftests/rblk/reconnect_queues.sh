@@ -80,9 +80,11 @@ while [ "$i" -gt 0 ]; do
 done
 [ "$i" -gt 0 ] || fail "fio did not keep both queues busy within 60 s"
 requeue_with 1
-# reconnect_delay is 1 s: still resetting or connecting, not live.
+# Usually still resetting or connecting, where a reset is refused; a
+# user's reset reconnects at once, so it may be live again (passthru.sh
+# checks the refusal where it is certain: the target gone).
 (echo 1 > "/sys/block/${dev##*/}/device/reset_controller") 2>/dev/null &&
-	fail "reset_controller accepted a reset while not live"
+	log "note: live again already when the second reset came"
 wait_queues "$dev" 1 1
 sleep 2
 requeue_with 2

@@ -166,12 +166,12 @@ compare "$ST/" "$block_doc" "$stat_documented" "$stat_present"
 compare "$SYS/ ($NS_IDS)" "$block_doc" "$id_documented" "$id_present" "$NS_IDS_OPTIONAL"
 
 # check_modes DIR FILES: 0444, one line, not writable; reset_stats and
-# reset_controller 0200 and not readable.
+# the *_controller controls 0200 and not readable.
 check_modes() {
 	for _a in $2; do
 		_f=$1/$_a
 		_mode=$(stat -c %a "$_f")
-		case $_a in reset_stats|reset_controller)
+		case $_a in reset_stats|reset_controller|delete_controller|rescan_controller)
 			[ "$_mode" = 200 ] || fail "$_f has mode $_mode, documented 0200"
 			cat "$_f" >/dev/null 2>&1 && fail "$_f is readable"
 			continue
