@@ -16,6 +16,7 @@
 #  - the files of the directory are those of
 #    Documentation/ABI/testing/sysfs-class-rblk-subsystem.
 # rblk-timeout: 300
+# rblk-lockdep: port-disable
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
