@@ -838,6 +838,9 @@ static int rblk_configure_admin_queue(struct rblk_ctrl *ctrl, bool new,
 		return -EOPNOTSUPP;
 	}
 	ctrl->max_segments = segments;
+	/* As nvme-rdma's: the node of the RDMA device this connect uses. */
+	WRITE_ONCE(ctrl->numa_node,
+		   rblk_device_numa_node(ctrl->queues[0].device));
 	if (new) {
 		ctrl->max_hw_sectors = UINT_MAX;
 		ret = rblk_alloc_admin_tagset(ctrl);
@@ -1345,6 +1348,7 @@ struct rblk_ctrl *rblk_ctrl_alloc(const struct rblk_ctrl_opts *opts,
 	spin_lock_init(&ctrl->ns_lock);
 	ctrl->state = RBLK_STATE_NEW;
 	ctrl->index = -1;
+	ctrl->numa_node = NUMA_NO_NODE;
 	strscpy(ctrl->name, opts->discovery ? "rblk-discovery" : "rblk",
 		sizeof(ctrl->name));
 	mutex_init(&ctrl->hw_queues_lock);

@@ -418,6 +418,8 @@ struct rblk_subsys {
  * @mpath: what Identify Controller says about multipath and ANA
  * @vwc: volatile write cache present
  * @lpa: log page attributes (LPA)
+ * @numa_node: node of the RDMA device of the last connect, else
+ *	%NUMA_NO_NODE
  * @kas: keep-alive granularity
  * @rtd3e: resume latency, bounds the shutdown wait
  * @maxcmd: commands outstanding per queue at most (Identify MAXCMD), 0 if
@@ -513,6 +515,7 @@ struct rblk_ctrl {
 	struct rblk_ctrl_mpath mpath;
 	u8 vwc;
 	u8 lpa;
+	int numa_node;
 	u16 kas;
 	u32 rtd3e;
 	u16 maxcmd;

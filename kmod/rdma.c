@@ -162,6 +162,17 @@ int rblk_device_max_segments(struct rblk_device *device)
 	return len < 2 ? 0 : min_t(u32, RBLK_MAX_SEGMENTS, len - 1);
 }
 
+/**
+ * rblk_device_numa_node() - the NUMA node an RDMA device is attached to
+ * @device: RDMA device
+ *
+ * Return: its node, or %NUMA_NO_NODE.
+ */
+int rblk_device_numa_node(struct rblk_device *device)
+{
+	return ibdev_to_node(device->dev);
+}
+
 static int rblk_ring_alloc(struct ib_device *ibdev, struct rblk_ring *ring,
 			   unsigned int nr, size_t entry_size,
 			   enum dma_data_direction dir)

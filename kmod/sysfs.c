@@ -207,6 +207,8 @@ RBLK_CTRL_ATTR_RO(fast_io_fail_tmo, "%d", ctrl->opts.fast_io_fail_tmo);
 RBLK_CTRL_ATTR_RO(sqsize, "%u", ctrl->opts.queue_size - 1);
 /* nvme's queue_count: the I/O queues and the admin queue. */
 RBLK_CTRL_ATTR_RO(queue_count, "%u", READ_ONCE(ctrl->nr_io_queues) + 1);
+/* nvme's numa_node: the RDMA device's node (-1: none). */
+RBLK_CTRL_ATTR_RO(numa_node, "%d", READ_ONCE(ctrl->numa_node));
 
 /* As nvmf_get_address(): what nvme-cli matches controllers by. */
 static ssize_t rblk_ctrl_address_show(struct device *dev,
@@ -373,6 +375,7 @@ static struct attribute *rblk_ctrl_fixed_attrs[] = {
 	&rblk_ctrl_attr_address.attr,
 	&rblk_ctrl_attr_sqsize.attr,
 	&rblk_ctrl_attr_queue_count.attr,
+	&rblk_ctrl_attr_numa_node.attr,
 	NULL,
 };
 

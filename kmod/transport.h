@@ -220,5 +220,6 @@ int rblk_queue_submit_aer(struct rblk_queue *queue,
 			  const struct nvme_command *cmd);
 void rblk_unmap_data(struct request *rq);
 int rblk_device_max_segments(struct rblk_device *device);
+int rblk_device_numa_node(struct rblk_device *device);
 
 #endif /* _RBLK_TRANSPORT_H */

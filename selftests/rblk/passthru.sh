@@ -222,6 +222,8 @@ cd_=/sys/class/rblk/$ctrl
 	fail "address '$(cat "$cd_/address")'"
 [ "$(cat "$cd_/address")" = "$(cat "/sys/class/nvme/${nctrl#/dev/}/address")" ] ||
 	fail "address '$(cat "$cd_/address")', nvme-rdma's '$(cat "/sys/class/nvme/${nctrl#/dev/}/address")'"
+[ "$(cat "$cd_/numa_node")" = "$(cat "/sys/class/nvme/${nctrl#/dev/}/numa_node")" ] ||
+	fail "numa_node $(cat "$cd_/numa_node"), nvme-rdma's $(cat "/sys/class/nvme/${nctrl#/dev/}/numa_node")"
 [ "$(cat "$cd_/sqsize")" -eq $(($(cat "$cd_/queue_size") - 1)) ] || fail "sqsize $(cat "$cd_/sqsize")"
 [ "$(cat "$cd_/queue_count")" -eq $(($(cat "$cd_/nr_io_queues") + 1)) ] ||
 	fail "queue_count $(cat "$cd_/queue_count")"
@@ -238,5 +240,5 @@ exec 3< "$cdev"
 echo 1 > "$cd_/delete_controller" || fail "delete_controller refused"
 wait_for_path "$cd_" 30 ! || fail "$ctrl still present 30 s after delete_controller, $cdev open"
 exec 3<&-
-log "address, sqsize, queue_count as nvme's; nvmecfg reset and ns-rescan; delete_controller with $cdev open"
+log "address, numa_node, sqsize, queue_count as nvme's; nvmecfg reset and ns-rescan; delete_controller with $cdev open"
 exit 0
