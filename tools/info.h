@@ -28,6 +28,29 @@ struct ns_info {
 	unsigned char uuid[RBLK_UUID_LEN];
 };
 
+/* A path of a subsystem: one controller, as nvme-cli's list-subsys shows it. */
+struct path_info {
+	char name[RBLK_DISK_NAME_LEN];
+	char transport[16];
+	char address[2 * RBLK_TRADDR_MAX_LEN + RBLK_TRSVCID_MAX_LEN + 40];
+	char state[16];
+};
+
+/* A subsystem rblk-subsysK (sysfs), with its paths. */
+struct subsys_info {
+	char name[RBLK_DISK_NAME_LEN];
+	char nqn[RBLK_NQN_MAX_LEN + 1];
+	char hostnqn[RBLK_NQN_MAX_LEN + 1];
+	char hostid[40];	/* of its first path; "" if none */
+	struct path_info *paths;
+	size_t nr_paths;
+};
+
+struct subsys_list {
+	struct subsys_info *subsys;
+	size_t nr;
+};
+
 /*
  * A controller rblk-ctrlM as RBLK_CMD_GET describes it, with its
  * namespaces; the RBLK_CMD_CONNECT reply fills only index, name and ns.

@@ -22,6 +22,7 @@
 #include "nvmecfg.h"
 #include "opts.h"
 #include "output.h"
+#include "subsys.h"
 
 struct cmd {
 	const char *name;
@@ -493,6 +494,32 @@ static int ctrl_ioctl(const struct cmd *cmd, struct rnl *r, struct cfg *cfg,
 	return EXIT_OK;
 }
 
+/*
+ * From sysfs, as nvme-cli's list-subsys: subsystems have no netlink
+ * objects yet.  Below $NVMECFG_TEST_ROOT in the host unit tests.
+ */
+static int do_list_subsys(const struct cmd *cmd, struct rnl *r,
+			  struct cfg *cfg)
+{
+	const char *root = getenv("NVMECFG_TEST_ROOT");
+	struct subsys_list list;
+	int ret;
+
+	(void)r;
+	ret = subsys_read(root ? root : "", &list);
+	if (ret == -ENOENT) {
+		fprintf(stderr,
+			"nvmecfg: rblk module not loaded (no /sys/class/rblk-subsystem)\n"
+			"Load it with 'modprobe rblk' (or 'insmod rblk.ko').\n");
+		return EXIT_NOMODULE;
+	}
+	if (ret)
+		return kernel_error(cmd, r, ret);
+	print_subsys(stdout, cfg->format, &list);
+	subsys_list_free(&list);
+	return EXIT_OK;
+}
+
 static int do_reset(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 {
 	return ctrl_ioctl(cmd, r, cfg, NVME_IOCTL_RESET);
@@ -903,6 +930,9 @@ static const struct cmd cmds[] = {
 	{ "ns-rescan", do_ns_rescan, DEV_OPTS | OPT(HELP), OPT(DEVICE),
 	  "{NAME | -d NAME | --index N}",
 	  "scan a controller's namespaces again" },
+	{ "list-subsys", do_list_subsys, OPT(OUTPUT) | OPT(HELP), 0,
+	  "[-o FORMAT]",
+	  "list the subsystems and the controllers (paths) to each" },
 	{ "list", do_list, OPT(OUTPUT) | OPT(HELP), 0, "[-o FORMAT]",
 	  "list the controllers and their namespaces" },
 	{ "show", do_show,

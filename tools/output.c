@@ -623,6 +623,91 @@ void print_list(FILE *f, enum out_format fmt, const struct ctrl_info *ctrls,
 	list_rows(ctrls, nr, list_print, &t);
 }
 
+/* The subsystems of one host NQN, in nvme-cli 2.x's list-subsys keys. */
+static void json_host_subsys(struct json *j, const struct subsys_list *list,
+			     const char *hostnqn)
+{
+	const char *hostid = "";
+	size_t i, k;
+
+	for (i = 0; i < list->nr; i++)
+		if (!strcmp(list->subsys[i].hostnqn, hostnqn) &&
+		    list->subsys[i].hostid[0]) {
+			hostid = list->subsys[i].hostid;
+			break;
+		}
+	json_obj_open(j, NULL);
+	json_str(j, "HostNQN", hostnqn);
+	if (hostid[0])
+		json_str(j, "HostID", hostid);
+	json_arr_open(j, "Subsystems");
+	for (i = 0; i < list->nr; i++) {
+		const struct subsys_info *s = &list->subsys[i];
+
+		if (strcmp(s->hostnqn, hostnqn))
+			continue;
+		json_obj_open(j, NULL);
+		json_str(j, "Name", s->name);
+		json_str(j, "NQN", s->nqn);
+		json_arr_open(j, "Paths");
+		for (k = 0; k < s->nr_paths; k++) {
+			json_obj_open(j, NULL);
+			json_str(j, "Name", s->paths[k].name);
+			json_str(j, "Transport", s->paths[k].transport);
+			json_str(j, "Address", s->paths[k].address);
+			json_str(j, "State", s->paths[k].state);
+			json_obj_close(j);
+		}
+		json_arr_close(j);
+		json_obj_close(j);
+	}
+	json_arr_close(j);
+	json_obj_close(j);
+}
+
+/*
+ * list-subsys: nvme-cli 2.x's shape.  JSON: an array of hosts (HostNQN,
+ * HostID), each with its Subsystems (Name, NQN) and their Paths (Name,
+ * Transport, Address, State); no IOPolicy until rblk has one.  Text: per
+ * subsystem "NAME - NQN=...", its host NQN, then " +- " and a line per
+ * path.
+ */
+void print_subsys(FILE *f, enum out_format fmt, const struct subsys_list *list)
+{
+	struct json j;
+	size_t i, k;
+
+	if (fmt == OUT_JSON) {
+		json_init(&j, f, true);
+		json_arr_open(&j, NULL);
+		for (i = 0; i < list->nr; i++) {
+			/* Each host NQN once, where it first appears. */
+			for (k = 0; k < i; k++)
+				if (!strcmp(list->subsys[k].hostnqn,
+					    list->subsys[i].hostnqn))
+					break;
+			if (k == i)
+				json_host_subsys(&j, list,
+						 list->subsys[i].hostnqn);
+		}
+		json_arr_close(&j);
+		json_end(&j);
+		return;
+	}
+	for (i = 0; i < list->nr; i++) {
+		const struct subsys_info *s = &list->subsys[i];
+		int w = (int)strlen(s->name) + 3;
+
+		fprintf(f, "%s%s - NQN=%s\n", i ? "\n" : "", s->name, s->nqn);
+		fprintf(f, "%*shostnqn=%s\n", w, "", s->hostnqn);
+		fprintf(f, "\\\n");
+		for (k = 0; k < s->nr_paths; k++)
+			fprintf(f, " +- %s %s %s %s\n", s->paths[k].name,
+				s->paths[k].transport, s->paths[k].address,
+				s->paths[k].state);
+	}
+}
+
 /* A "key value" line of show; values align whatever the indentation. */
 __attribute__((format(printf, 4, 5)))
 static void show_kv(FILE *f, int indent, const char *key, const char *fmt,

@@ -77,6 +77,8 @@ const char *errno_words(int err, bool target);
 int error_exit(int err, bool blamed);
 
 void print_connect(FILE *f, enum out_format fmt, const struct ctrl_info *c);
+void print_subsys(FILE *f, enum out_format fmt,
+		  const struct subsys_list *list);
 void print_list(FILE *f, enum out_format fmt, const struct ctrl_info *ctrls,
 		size_t nr);
 void print_show(FILE *f, enum out_format fmt, const struct ctrl_info *c);

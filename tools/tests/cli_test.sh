@@ -36,7 +36,7 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..93"
+echo "1..96"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
@@ -197,6 +197,50 @@ printf -- '-a 10.99.0.1 -D=1\n' > "$CONF"
 # '=' separates as a blank does, as in nvme-cli.
 expect conf_flag_value 2 "$CONF:1: unexpected argument '1'" \
 	$R $NVMECFG connect-all
+
+# list-subsys reads sysfs, below $NVMECFG_TEST_ROOT here: two subsystems
+# (paths in version order), one host NQN each; JSON in nvme-cli's keys.
+S=$ROOT/sys/class/rblk-subsystem
+HOST=nqn.2014-08.org.nvmexpress:uuid:00000000-0000-0000-0000-000000000001
+mkpath() {
+	mkdir -p "$S/$1/$2"
+	echo rdma > "$S/$1/$2/transport"
+	echo "traddr=10.99.0.1,trsvcid=$3" > "$S/$1/$2/address"
+	echo "$4" > "$S/$1/$2/state"
+	echo 00000000-0000-0000-0000-000000000001 > "$S/$1/$2/hostid"
+}
+mkdir -p "$S/rblk-subsys0" "$S/rblk-subsys1"
+echo "$NQN" > "$S/rblk-subsys0/subsysnqn"
+echo "$HOST" > "$S/rblk-subsys0/hostnqn"
+echo nqn.2026-12.io.rblk:other > "$S/rblk-subsys1/subsysnqn"
+echo host-b > "$S/rblk-subsys1/hostnqn"
+mkpath rblk-subsys0 rblk-ctrl10 4421 connecting
+mkpath rblk-subsys0 rblk-ctrl3 4420 live
+mkpath rblk-subsys1 rblk-ctrl4 4420 live
+cat > "$OUT.want" <<WANT
+rblk-subsys0 - NQN=$NQN
+               hostnqn=$HOST
+\\
+ +- rblk-ctrl3 rdma traddr=10.99.0.1,trsvcid=4420 live
+ +- rblk-ctrl10 rdma traddr=10.99.0.1,trsvcid=4421 connecting
+
+rblk-subsys1 - NQN=nqn.2026-12.io.rblk:other
+               hostnqn=host-b
+\\
+ +- rblk-ctrl4 rdma traddr=10.99.0.1,trsvcid=4420 live
+WANT
+n=$((n + 1))
+if env NVMECFG_TEST_ROOT="$ROOT" $NVMECFG list-subsys > "$OUT.got" 2>&1 &&
+   cmp -s "$OUT.want" "$OUT.got"; then
+	echo "ok $n list_subsys_text"
+else
+	diff "$OUT.want" "$OUT.got" | sed 's/^/# /'
+	echo "not ok $n list_subsys_text"
+fi
+expect list_subsys_json 0 \
+	'^\[ *\{ *"HostNQN": *"nqn[^"]*", *"HostID": *"00000000-0000-0000-0000-000000000001", *"Subsystems": *\[ *\{ *"Name": *"rblk-subsys0", *"NQN": *"nqn.2026-12.io.rblk:test", *"Paths": *\[ *\{ *"Name": *"rblk-ctrl3", *"Transport": *"rdma", *"Address": *"traddr=10.99.0.1,trsvcid=4420", *"State": *"live" *\}' \
+	sh -c "env NVMECFG_TEST_ROOT='$ROOT' $NVMECFG list-subsys -o json | tr -d '\n'"
+expect list_subsys_no_module 3 'rblk module not loaded' $NVMECFG list-subsys
 
 # The man page describes every command and every option of each.
 MAN=${NVMECFG_MAN:-../../Documentation/nvmecfg.8}
