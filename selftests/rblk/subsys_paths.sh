@@ -152,8 +152,23 @@ for f in serial model firmware_rev; do
 	[ "$(sed 's/ *$//' "$ns/$f")" = "$(cat "$SC/$S/$f")" ] ||
 		fail "$f: nvme-rdma '$(cat "$ns/$f")', rblk '$(cat "$SC/$S/$f")'"
 done
+# nvmecfg list-subsys: both paths, and JSON keys that nvme-cli's
+# list-subsys uses too (rblk has no IOPolicy yet).
+out=$(nvmecfg list-subsys) || fail "nvmecfg list-subsys failed: $out"
+echo "$out" | grep -qx "$S - NQN=$RBLK_NQN" || fail "list-subsys: no '$S - NQN=$RBLK_NQN' line: $out"
+for p in "$A:$RBLK_TRSVCID" "$B:$SVC2"; do
+	echo "$out" | grep -qx " +- ${p%:*} rdma traddr=$RBLK_TRADDR,trsvcid=${p#*:} live" ||
+		fail "list-subsys: no line for ${p%:*} (port ${p#*:}): $out"
+done
+keys() { grep -o '"[A-Za-z]*" *:' | tr -d ' :"' | sort -u; }
+rkeys=$(nvmecfg list-subsys -o json | keys)
+nkeys=$(nvme list-subsys -o json | keys)
+[ -n "$rkeys" ] || fail "nvmecfg list-subsys -o json printed no keys"
+for k in $rkeys; do
+	echo "$nkeys" | grep -qx "$k" || fail "list-subsys -o json key $k is not nvme-cli's: $(echo "$nkeys" | tr '\n' ' ')"
+done
 nvme disconnect -n "$RBLK_NQN" > /dev/null
-log "nvme-rdma agrees: ${ns##*/}, 2 controllers, same identity"
+log "nvme-rdma agrees: ${ns##*/}, 2 controllers, same identity; list-subsys in nvme-cli's keys"
 
 # Another subsystem, and another host identity: subsystems of their own.
 nvmet_subsys_add "$NQN2" "$IMG2" 16
