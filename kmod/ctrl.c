@@ -711,7 +711,8 @@ static void rblk_free_io_tagset(struct rblk_ctrl *ctrl)
 
 /* --- queue bring-up and teardown --- */
 
-static void rblk_teardown_admin_queue(struct rblk_ctrl *ctrl, bool remove)
+/* Stop the admin queue, its commands cancelled; the request queue stays. */
+static void rblk_stop_admin_queue(struct rblk_ctrl *ctrl)
 {
 	if (!ctrl->admin_q)
 		return;
@@ -737,6 +738,11 @@ static void rblk_teardown_admin_queue(struct rblk_ctrl *ctrl, bool remove)
 	 * The notice it was for is not lost: every connect reads the log.
 	 */
 	cancel_work_sync(&ctrl->ana_work);
+}
+
+static void rblk_teardown_admin_queue(struct rblk_ctrl *ctrl, bool remove)
+{
+	rblk_stop_admin_queue(ctrl);
 	if (remove)
 		rblk_free_tagset(&ctrl->admin_set, &ctrl->admin_q);
 }
@@ -1489,22 +1495,44 @@ void rblk_ctrl_stop_recovery(struct rblk_ctrl *ctrl)
 }
 
 /**
- * rblk_ctrl_teardown() - release the queues of a controller whose
- *	namespaces are gone
+ * rblk_ctrl_stop() - stop the queues of a controller whose namespaces
+ *	are gone, every command in flight cancelled
  * @ctrl: controller in the DELETING state, after rblk_ctrl_stop_recovery()
  *
- * The controller is shut down if it still answers.
+ * The controller is shut down if it still answers.  The request queues and
+ * tag sets stay until rblk_ctrl_free_queues(): a passthrough command may
+ * still hold one, and ends now (cancelled, or failed as not ready).
  */
-void rblk_ctrl_teardown(struct rblk_ctrl *ctrl)
+void rblk_ctrl_stop(struct rblk_ctrl *ctrl)
 {
 	rblk_stop_keep_alive(ctrl);
 	rblk_teardown_io_queues(ctrl);
 	if (test_bit(RBLK_Q_LIVE, &ctrl->queues[0].flags))
 		rblk_shutdown_ctrl(ctrl);
+	rblk_stop_admin_queue(ctrl);
+}
+
+/**
+ * rblk_ctrl_free_queues() - free what rblk_ctrl_stop() left
+ * @ctrl: controller after rblk_ctrl_stop(), with no user of its request
+ *	queues left
+ */
+void rblk_ctrl_free_queues(struct rblk_ctrl *ctrl)
+{
 	rblk_free_io_tagset(ctrl);
 	rblk_teardown_admin_queue(ctrl, true);
 	/* Queued by an event that arrived while the disks were removed. */
 	cancel_work_sync(&ctrl->scan_work);
+}
+
+/**
+ * rblk_ctrl_teardown() - rblk_ctrl_stop(), then rblk_ctrl_free_queues()
+ * @ctrl: controller in the DELETING state, after rblk_ctrl_stop_recovery()
+ */
+void rblk_ctrl_teardown(struct rblk_ctrl *ctrl)
+{
+	rblk_ctrl_stop(ctrl);
+	rblk_ctrl_free_queues(ctrl);
 }
 
 /* --- statistics --- */

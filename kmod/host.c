@@ -218,14 +218,16 @@ static void rblk_host_unregister(struct rblk_ctrl *ctrl)
 static void rblk_host_teardown(struct rblk_ctrl *ctrl)
 {
 	rblk_ctrl_stop_recovery(ctrl);
+	rblk_ns_remove_all(ctrl);
+	rblk_ctrl_stop(ctrl);
 	/*
 	 * An open /dev/rblk-ctrlM stays, but reaches no queue from here.
-	 * After stop_recovery: an ioctl waiting for held I/O (a freeze, a
-	 * scan) ends only once it failed that I/O.
+	 * Once stopped: the commands of the ioctls under way were cancelled
+	 * (as nvme's teardown cancels the admin tag set), or fail as not
+	 * ready (but see rblk_passthru_disable()).
 	 */
 	rblk_passthru_disable(ctrl);
-	rblk_ns_remove_all(ctrl);
-	rblk_ctrl_teardown(ctrl);
+	rblk_ctrl_free_queues(ctrl);
 	rblk_host_unregister(ctrl);
 	rblk_subsys_unbind(ctrl);
 	rblk_notify(ctrl, NULL, RBLK_EVENT_REMOVED);

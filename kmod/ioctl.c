@@ -60,10 +60,16 @@ void rblk_passthru_enable(struct rblk_ctrl *ctrl)
 
 /**
  * rblk_passthru_disable() - wait for the ioctls under way, refuse new ones
- * @ctrl: controller being deleted, before its queues are freed
+ * @ctrl: controller being deleted, after rblk_ctrl_stop() and before its
+ *	queues are freed
  *
- * An ioctl under way ends within its command's timeout: the controller
- * serves it, or fails it when not live.
+ * An ioctl under way ends promptly: its command was cancelled by the
+ * stop, or fails as not ready, and the held I/O a freeze or a scan may
+ * wait for was failed by rblk_ctrl_stop_recovery().  Not bounded so: a
+ * command sent before the delete that the target never answers, and that
+ * holds what the namespaces' removal waits for before the stop: a Format
+ * NVM (the namespaces frozen, the scan lock) or an I/O passthrough (its
+ * queue's usage), until its own timeout ends it, as with nvme.
  */
 void rblk_passthru_disable(struct rblk_ctrl *ctrl)
 {
@@ -85,6 +91,25 @@ static int rblk_passthru_begin(struct rblk_ctrl *ctrl)
 static void rblk_passthru_end(struct rblk_ctrl *ctrl)
 {
 	up_read(&ctrl->passthru_rwsem);
+}
+
+/**
+ * rblk_passthru_rescan_ctrl() - a namespace scan a user asked for
+ * @ctrl: controller
+ *
+ * Inside the gate: a scan queued after the teardown cancelled the scan
+ * work would run on a freed controller.
+ *
+ * Return: 0.
+ */
+int rblk_passthru_rescan_ctrl(struct rblk_ctrl *ctrl)
+{
+	/* No queues (yet, or any more): nothing to scan, as nvme ignores it. */
+	if (rblk_passthru_begin(ctrl))
+		return 0;
+	rblk_ns_rescan(ctrl, false);
+	rblk_passthru_end(ctrl);
+	return 0;
 }
 
 /* --- commands --- */
@@ -164,23 +189,36 @@ admin:
 	return capable(CAP_SYS_ADMIN);
 }
 
+/* The namespaces frozen around a command (rblk_passthru_before()). */
+struct rblk_passthru_freeze {
+	struct rblk_ns **ns;
+	unsigned int nr;
+};
+
 /*
  * Before a command whose effects change the namespaces' format or set:
  * nothing of the old format is in flight or sent while it runs, and no
  * scan runs (ctrl->scan_lock, held until rblk_passthru_after()).
  */
-static void rblk_passthru_before(struct rblk_ctrl *ctrl, u32 effects)
+static int rblk_passthru_before(struct rblk_ctrl *ctrl, u32 effects,
+				struct rblk_passthru_freeze *f)
 {
-	if (effects & NVME_CMD_EFFECTS_CSE_MASK) {
-		mutex_lock(&ctrl->scan_lock);
-		rblk_ns_freeze_all(ctrl);
+	if (!(effects & NVME_CMD_EFFECTS_CSE_MASK))
+		return 0;
+	mutex_lock(&ctrl->scan_lock);
+	f->ns = rblk_ns_freeze_all(ctrl, &f->nr);
+	if (!f->ns && f->nr) {
+		mutex_unlock(&ctrl->scan_lock);
+		return -ENOMEM;
 	}
+	return 0;
 }
 
-static void rblk_passthru_after(struct rblk_ctrl *ctrl, u32 effects)
+static void rblk_passthru_after(struct rblk_ctrl *ctrl, u32 effects,
+				struct rblk_passthru_freeze *f)
 {
 	if (effects & NVME_CMD_EFFECTS_CSE_MASK) {
-		rblk_ns_unfreeze_all(ctrl);
+		rblk_ns_unfreeze_all(f->ns, f->nr);
 		mutex_unlock(&ctrl->scan_lock);
 	}
 }
@@ -207,6 +245,7 @@ static int rblk_submit_user_cmd(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
 				u32 len, u32 timeout_ms, u64 *result)
 {
 	blk_opf_t op = nvme_is_write(cmd) ? REQ_OP_DRV_OUT : REQ_OP_DRV_IN;
+	struct rblk_passthru_freeze frozen = {};
 	struct request_queue *q;
 	struct rblk_request *req;
 	struct bio *bio = NULL;
@@ -240,9 +279,11 @@ static int rblk_submit_user_cmd(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
 		bio = rq->bio;
 	}
 
-	rblk_passthru_before(ctrl, effects);
+	ret = rblk_passthru_before(ctrl, effects, &frozen);
+	if (ret)
+		goto out_unmap;
 	sts = blk_execute_rq(rq, false);
-	rblk_passthru_after(ctrl, effects);
+	rblk_passthru_after(ctrl, effects, &frozen);
 
 	if ((req->status & RBLK_SC_MASK) == NVME_SC_HOST_ABORTED_CMD)
 		ret = -EINTR;
@@ -259,6 +300,9 @@ static int rblk_submit_user_cmd(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
 	rblk_passthru_end(ctrl);
 	return ret;
 
+out_unmap:
+	if (bio)
+		blk_rq_unmap_user(bio);
 out_free:
 	blk_mq_free_request(rq);
 out_end:
@@ -504,10 +548,8 @@ static long rblk_ctrl_ioctl(struct file *file, unsigned int cmd,
 		ret = capable(CAP_SYS_ADMIN) ? -ENOTTY : -EACCES;
 		break;
 	case NVME_IOCTL_RESCAN:
-		if (capable(CAP_SYS_ADMIN))
-			rblk_ns_rescan(ctrl, false);
-		else
-			ret = -EACCES;
+		ret = capable(CAP_SYS_ADMIN) ? rblk_passthru_rescan_ctrl(ctrl) :
+					       -EACCES;
 		break;
 	default:
 		ret = -ENOTTY;

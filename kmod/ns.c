@@ -300,6 +300,8 @@ static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 		goto out_put_ns;
 	}
 	kref_get(&ns->ref);	/* put by rblk_ns_free_disk() */
+	/* Release: rblk_ns_open_nsid() may take the disk once it sees this. */
+	smp_mb__before_atomic();
 	set_bit(RBLK_NS_ADDED, &ns->flags);
 	rblk_info(ctrl, "%s: namespace %u, %llu blocks of %u bytes\n",
 		  ns->name, nsid, info->nsze, 1U << info->lba_shift);
@@ -638,11 +640,12 @@ const struct rblk_ctrl_ops rblk_ns_ctrl_ops = {
  * @ctrl: controller
  * @nsid: namespace id
  *
- * The namespace's disk is referenced, which keeps its request queue (the
- * namespace reference alone does not: the disk owns the namespace).
+ * The namespace's disk is referenced, which keeps its request queue and
+ * the namespace (the disk owns it once added).
  *
  * Return: the namespace, to give back with rblk_ns_close(), or NULL if
- * there is none or it is being removed.
+ * there is none, it is not added yet (its disk may still be freed by a
+ * failed addition) or it is being removed.
  */
 struct rblk_ns *rblk_ns_open_nsid(struct rblk_ctrl *ctrl, u32 nsid)
 {
@@ -651,6 +654,7 @@ struct rblk_ns *rblk_ns_open_nsid(struct rblk_ctrl *ctrl, u32 nsid)
 	down_read(&ctrl->namespaces_rwsem);
 	list_for_each_entry(ns, &ctrl->namespaces, entry) {
 		if (ns->nsid == nsid &&
+		    test_bit_acquire(RBLK_NS_ADDED, &ns->flags) &&
 		    !test_bit(RBLK_NS_REMOVING, &ns->flags)) {
 			get_device(disk_to_dev(ns->disk));
 			found = ns;
@@ -672,38 +676,64 @@ void rblk_ns_close(struct rblk_ns *ns)
 
 /**
  * rblk_ns_freeze_all() - drain and hold block I/O on every namespace
- * @ctrl: controller; the caller holds @ctrl->scan_lock, so that the set of
- *	namespaces stays until rblk_ns_unfreeze_all()
+ * @ctrl: controller; the caller holds @ctrl->scan_lock, so that no
+ *	namespace is added until rblk_ns_unfreeze_all()
+ * @nr: set to the number of namespaces frozen
  *
  * For a passthrough command that changes the namespaces' format or set:
- * nothing built for the old format is in flight while it runs.
+ * nothing built for the old format is in flight while it runs.  A
+ * namespace a disconnect removes meanwhile stays referenced, so that its
+ * queue is unfrozen all the same.
+ *
+ * Return: the namespaces frozen, each with a disk reference, for
+ * rblk_ns_unfreeze_all(); NULL if there are none (@nr 0) or, with @nr
+ * not 0 and nothing frozen, if out of memory.
  */
-void rblk_ns_freeze_all(struct rblk_ctrl *ctrl)
+struct rblk_ns **rblk_ns_freeze_all(struct rblk_ctrl *ctrl, unsigned int *nr)
 {
-	struct rblk_ns *ns;
+	struct rblk_ns **frozen, *ns;
+	unsigned int i = 0, n = 0;
 
 	lockdep_assert_held(&ctrl->scan_lock);
+	*nr = 0;
 	down_read(&ctrl->namespaces_rwsem);
 	list_for_each_entry(ns, &ctrl->namespaces, entry)
-		blk_freeze_queue_start(ns->queue);
-	list_for_each_entry(ns, &ctrl->namespaces, entry)
-		blk_mq_freeze_queue_wait(ns->queue);
+		n++;
+	frozen = n ? kcalloc(n, sizeof(*frozen), GFP_KERNEL) : NULL;
+	/* Out of memory: NULL with the count the caller could not freeze. */
+	if (n && !frozen) {
+		up_read(&ctrl->namespaces_rwsem);
+		*nr = n;
+		return NULL;
+	}
+	if (frozen) {
+		list_for_each_entry(ns, &ctrl->namespaces, entry) {
+			get_device(disk_to_dev(ns->disk));
+			blk_freeze_queue_start(ns->queue);
+			frozen[i++] = ns;
+		}
+	}
 	up_read(&ctrl->namespaces_rwsem);
+	for (n = 0; n < i; n++)
+		blk_mq_freeze_queue_wait(frozen[n]->queue);
+	*nr = i;
+	return frozen;
 }
 
 /**
  * rblk_ns_unfreeze_all() - undo rblk_ns_freeze_all()
- * @ctrl: controller, @ctrl->scan_lock still held
+ * @frozen: what it returned
+ * @nr: how many
  */
-void rblk_ns_unfreeze_all(struct rblk_ctrl *ctrl)
+void rblk_ns_unfreeze_all(struct rblk_ns **frozen, unsigned int nr)
 {
-	struct rblk_ns *ns;
+	unsigned int i;
 
-	lockdep_assert_held(&ctrl->scan_lock);
-	down_read(&ctrl->namespaces_rwsem);
-	list_for_each_entry(ns, &ctrl->namespaces, entry)
-		blk_mq_unfreeze_queue(ns->queue);
-	up_read(&ctrl->namespaces_rwsem);
+	for (i = 0; i < nr; i++) {
+		blk_mq_unfreeze_queue(frozen[i]->queue);
+		put_disk(frozen[i]->disk);
+	}
+	kfree(frozen);
 }
 
 /**

@@ -336,8 +336,11 @@ static ssize_t rblk_ctrl_rescan_controller_store(struct device *dev,
 	ret = kstrtobool(buf, &rescan);
 	if (ret)
 		return ret;
-	if (rescan)
-		rblk_ns_rescan(rblk_dev_to_ctrl(dev), false);
+	if (rescan) {
+		ret = rblk_passthru_rescan_ctrl(rblk_dev_to_ctrl(dev));
+		if (ret)
+			return ret;
+	}
 	return count;
 }
 static struct device_attribute rblk_ctrl_attr_rescan_controller =
