@@ -266,85 +266,41 @@ static ssize_t rblk_ctrl_stat_show(struct device *dev,
 	return sysfs_emit(buf, "%llu\n", s.v[sa->stat]);
 }
 
+/*
+ * The controls, write-only: a true boolean does the action (an error from
+ * it is the write's), a false one nothing, anything else is EINVAL.
+ */
+#define RBLK_CTRL_ATTR_ACTION(_name, _action)				\
+static ssize_t rblk_ctrl_##_name##_store(struct device *dev,		\
+					 struct device_attribute *attr,	\
+					 const char *buf, size_t count)	\
+{									\
+	bool doit;							\
+	int ret;							\
+									\
+	ret = kstrtobool(buf, &doit);					\
+	if (!ret && doit)						\
+		ret = _action(rblk_dev_to_ctrl(dev));			\
+	if (ret)							\
+		return ret;						\
+	return count;							\
+}									\
+static struct device_attribute rblk_ctrl_attr_##_name =		\
+	__ATTR(_name, 0200, NULL, rblk_ctrl_##_name##_store)
+
 /* The controller's counters and those of every namespace on it. */
-static ssize_t rblk_ctrl_reset_stats_store(struct device *dev,
-					   struct device_attribute *attr,
-					   const char *buf, size_t count)
+static int rblk_ctrl_reset_stats(struct rblk_ctrl *ctrl)
 {
-	bool reset;
-	int ret;
-
-	ret = kstrtobool(buf, &reset);
-	if (ret)
-		return ret;
-	if (reset)
-		rblk_ns_reset_stats_all(rblk_dev_to_ctrl(dev));
-	return count;
+	rblk_ns_reset_stats_all(ctrl);
+	return 0;
 }
-static struct device_attribute rblk_ctrl_attr_reset_stats =
-	__ATTR(reset_stats, 0200, NULL, rblk_ctrl_reset_stats_store);
 
-static ssize_t rblk_ctrl_reset_controller_store(struct device *dev,
-						struct device_attribute *attr,
-						const char *buf, size_t count)
-{
-	bool reset;
-	int ret;
-
-	ret = kstrtobool(buf, &reset);
-	if (ret)
-		return ret;
-	if (reset) {
-		ret = rblk_ctrl_reset(rblk_dev_to_ctrl(dev));
-		if (ret)
-			return ret;
-	}
-	return count;
-}
-static struct device_attribute rblk_ctrl_attr_reset_controller =
-	__ATTR(reset_controller, 0200, NULL, rblk_ctrl_reset_controller_store);
-
+RBLK_CTRL_ATTR_ACTION(reset_stats, rblk_ctrl_reset_stats);
+RBLK_CTRL_ATTR_ACTION(reset_controller, rblk_ctrl_reset);
 /* nvme's delete_controller: the disconnect runs on, as nvmecfg's does. */
-static ssize_t rblk_ctrl_delete_controller_store(struct device *dev,
-						 struct device_attribute *attr,
-						 const char *buf, size_t count)
-{
-	bool del;
-	int ret;
-
-	ret = kstrtobool(buf, &del);
-	if (ret)
-		return ret;
-	if (del) {
-		ret = rblk_host_delete(rblk_dev_to_ctrl(dev));
-		if (ret)
-			return ret;
-	}
-	return count;
-}
-static struct device_attribute rblk_ctrl_attr_delete_controller =
-	__ATTR(delete_controller, 0200, NULL, rblk_ctrl_delete_controller_store);
-
+RBLK_CTRL_ATTR_ACTION(delete_controller, rblk_host_delete);
 /* nvme's rescan_controller: a namespace scan, not waited for. */
-static ssize_t rblk_ctrl_rescan_controller_store(struct device *dev,
-						 struct device_attribute *attr,
-						 const char *buf, size_t count)
-{
-	bool rescan;
-	int ret;
-
-	ret = kstrtobool(buf, &rescan);
-	if (ret)
-		return ret;
-	if (rescan) {
-		ret = rblk_passthru_rescan_ctrl(rblk_dev_to_ctrl(dev));
-		if (ret)
-			return ret;
-	}
-	return count;
-}
-static struct device_attribute rblk_ctrl_attr_rescan_controller =
-	__ATTR(rescan_controller, 0200, NULL, rblk_ctrl_rescan_controller_store);
+RBLK_CTRL_ATTR_ACTION(rescan_controller, rblk_passthru_rescan_ctrl);
 
 static struct attribute *rblk_ctrl_fixed_attrs[] = {
 	&rblk_ctrl_attr_state.attr,
