@@ -7,12 +7,20 @@
  * files are nvme-cli's and read as it reads them: the first line, blanks
  * around it trimmed.  Unlike nvme-cli, a file holding no valid value is an
  * error rather than silently replaced by a generated identity.
+ *
+ * Without /etc/nvme/hostnqn, nvme-cli 2.x (libnvme's nvmf_hostnqn_generate())
+ * derives the host NQN from the machine's UUID, so that it survives a
+ * reboot; so does nvmecfg, from the same sources in the same order (see
+ * host_machine_id()).  Only where libnvme would draw a random UUID for the
+ * connect does nvmecfg leave the choice to the module.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 
 #include "host.h"
@@ -24,6 +32,17 @@
 
 #define UUID_NQN_PREFIX	"nqn.2014-08.org.nvmexpress:uuid:"
 #define MODULE_DIR	"/sys/module/rblk"
+
+/*
+ * Where libnvme (1.3 to 1.16, nvme-cli 2.3 to 2.16) looks for the
+ * machine's UUID, in this order; it draws a random one after them.
+ */
+#define DMI_PRODUCT_UUID "/sys/class/dmi/id/product_uuid"
+#define DMI_ENTRIES	"/sys/firmware/dmi/entries"
+#define DT_PARTITION_UUID "/proc/device-tree/ibm,partition-uuid"
+/* SMBIOS structure type 1, System Information: the UUID at offset 8. */
+#define SMBIOS_SYSTEM_INFO	1
+#define SMBIOS_UUID_OFFSET	8
 
 /*
  * The tests point this at a directory of fake files; it only changes what
@@ -82,6 +101,186 @@ static int file_err(char *err, size_t len, const char *path, int ret)
 	return -1;
 }
 
+/*
+ * Up to @len bytes of @path into @buf: the number read, -errno if it
+ * cannot be opened or read.
+ */
+static ssize_t read_raw(const char *path, void *buf, size_t len)
+{
+	size_t n;
+	FILE *f;
+	int err;
+
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, len, f);
+	err = ferror(f) ? -EIO : 0;
+	fclose(f);
+	return err ? err : (ssize_t)n;
+}
+
+/*
+ * SMBIOS (DSP0134, 7.2.1): all 00h means the system has no UUID, all FFh
+ * that it has none set.  QEMU without -uuid gives all 00h.  Linux does not
+ * show either in product_uuid; libnvme skips an all-00h one.
+ */
+static bool uuid_usable(const unsigned char *id)
+{
+	bool zero = true, ones = true;
+	int i;
+
+	for (i = 0; i < RBLK_HOSTID_LEN; i++) {
+		zero &= id[i] == 0x00;
+		ones &= id[i] == 0xff;
+	}
+	return !zero && !ones;
+}
+
+/* Remember the first source that is there but for root only. */
+static void note_denied(struct machine_id *m, const char *path, int err)
+{
+	if ((err == -EACCES || err == -EPERM) && !m->denied[0])
+		snprintf(m->denied, sizeof(m->denied), "%s", path);
+}
+
+static bool found(struct machine_id *m, enum id_source src, const char *path)
+{
+	m->src = src;
+	snprintf(m->path, sizeof(m->path), "%s", path);
+	return true;
+}
+
+/* The kernel's rendering of the SMBIOS UUID, one line, lowercase. */
+static bool from_product_uuid(struct machine_id *m)
+{
+	char path[512], buf[64];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s%s", test_root(), DMI_PRODUCT_UUID);
+	ret = read_line(path, buf, sizeof(buf));
+	if (ret <= 0) {
+		note_denied(m, path, ret);
+		return false;
+	}
+	if (opts_parse_uuid(buf, m->id) || !uuid_usable(m->id))
+		return false;
+	return found(m, ID_DMI, path);
+}
+
+/*
+ * The raw SMBIOS type 1 structure (dmi-sysfs), where product_uuid is
+ * missing: its first three UUID fields are little-endian (SMBIOS 2.6 and
+ * later), as libnvme reads them.
+ */
+static bool from_dmi_entries(struct machine_id *m)
+{
+	static const int order[RBLK_HOSTID_LEN] = {
+		3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15
+	};
+	char dir[512], path[1024], type[16];
+	unsigned char raw[512];
+	struct dirent *de;
+	bool ok = false;
+	ssize_t n;
+	DIR *d;
+	int i;
+
+	snprintf(dir, sizeof(dir), "%s%s", test_root(), DMI_ENTRIES);
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while (!ok && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/type", dir, de->d_name);
+		if (read_line(path, type, sizeof(type)) <= 0 ||
+		    atoi(type) != SMBIOS_SYSTEM_INFO)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/raw", dir, de->d_name);
+		n = read_raw(path, raw, sizeof(raw));
+		if (n < 0)
+			note_denied(m, path, n);
+		if (n < SMBIOS_UUID_OFFSET + RBLK_HOSTID_LEN)
+			continue;
+		for (i = 0; i < RBLK_HOSTID_LEN; i++)
+			m->id[i] = raw[SMBIOS_UUID_OFFSET + order[i]];
+		if (uuid_usable(m->id))
+			ok = found(m, ID_DMI, path);
+	}
+	closedir(d);
+	return ok;
+}
+
+/* IBM Power LPARs: a NUL-terminated UUID string. */
+static bool from_device_tree(struct machine_id *m)
+{
+	char path[512], buf[64], *s, *e;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s%s", test_root(), DT_PARTITION_UUID);
+	n = read_raw(path, buf, sizeof(buf) - 1);
+	if (n < 0) {
+		note_denied(m, path, n);
+		return false;
+	}
+	buf[n] = '\0';
+	for (s = buf; isspace((unsigned char)*s); s++)
+		;
+	for (e = s; *e && !isspace((unsigned char)*e); e++)
+		;
+	*e = '\0';
+	if (opts_parse_uuid(s, m->id) || !uuid_usable(m->id))
+		return false;
+	return found(m, ID_DEVICE_TREE, path);
+}
+
+int host_machine_id(struct machine_id *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->src = ID_KERNEL;
+	if (from_product_uuid(m) || from_dmi_entries(m) ||
+	    from_device_tree(m))
+		return 0;
+	memset(m->id, 0, sizeof(m->id));
+	return -ENOENT;
+}
+
+static void uuid_nqn(const unsigned char *id, char *buf, size_t len)
+{
+	char uuid[40];
+
+	snprintf(buf, len, "%s%s", UUID_NQN_PREFIX,
+		 uuid_str(id, uuid, sizeof(uuid)));
+}
+
+int host_gen_hostnqn(char *buf, size_t len, struct machine_id *m)
+{
+	unsigned char id[RBLK_HOSTID_LEN];
+
+	if (!host_machine_id(m)) {
+		uuid_nqn(m->id, buf, len);
+		return 0;
+	}
+	/* RFC 4122 version 4, as libnvme's nvme_uuid_random(). */
+	if (getrandom(id, sizeof(id), 0) != sizeof(id))
+		return -errno;
+	id[6] = (id[6] & 0x0f) | 0x40;
+	id[8] = (id[8] & 0x3f) | 0x80;
+	uuid_nqn(id, buf, len);
+	return 1;
+}
+
+/* The machine's UUID for @h, looked for once. */
+static const struct machine_id *machine(struct host_info *h)
+{
+	if (!h->machine_tried) {
+		h->machine_tried = true;
+		host_machine_id(&h->machine);
+	}
+	return h->machine.src != ID_KERNEL ? &h->machine : NULL;
+}
+
 /* The UUID of a "nqn.2014-08.org.nvmexpress:uuid:<UUID>" host NQN. */
 static bool uuid_of_nqn(const char *nqn, unsigned char *id)
 {
@@ -114,6 +313,7 @@ static void read_module(struct host_info *h)
 int host_resolve(struct host_info *h, const struct cfg *cfg, char *err,
 		 size_t len)
 {
+	const struct machine_id *m;
 	char buf[RBLK_NQN_MAX_LEN + 2];
 	int ret;
 
@@ -138,6 +338,10 @@ int host_resolve(struct host_info *h, const struct cfg *cfg, char *err,
 			}
 			strcpy(h->hostnqn, buf);
 			h->nqn_src = ID_FILE;
+		} else if (machine(h)) {
+			m = machine(h);
+			uuid_nqn(m->id, h->hostnqn, sizeof(h->hostnqn));
+			h->nqn_src = m->src;
 		}
 	}
 
@@ -159,6 +363,11 @@ int host_resolve(struct host_info *h, const struct cfg *cfg, char *err,
 	} else if (h->nqn_src != ID_KERNEL &&
 		   uuid_of_nqn(h->hostnqn, h->hostid)) {
 		h->id_src = ID_HOSTNQN;
+	} else if (h->nqn_src != ID_KERNEL && machine(h)) {
+		/* Another form of NQN: libnvme's nvmf_hostid_generate(). */
+		m = machine(h);
+		memcpy(h->hostid, m->id, sizeof(h->hostid));
+		h->id_src = m->src;
 	}
 	return 0;
 }

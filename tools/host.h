@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * nvmecfg's host identity, as nvme-cli finds it: the options, then
- * /etc/nvme/hostnqn and /etc/nvme/hostid, then what the rblk module has.
+ * /etc/nvme/hostnqn and /etc/nvme/hostid, then one derived from the
+ * machine's UUID (DMI, device tree), then what the rblk module has.
  */
 #ifndef NVMECFG_HOST_H
 #define NVMECFG_HOST_H
@@ -18,12 +19,30 @@
 const char *host_conf_path(const char *name, char *buf, size_t len);
 
 /*
- * Fill @h from @cfg's --hostnqn/--hostid, the files and the module's
- * sysfs parameters.  -1 with @err set when a file is unreadable or holds
+ * Fill @h from @cfg's --hostnqn/--hostid, the files, the machine's UUID
+ * (without a host NQN file, or for the host id of an NQN of another form
+ * than ...:uuid:<UUID> without a host id file) and the module's sysfs
+ * parameters.  -1 with @err set when a file is unreadable or holds
  * no valid value; a missing file is no error.
  */
 int host_resolve(struct host_info *h, const struct cfg *cfg, char *err,
 		 size_t len);
+
+/*
+ * The machine's UUID into @m, as libnvme looks for it: DMI's product_uuid,
+ * the raw SMBIOS System Information (dmi-sysfs), the device tree's
+ * ibm,partition-uuid; an all-00h or all-FFh UUID is none.  0, or -ENOENT
+ * with @m->src ID_KERNEL (and @m->denied naming a file only root may read,
+ * if one was in the way).
+ */
+int host_machine_id(struct machine_id *m);
+
+/*
+ * nvme gen-hostnqn: "nqn.2014-08.org.nvmexpress:uuid:<UUID>" of the
+ * machine's UUID (0, @m says where from), else of a random one (1), into
+ * @buf; -errno without random numbers.
+ */
+int host_gen_hostnqn(char *buf, size_t len, struct machine_id *m);
 
 /* Put @h's identity into @cfg, for the request (@h must outlive @cfg). */
 void host_apply(const struct host_info *h, struct cfg *cfg);

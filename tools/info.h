@@ -131,6 +131,19 @@ enum id_source {
 	ID_OPTION,	/* --hostnqn, --hostid */
 	ID_FILE,	/* /etc/nvme/hostnqn, /etc/nvme/hostid */
 	ID_HOSTNQN,	/* the UUID of a ...nvmexpress:uuid:<UUID> host NQN */
+	ID_DMI,		/* derived from the DMI (SMBIOS) system UUID */
+	ID_DEVICE_TREE,	/* derived from the device tree's partition UUID */
+};
+
+/*
+ * The machine's own UUID, where libnvme's nvmf_hostnqn_generate() finds
+ * it (nvmecfg gen-hostnqn, and the identity without /etc/nvme/hostnqn).
+ */
+struct machine_id {
+	unsigned char id[RBLK_HOSTID_LEN];
+	enum id_source src;		/* ID_DMI, ID_DEVICE_TREE; else none */
+	char path[1024];		/* the file it was read from */
+	char denied[1024];		/* a source only root may read, if any */
 };
 
 /* The host identity of connect and discover (nvmecfg show, no device). */
@@ -141,6 +154,9 @@ struct host_info {
 	unsigned char hostid[RBLK_HOSTID_LEN];	/* unless ID_KERNEL */
 	enum id_source id_src;
 	char id_file[256];
+	/* Looked at when a file does not say: see ID_DMI, ID_DEVICE_TREE. */
+	bool machine_tried;
+	struct machine_id machine;
 	/* The module's defaults, from sysfs; empty when unreadable. */
 	bool module_loaded;
 	char module_hostnqn[RBLK_NQN_MAX_LEN + 1];

@@ -145,6 +145,31 @@ static int resolve_host(const char *name, struct cfg *cfg,
 }
 
 /*
+ * The module draws its host NQN and host id at each load unless told: a
+ * target's host ACL and reservations stop matching after a reboot.  Say
+ * so where the identity is used or shown, on stderr (stdout stays
+ * parseable), with the one command that makes it persistent.
+ */
+static void warn_identity(const char *name, const struct host_info *h)
+{
+	if (h->nqn_src == ID_KERNEL && h->machine.denied[0]) {
+		fprintf(stderr,
+			"nvmecfg: %s: warning: cannot read %s (root only); as root, the host NQN is derived from it\n",
+			name, h->machine.denied);
+	} else if (h->nqn_src == ID_KERNEL) {
+		fprintf(stderr,
+			"nvmecfg: %s: warning: no %s and no machine UUID (DMI, device tree): the host NQN is the rblk module's, not persistent (a new one at each load unless set as its parameter)\n"
+			"Persist one with: nvmecfg gen-hostnqn > %s\n",
+			name, h->nqn_file, h->nqn_file);
+	} else if (h->id_src == ID_KERNEL) {
+		fprintf(stderr,
+			"nvmecfg: %s: warning: no %s and no machine UUID (DMI, device tree): the host id is the rblk module's, not persistent (a new one at each load unless set as its parameter)\n"
+			"Persist one with: cat /proc/sys/kernel/random/uuid > %s\n",
+			name, h->id_file, h->id_file);
+	}
+}
+
+/*
  * --- waiting for what the kernel does after answering ---
  *
  * The kernel answers a connect once the controller is live and scans for
@@ -352,6 +377,7 @@ static int do_connect(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 		ret = open_nl(r);
 	if (ret)
 		return ret;
+	warn_identity(cmd->name, &h);
 	ret = connect_wait(r, cfg, &ctrl);
 	if (ret) {
 		int rc = report(cmd->name, NULL, r, ret, true, &h);
@@ -567,9 +593,11 @@ static int do_show(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 	/* No device: the host identity connect would use, no netlink. */
 	if (!(cfg->set & (OPT(DEVICE) | OPT(INDEX)))) {
 		ret = resolve_host(cmd->name, cfg, &h);
-		if (!ret)
-			print_host(stdout, cfg->format, &h);
-		return ret;
+		if (ret)
+			return ret;
+		print_host(stdout, cfg->format, &h);
+		warn_identity(cmd->name, &h);
+		return EXIT_OK;
 	}
 	if (cfg->set & (OPT(HOSTNQN) | OPT(HOSTID))) {
 		fprintf(stderr,
@@ -588,7 +616,10 @@ static int do_show(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 	return EXIT_OK;
 }
 
-/* nvme show-hostnqn: the host NQN connect would send, or the module's. */
+/*
+ * nvme show-hostnqn: the host NQN connect would send (the file's, or the
+ * one derived from the machine's UUID), or the module's.
+ */
 static int do_show_hostnqn(const struct cmd *cmd, struct rnl *r,
 			   struct cfg *cfg)
 {
@@ -605,10 +636,70 @@ static int do_show_hostnqn(const struct cmd *cmd, struct rnl *r,
 		printf("%s\n", h.module_hostnqn);
 	} else {
 		fprintf(stderr,
-			"nvmecfg: show-hostnqn: no %s and the rblk module is not loaded\n",
+			"nvmecfg: show-hostnqn: no %s, no machine UUID and the rblk module is not loaded\n",
 			h.nqn_file);
 		return EXIT_NOMODULE;
 	}
+	return EXIT_OK;
+}
+
+/*
+ * The host id connect would use, or the module's.  nvme-cli has no such
+ * command: the counterpart of show-hostnqn.
+ */
+static int do_show_hostid(const struct cmd *cmd, struct rnl *r,
+			  struct cfg *cfg)
+{
+	struct host_info h;
+	char id[40];
+	int ret;
+
+	(void)r;
+	ret = resolve_host(cmd->name, cfg, &h);
+	if (ret)
+		return ret;
+	if (h.id_src != ID_KERNEL) {
+		printf("%s\n", uuid_str(h.hostid, id, sizeof(id)));
+	} else if (h.module_hostid[0]) {
+		printf("%s\n", h.module_hostid);
+	} else {
+		fprintf(stderr,
+			"nvmecfg: show-hostid: no %s, no host id from the host NQN or the machine, and the rblk module is not loaded\n",
+			h.id_file);
+		return EXIT_NOMODULE;
+	}
+	return EXIT_OK;
+}
+
+/*
+ * nvme gen-hostnqn: the host NQN of the machine's UUID, the same at every
+ * run, else a random one (a note on stderr says so), for
+ * 'nvmecfg gen-hostnqn > /etc/nvme/hostnqn'.
+ */
+static int do_gen_hostnqn(const struct cmd *cmd, struct rnl *r,
+			  struct cfg *cfg)
+{
+	char nqn[RBLK_NQN_MAX_LEN + 1];
+	struct machine_id m;
+	int ret;
+
+	(void)r;
+	(void)cfg;
+	ret = host_gen_hostnqn(nqn, sizeof(nqn), &m);
+	if (ret < 0) {
+		fprintf(stderr, "nvmecfg: %s: no random numbers: %s\n",
+			cmd->name, strerror(-ret));
+		return EXIT_KERNEL;
+	}
+	if (ret > 0 && m.denied[0])
+		fprintf(stderr,
+			"nvmecfg: %s: cannot read %s (root only): a random host NQN\n",
+			cmd->name, m.denied);
+	else if (ret > 0)
+		fprintf(stderr,
+			"nvmecfg: %s: no machine UUID (DMI, device tree): a random host NQN\n",
+			cmd->name);
+	printf("%s\n", nqn);
 	return EXIT_OK;
 }
 
@@ -681,6 +772,7 @@ static int connect_all_one(const struct cmd *cmd, struct rnl *r,
 			   const struct cfg *target)
 {
 	struct cfg dcfg = *target, *cfg = &dcfg;	/* points into h */
+	static bool warned;
 	struct disc_log log;
 	struct host_info h;
 	int ret, rc = EXIT_OK;
@@ -689,6 +781,11 @@ static int connect_all_one(const struct cmd *cmd, struct rnl *r,
 	ret = resolve_host(cmd->name, cfg, &h);
 	if (ret)
 		return ret;
+	/* Once, not per discovery.conf line: the same host each time. */
+	if (!warned) {
+		warn_identity(cmd->name, &h);
+		warned = true;
+	}
 	ret = rnl_discover(r, cfg, &log);
 	if (ret)
 		return report(cmd->name, NULL, r, ret, true, &h);
@@ -941,6 +1038,10 @@ static const struct cmd cmds[] = {
 	  "show a controller, or without one the host identity" },
 	{ "show-hostnqn", do_show_hostnqn, OPT(HELP), 0, "",
 	  "print the host NQN connect would use" },
+	{ "show-hostid", do_show_hostid, OPT(HELP), 0, "",
+	  "print the host id connect would use" },
+	{ "gen-hostnqn", do_gen_hostnqn, OPT(HELP), 0, "",
+	  "print the machine's host NQN (DMI UUID), else a random one" },
 	{ "stats", do_stats, DEV_OPTS | OPT(OUTPUT) | OPT(RESET) | OPT(HELP),
 	  OPT(DEVICE), "{NAME | -d NAME | --index N} [-o FORMAT] [--reset]",
 	  "show or reset a namespace's or controller's I/O statistics" },

@@ -109,6 +109,12 @@ void json_s64(struct json *j, const char *key, int64_t val)
 	fprintf(j->f, "%" PRId64, val);
 }
 
+void json_bool(struct json *j, const char *key, bool val)
+{
+	json_member(j, key);
+	fputs(val ? "true" : "false", j->f);
+}
+
 void json_end(struct json *j)
 {
 	fputc('\n', j->f);
@@ -346,6 +352,10 @@ const char *id_source_name(enum id_source src)
 		return "file";
 	case ID_HOSTNQN:
 		return "hostnqn";
+	case ID_DMI:
+		return "dmi";
+	case ID_DEVICE_TREE:
+		return "device-tree";
 	case ID_KERNEL:
 		break;
 	}
@@ -933,6 +943,39 @@ void print_discover(FILE *f, enum out_format fmt, const struct disc_log *log)
 	}
 }
 
+static bool derived(enum id_source src)
+{
+	return src == ID_DMI || src == ID_DEVICE_TREE;
+}
+
+/* Where a value comes from, in words: show's "from" lines. */
+static void show_from(FILE *f, enum id_source src, const char *file,
+		      const struct host_info *h)
+{
+	char safe[SAFE_LEN];
+
+	switch (src) {
+	case ID_FILE:
+		show_kv(f, 2, "from", "file %s", SAFE(file));
+		break;
+	case ID_DMI:
+		show_kv(f, 2, "from", "dmi %s (derived from DMI product UUID)",
+			SAFE(h->machine.path));
+		break;
+	case ID_DEVICE_TREE:
+		show_kv(f, 2, "from",
+			"device-tree %s (derived from device-tree partition UUID)",
+			SAFE(h->machine.path));
+		break;
+	case ID_KERNEL:
+		show_kv(f, 2, "from", "module (not persistent)");
+		break;
+	default:
+		show_kv(f, 2, "from", "%s", id_source_name(src));
+		break;
+	}
+}
+
 void print_host(FILE *f, enum out_format fmt, const struct host_info *h)
 {
 	const char *nqn = h->nqn_src != ID_KERNEL ? h->hostnqn :
@@ -953,10 +996,17 @@ void print_host(FILE *f, enum out_format fmt, const struct host_info *h)
 			json_str(&j, "hostnqn", nqn);
 		json_str(&j, "hostnqn_source", id_source_name(h->nqn_src));
 		json_str(&j, "hostnqn_file", h->nqn_file);
+		if (derived(h->nqn_src))
+			json_str(&j, "hostnqn_derived_from", h->machine.path);
 		if (*id)
 			json_str(&j, "hostid", id);
 		json_str(&j, "hostid_source", id_source_name(h->id_src));
 		json_str(&j, "hostid_file", h->id_file);
+		if (derived(h->id_src))
+			json_str(&j, "hostid_derived_from", h->machine.path);
+		/* The module's own: a new one at each load. */
+		json_bool(&j, "persistent", h->nqn_src != ID_KERNEL &&
+					    h->id_src != ID_KERNEL);
 		if (h->module_loaded) {
 			json_obj_open(&j, "module");
 			json_str(&j, "hostnqn", h->module_hostnqn);
@@ -969,13 +1019,9 @@ void print_host(FILE *f, enum out_format fmt, const struct host_info *h)
 	}
 
 	show_kv(f, 0, "hostnqn", "%s", *nqn ? SAFE(nqn) : "-");
-	show_kv(f, 2, "from", "%s%s%s", id_source_name(h->nqn_src),
-		h->nqn_src == ID_FILE ? " " : "",
-		h->nqn_src == ID_FILE ? h->nqn_file : "");
+	show_from(f, h->nqn_src, h->nqn_file, h);
 	show_kv(f, 0, "hostid", "%s", *id ? id : "-");
-	show_kv(f, 2, "from", "%s%s%s", id_source_name(h->id_src),
-		h->id_src == ID_FILE ? " " : "",
-		h->id_src == ID_FILE ? h->id_file : "");
+	show_from(f, h->id_src, h->id_file, h);
 	if (!h->module_loaded) {
 		show_kv(f, 0, "module", "not loaded");
 		return;

@@ -39,6 +39,7 @@ void json_arr_close(struct json *j);
 void json_str(struct json *j, const char *key, const char *val);
 void json_u64(struct json *j, const char *key, uint64_t val);
 void json_s64(struct json *j, const char *key, int64_t val);
+void json_bool(struct json *j, const char *key, bool val);
 /* Ends the document: a newline after the top-level value. */
 void json_end(struct json *j);
 
@@ -55,7 +56,7 @@ const char *eflags_name(uint16_t eflags);
 const char *prtype_name(uint8_t prtype);
 const char *qptype_name(uint8_t qptype);
 const char *cms_name(uint8_t cms);
-/* "option", "file", "hostnqn", "module" */
+/* "option", "file", "hostnqn", "dmi", "device-tree", "module" */
 const char *id_source_name(enum id_source src);
 /* The counter's name, NULL for the attributes that are not counters. */
 const char *stat_name(int type);

@@ -36,7 +36,7 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..96"
+echo "1..119"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
@@ -46,7 +46,7 @@ expect help_duplicate_connect 0 '^  -D, --duplicate-connect ' \
 expect help_names 0 '^Usage: nvmecfg show \[NAME \| -d NAME \| --index N\]' \
 	$NVMECFG show --help
 for c in connect connect-all disconnect disconnect-all list show show-hostnqn \
-	 stats discover monitor version; do
+	 show-hostid gen-hostnqn stats discover monitor version; do
 	expect "${c}_help" 0 "^Usage: nvmecfg $c" $NVMECFG $c --help
 done
 expect no_command 2 '^Usage: nvmecfg COMMAND' $NVMECFG
@@ -162,15 +162,76 @@ printf '\n' > "$ROOT/etc/nvme/hostnqn"
 expect bad_hostnqn_file 2 "discover: $ROOT/etc/nvme/hostnqn: not a host NQN" \
 	$R $NVMECFG discover -a 10.99.0.1 -I $UUID_A
 rm -f "$ROOT/etc/nvme/hostnqn" "$ROOT/etc/nvme/hostid"
-expect show_hostnqn_nothing 3 'no .*/etc/nvme/hostnqn and the rblk module is not loaded' \
+expect show_hostnqn_nothing 3 'no .*/etc/nvme/hostnqn, no machine UUID and the rblk module is not loaded' \
 	$R $NVMECFG show-hostnqn
 mkdir -p "$ROOT/sys/module/rblk/parameters"
 echo "nqn.2014-08.org.nvmexpress:uuid:$UUID_B" > "$ROOT/sys/module/rblk/parameters/hostnqn"
 echo "$UUID_B" > "$ROOT/sys/module/rblk/parameters/hostid"
-expect show_host_module 0 "hostnqn +nqn.2014-08.org.nvmexpress:uuid:$UUID_B from +module hostid +$UUID_B from +module module +loaded" \
-	sh -c "$R $NVMECFG show | tr '\n' ' ' | tr -s ' '"
+expect show_host_module 0 "hostnqn +nqn.2014-08.org.nvmexpress:uuid:$UUID_B from +module \(not persistent\) hostid +$UUID_B from +module \(not persistent\) module +loaded" \
+	sh -c "$R $NVMECFG show 2>/dev/null | tr '\n' ' ' | tr -s ' '"
 expect show_hostnqn_module 0 "^nqn.2014-08.org.nvmexpress:uuid:$UUID_B\$" \
 	$R $NVMECFG show-hostnqn
+rm -rf "$ROOT/sys"
+
+# Without /etc/nvme/hostnqn: derived from the machine's UUID as nvme-cli
+# 2.x does (DMI product_uuid, lowercase), else the module's with a warning
+# on stderr.  gen-hostnqn: the machine's, else random.
+DMI=$ROOT/sys/class/dmi/id
+UUID_DMI=4C4C4544-0042-3510-8052-B4C04F4E4B31
+UUID_DMI_LOW=4c4c4544-0042-3510-8052-b4c04f4e4b31
+NQN_DMI=nqn.2014-08.org.nvmexpress:uuid:$UUID_DMI_LOW
+UUID_RE='[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
+V4_RE='[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}'
+expect show_host_warning 0 "show: warning: no $ROOT/etc/nvme/hostnqn and no machine UUID .*not persistent.*Persist one with: nvmecfg gen-hostnqn > $ROOT/etc/nvme/hostnqn" \
+	sh -c "$R $NVMECFG show 2>&1 >/dev/null | tr '\n' ' '"
+expect show_host_not_persistent 0 'hostnqn +- +from +module \(not persistent\)' \
+	sh -c "$R $NVMECFG show 2>/dev/null | tr '\n' ' ' | tr -s ' '"
+# The warning is not in the JSON: stdout stays one valid document.
+expect show_host_json_warning_apart 0 '^\{.*"persistent": false *\} *$' \
+	sh -c "$R $NVMECFG show -o json 2>/dev/null | tr '\n' ' '"
+expect gen_hostnqn_random 0 "^nqn\.2014-08\.org\.nvmexpress:uuid:$V4_RE \$" \
+	sh -c "$R $NVMECFG gen-hostnqn 2>/dev/null | tr '\n' ' '"
+expect gen_hostnqn_random_note 0 '^nvmecfg: gen-hostnqn: no machine UUID \(DMI, device tree\): a random host NQN$' \
+	sh -c "$R $NVMECFG gen-hostnqn 2>&1 >/dev/null"
+expect gen_hostnqn_random_differs 0 '^differ$' \
+	sh -c "a=\$($R $NVMECFG gen-hostnqn 2>/dev/null); b=\$($R $NVMECFG gen-hostnqn 2>/dev/null); [ \"\$a\" != \"\$b\" ] && echo differ"
+expect gen_hostnqn_extra 2 "unexpected argument 'x'" $NVMECFG gen-hostnqn x
+expect show_hostid_nothing 3 'show-hostid: no .*/etc/nvme/hostid, .*rblk module is not loaded' \
+	$R $NVMECFG show-hostid
+mkdir -p "$DMI"
+echo "$UUID_DMI" > "$DMI/product_uuid"
+expect gen_hostnqn_dmi 0 "^$NQN_DMI \$" \
+	sh -c "$R $NVMECFG gen-hostnqn 2>&1 | tr '\n' ' '"
+expect show_host_dmi 0 "^hostnqn $NQN_DMI from dmi $DMI/product_uuid \(derived from DMI product UUID\) hostid $UUID_DMI_LOW from hostnqn module not loaded \$" \
+	sh -c "$R $NVMECFG show 2>&1 | tr '\n' ' ' | tr -s ' '"
+expect show_host_dmi_json 0 '"hostnqn_source": "dmi", .*"hostnqn_derived_from": ".*/sys/class/dmi/id/product_uuid", .*"persistent": true' \
+	sh -c "$R $NVMECFG show -o json | tr '\n' ' '"
+expect show_hostnqn_dmi 0 "^$NQN_DMI\$" $R $NVMECFG show-hostnqn
+expect show_hostid_dmi 0 "^$UUID_DMI_LOW\$" $R $NVMECFG show-hostid
+# The file wins over the machine's UUID; gen-hostnqn does not read it.
+printf 'nqn.2014-08.org.nvmexpress:uuid:%s\n' $UUID_A > "$ROOT/etc/nvme/hostnqn"
+expect show_host_file_over_dmi 0 "^hostnqn nqn.2014-08.org.nvmexpress:uuid:$UUID_A from file $ROOT/etc/nvme/hostnqn hostid $UUID_A from hostnqn " \
+	sh -c "$R $NVMECFG show 2>&1 | tr '\n' ' ' | tr -s ' '"
+expect gen_hostnqn_not_the_file 0 "^$NQN_DMI\$" $R $NVMECFG gen-hostnqn
+echo "$UUID_B" > "$ROOT/etc/nvme/hostid"
+expect show_hostid_file 0 "^$UUID_B\$" $R $NVMECFG show-hostid
+# An NQN of another form: the host id from the machine, as libnvme.
+echo nqn.2014-08.org.example:host > "$ROOT/etc/nvme/hostnqn"
+rm -f "$ROOT/etc/nvme/hostid"
+expect show_hostid_dmi_other_nqn 0 "hostid $UUID_DMI_LOW from dmi $DMI/product_uuid " \
+	sh -c "$R $NVMECFG show | tr '\n' ' ' | tr -s ' '"
+rm -f "$ROOT/etc/nvme/hostnqn"
+# QEMU without -uuid: all zeros, which libnvme does not take.
+echo 00000000-0000-0000-0000-000000000000 > "$DMI/product_uuid"
+expect show_host_zero_dmi 0 '^hostnqn +- +from +module \(not persistent\)' \
+	sh -c "$R $NVMECFG show 2>/dev/null | tr '\n' ' ' | tr -s ' '"
+expect show_host_zero_dmi_warning 0 'show: warning: no .*hostnqn and no machine UUID' \
+	sh -c "$R $NVMECFG show 2>&1 >/dev/null"
+expect gen_hostnqn_zero_dmi 0 "^nqn\.2014-08\.org\.nvmexpress:uuid:$V4_RE\$" \
+	sh -c "$R $NVMECFG gen-hostnqn 2>/dev/null"
+mkdir -p "$ROOT/sys/module/rblk/parameters"
+echo "$UUID_B" > "$ROOT/sys/module/rblk/parameters/hostid"
+expect show_hostid_module 0 "^$UUID_B\$" $R $NVMECFG show-hostid
 rm -rf "$ROOT/sys"
 
 # connect-all without -a: the lines of discovery.conf.

@@ -63,7 +63,7 @@ PY=$(command -v python3)
 
 echo "KTAP version 1"
 echo "# suite: json"
-echo "1..28"
+echo "1..29"
 
 jq_check list_controllers list '.controllers | length == 2'
 jq_check list_fields list '.controllers[0] | .index == 0 and
@@ -151,11 +151,16 @@ jq_check host_json host '. == {"hostnqn": "nqn.2014-08.org.nvmexpress:uuid:deadb
 	"hostnqn_source": "option", "hostnqn_file": "/etc/nvme/hostnqn",
 	"hostid": "deadbeef-0001-0203-0405-060708090a0b",
 	"hostid_source": "file", "hostid_file": "/etc/nvme/hostid",
+	"persistent": true,
 	"module": {"hostnqn": "nqn.2014-08.org.nvmexpress:uuid:module",
 		"hostid": "00000000-0000-0000-0000-000000000001"}}'
 jq_check host_kernel_json host-kernel '. == {"hostnqn_source": "module",
 	"hostnqn_file": "/etc/nvme/hostnqn", "hostid_source": "module",
-	"hostid_file": "/etc/nvme/hostid"}'
+	"hostid_file": "/etc/nvme/hostid", "persistent": false}'
+jq_check host_dmi_json host-dmi '.hostnqn_source == "dmi" and
+	.hostnqn_derived_from == "/sys/class/dmi/id/product_uuid" and
+	.hostid_source == "hostnqn" and (has("hostid_derived_from") | not) and
+	.persistent == true'
 jq_check connect_ref connect '.index == 0 and .name == "rblk-ctrl0" and
 	(keys == ["index", "name", "namespaces"]) and
 	(.namespaces | map(.name)) == ["rblk0", "rblk1"] and

@@ -64,6 +64,12 @@ int main(int argc, char **argv)
 		h.module_loaded = false;
 		h.module_hostnqn[0] = h.module_hostid[0] = '\0';
 		print_host(stdout, fmt, &h);
+	} else if (!strcmp(what, "host-dmi")) {
+		/* No /etc/nvme/hostnqn: derived from the DMI UUID. */
+		h.nqn_src = ID_DMI;
+		h.id_src = ID_HOSTNQN;
+		strcpy(h.machine.path, "/sys/class/dmi/id/product_uuid");
+		print_host(stdout, fmt, &h);
 	}
 	else
 		return 2;

@@ -494,17 +494,38 @@ static void host_output(void)
 	print_host(f, OUT_NORMAL, &h);
 	fclose(f);
 	CHECK_PREFIX(buf, "hostnqn             nqn.2014-08.org.nvmexpress:uuid:module\n"
-			  "  from              module\n"
+			  "  from              module (not persistent)\n"
 			  "hostid              00000000-0000-0000-0000-000000000001\n"
-			  "  from              module\n");
+			  "  from              module (not persistent)\n");
+
+	/* Derived from the machine's UUID: which, and from what file. */
+	h.nqn_src = ID_DMI;
+	h.id_src = ID_HOSTNQN;
+	strcpy(h.machine.path, "/sys/class/dmi/id/product_uuid");
+	f = capture();
+	print_host(f, OUT_NORMAL, &h);
+	fclose(f);
+	CHECK_PREFIX(buf, "hostnqn             " FIX_HOSTNQN "\n"
+			  "  from              dmi /sys/class/dmi/id/product_uuid (derived from DMI product UUID)\n"
+			  "hostid              deadbeef-0001-0203-0405-060708090a0b\n"
+			  "  from              hostnqn\n");
+	h.nqn_src = ID_FILE;
+	h.id_src = ID_DEVICE_TREE;
+	strcpy(h.machine.path, "/proc/device-tree/ibm,partition-uuid");
+	f = capture();
+	print_host(f, OUT_NORMAL, &h);
+	fclose(f);
+	CHECK_CONTAINS(buf, "  from              file /etc/nvme/hostnqn\n");
+	CHECK_CONTAINS(buf, "  from              device-tree /proc/device-tree/ibm,partition-uuid (derived from device-tree partition UUID)\n");
+	h.nqn_src = h.id_src = ID_KERNEL;
 
 	h.module_loaded = false;
 	h.module_hostnqn[0] = h.module_hostid[0] = '\0';
 	f = capture();
 	print_host(f, OUT_NORMAL, &h);
 	fclose(f);
-	CHECK_STR(buf, "hostnqn             -\n  from              module\n"
-		       "hostid              -\n  from              module\n"
+	CHECK_STR(buf, "hostnqn             -\n  from              module (not persistent)\n"
+		       "hostid              -\n  from              module (not persistent)\n"
 		       "module              not loaded\n");
 }
 
