@@ -15,6 +15,11 @@
  * wrapper                    6.1                        6.12
  * rblk_alloc_queue()         blk_mq_init_queue(set)     blk_mq_alloc_queue(set, lim, d)
  * rblk_alloc_disk()          blk_mq_alloc_disk(set, d)  blk_mq_alloc_disk(set, lim, d)
+ * rblk_alloc_bio_disk()      blk_alloc_disk(node),      blk_alloc_disk(lim, node)
+ *                            queue flags                (lim.features)
+ * rblk_limits_start_stacking(),  blk_set_stacking_limits() on the live queue,
+ *   rblk_limits_stack_disk()   blk_stack_limits(),      queue_limits_stack_bdev()
+ *                            write cache by hand        (inherited features)
  * struct rblk_limits,        blk_queue_*() setters,     queue_limits_start_update(),
  *   rblk_limits_*()          QUEUE_FLAG_NONROT,         ..._commit_update(), lim.features
  *                            blk_queue_write_cache()    (BLK_FEAT_WRITE_CACHE, _FUA)
@@ -103,6 +108,10 @@ struct rblk_limits {
 	struct request_queue *q;
 #ifdef RBLK_HAVE_ATOMIC_LIMITS
 	struct queue_limits lim;
+#else
+	bool stacking;
+	bool wc;
+	bool fua;
 #endif
 };
 
@@ -128,6 +137,45 @@ static inline void rblk_limits_start(struct rblk_limits *l,
 static inline int rblk_limits_commit(struct rblk_limits *l)
 {
 	return queue_limits_commit_update(l->q, &l->lim);
+}
+
+/*
+ * A bio-based disk that passes each bio on to another disk (a multipath
+ * head): limits stacked from those below, no request in between.
+ */
+static inline struct gendisk *rblk_alloc_bio_disk(int node)
+{
+	struct queue_limits lim;
+
+	blk_set_stacking_limits(&lim);
+	lim.dma_alignment = 3;
+	/* Not zoned: the validation refuses the stacking default. */
+	lim.max_zone_append_sectors = 0;
+	lim.features |= BLK_FEAT_NOWAIT;
+	return blk_alloc_disk(&lim, node);
+}
+
+/* Limits stacked anew from the disks below; the queue frozen. */
+static inline void rblk_limits_start_stacking(struct rblk_limits *l,
+					      struct request_queue *q)
+{
+	blk_features_t own;
+
+	l->q = q;
+	l->lim = queue_limits_start_update(q);
+	own = l->lim.features & ~BLK_FEAT_INHERIT_MASK;
+	blk_set_stacking_limits(&l->lim);
+	l->lim.dma_alignment = 3;
+	l->lim.max_zone_append_sectors = 0;
+	l->lim.features |= own;
+}
+
+/* The write cache and FUA features come with the limits. */
+static inline void rblk_limits_stack_disk(struct rblk_limits *l,
+					  struct gendisk *disk,
+					  const char *name)
+{
+	queue_limits_stack_bdev(&l->lim, disk->part0, 0, name);
 }
 
 static inline void rblk_limits_max_hw_sectors(struct rblk_limits *l,
@@ -234,11 +282,52 @@ static inline void rblk_limits_start(struct rblk_limits *l,
 				     struct request_queue *q)
 {
 	l->q = q;
+	l->stacking = false;
 }
 
 static inline int rblk_limits_commit(struct rblk_limits *l)
 {
+	if (l->stacking) {
+		blk_queue_write_cache(l->q, l->wc, l->fua);
+		disk_update_readahead(l->q->disk);
+	}
 	return 0;
+}
+
+static inline struct gendisk *rblk_alloc_bio_disk(int node)
+{
+	struct gendisk *disk = blk_alloc_disk(node);
+
+	if (!disk)
+		return ERR_PTR(-ENOMEM);
+	blk_set_stacking_limits(&disk->queue->limits);
+	blk_queue_dma_alignment(disk->queue, 3);
+	blk_queue_flag_set(QUEUE_FLAG_NONROT, disk->queue);
+	blk_queue_flag_set(QUEUE_FLAG_NOWAIT, disk->queue);
+	return disk;
+}
+
+static inline void rblk_limits_start_stacking(struct rblk_limits *l,
+					      struct request_queue *q)
+{
+	l->q = q;
+	l->stacking = true;
+	l->wc = false;
+	l->fua = false;
+	blk_set_stacking_limits(&q->limits);
+	blk_queue_dma_alignment(q, 3);
+}
+
+/* 6.1 stacks no queue flag: the write cache is set by the commit. */
+static inline void rblk_limits_stack_disk(struct rblk_limits *l,
+					  struct gendisk *disk,
+					  const char *name)
+{
+	struct request_queue *b = disk->queue;
+
+	blk_stack_limits(&l->q->limits, &b->limits, 0);
+	l->wc |= test_bit(QUEUE_FLAG_WC, &b->queue_flags);
+	l->fua |= test_bit(QUEUE_FLAG_FUA, &b->queue_flags);
 }
 
 static inline void rblk_limits_max_hw_sectors(struct rblk_limits *l,

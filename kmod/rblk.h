@@ -31,6 +31,7 @@
 #include <linux/rwsem.h>
 #include <linux/scatterlist.h>
 #include <linux/socket.h>
+#include <linux/srcu.h>
 #include <linux/uuid.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
@@ -232,6 +233,51 @@ enum rblk_ns_flags {
 	RBLK_NS_QUIESCED,	/* queue quiesced by controller recovery */
 	RBLK_NS_DEAD,		/* gone from the target: fail all I/O */
 	RBLK_NS_REMOVING,	/* rblk_ns_remove() owns it */
+	RBLK_NS_ATTACHED,	/* on its head's path list (mpath.c) */
+};
+
+enum rblk_head_flags {
+	RBLK_HEAD_DISK_LIVE,	/* the head's disk is added */
+	RBLK_HEAD_REMOVING,	/* the last path is leaving */
+};
+
+/**
+ * struct rblk_head - a namespace of a subsystem, exposed as /dev/rblkN
+ *	across its paths (mpath.c; only with rblk.multipath=Y)
+ * @entry: link in the subsystem's head list
+ * @ref: the list's reference, each path's, the disk's once added
+ * @subsys: subsystem (referenced)
+ * @nsid: namespace id
+ * @index: N of rblkN
+ * @name: "rblkN"
+ * @vid: PCI vendor id of the first controller, for the wwid
+ * @shared: the namespace may be reached through several controllers
+ * @ids: identifiers, those of every path
+ * @disk: the bio-based block device
+ * @srcu: protects @paths for submitters
+ * @paths: the namespaces (paths) attached; changed under the subsystem's
+ *	lock
+ * @nr_paths: paths from rblk_head_get() to rblk_head_detach(), under
+ *	the subsystem's lock
+ * @flags: &enum rblk_head_flags
+ * @lock: orders the disk's addition, removal and limits
+ */
+struct rblk_head {
+	struct list_head entry;
+	struct kref ref;
+	struct rblk_subsys *subsys;
+	u32 nsid;
+	int index;
+	char name[RBLK_DISK_NAME_LEN];
+	u16 vid;
+	bool shared;
+	struct rblk_ns_ids ids;
+	struct gendisk *disk;
+	struct srcu_struct srcu;
+	struct list_head paths;
+	unsigned int nr_paths;
+	unsigned long flags;
+	struct mutex lock;
 };
 
 /**
@@ -250,6 +296,9 @@ enum rblk_ns_flags {
  *	the queue quiesced
  * @limits: the controller's values the queue limits were last set from
  * @stats: I/O statistics
+ * @head: with multipath, the head this namespace is a path of (referenced);
+ *	@disk is then hidden and @name the head's
+ * @siblings: link in the head's path list
  */
 struct rblk_ns {
 	struct list_head entry;
@@ -270,6 +319,8 @@ struct rblk_ns {
 		u8 vwc;
 	} limits;
 	struct rblk_iostats stats;
+	struct rblk_head *head;
+	struct list_head siblings;
 };
 
 /**
@@ -346,6 +397,7 @@ struct rblk_subsys {
 	int instance;
 	struct mutex lock;
 	struct list_head ctrls;
+	struct list_head heads;
 	char subnqn[RBLK_NQN_SIZE];
 	char hostnqn[RBLK_NQN_SIZE];
 	char serial[RBLK_SERIAL_SIZE];
@@ -628,7 +680,27 @@ void rblk_host_exit(void);
 /* subsys.c: subsystems, the controllers (paths) to each */
 int rblk_subsys_bind(struct rblk_ctrl *ctrl, const char **errmsg);
 void rblk_subsys_unbind(struct rblk_ctrl *ctrl);
+void rblk_subsys_get(struct rblk_subsys *subsys);
+void rblk_subsys_put(struct rblk_subsys *subsys);
 void rblk_subsys_exit(void);
+
+/* mpath.c: namespace heads across paths; block device numbers */
+extern bool rblk_multipath;
+int rblk_disk_index_alloc(void);
+void rblk_disk_index_free(int index);
+void rblk_disk_set_devt(struct gendisk *disk, int index);
+struct rblk_head *rblk_head_get(struct rblk_ctrl *ctrl, u32 nsid,
+				const struct rblk_ns_info *info,
+				const struct block_device_operations *fops);
+void rblk_head_put(struct rblk_head *head);
+int rblk_head_attach(struct rblk_ns *ns, const struct attribute_group **groups);
+void rblk_head_detach(struct rblk_ns *ns, bool gone);
+void rblk_head_update(struct rblk_ns *ns);
+void rblk_head_submit_bio(struct bio *bio);
+int rblk_head_open(struct rblk_head *head);
+void rblk_head_free_disk(struct gendisk *disk);
+int rblk_mpath_init(void);
+void rblk_mpath_exit(void);
 
 /* ns.c: namespaces */
 extern const struct rblk_ctrl_ops rblk_ns_ctrl_ops;
@@ -641,6 +713,8 @@ struct rblk_ns **rblk_ns_freeze_all(struct rblk_ctrl *ctrl, unsigned int *nr);
 void rblk_ns_unfreeze_all(struct rblk_ns **frozen, unsigned int nr);
 void rblk_ns_rescan(struct rblk_ctrl *ctrl, bool wait);
 void rblk_ns_wwid(struct rblk_ns *ns, char *buf, size_t len);
+void rblk_head_wwid(struct rblk_head *head, char *buf, size_t len);
+bool rblk_disk_is_head(struct gendisk *disk);
 void rblk_ns_reset_stats_all(struct rblk_ctrl *ctrl);
 int rblk_ns_init(void);
 void rblk_ns_exit(void);
@@ -663,6 +737,7 @@ extern const struct attribute_group *rblk_ctrl_groups[];
 extern const struct attribute_group *rblk_subsys_groups[];
 extern struct class *rblk_subsys_class;
 extern const struct attribute_group *rblk_ns_groups[];
+extern const struct attribute_group *rblk_head_groups[];
 int rblk_sysfs_init(void);
 void rblk_sysfs_exit(void);
 extern struct class *rblk_class;

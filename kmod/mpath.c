@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rblk namespace heads: with rblk.multipath=Y, one block device /dev/rblkN
+ * per namespace of a subsystem, whatever the number of controllers (paths)
+ * it is reached through (Documentation/multipath.rst).  Each controller's
+ * namespace is a path with a hidden disk rblkNcM; the head's bio-based
+ * disk sends each bio on to a path's disk.
+ *
+ * Lifetimes: a head is referenced by its subsystem's list (until its last
+ * path leaves), by each path, and by its disk once added (put in
+ * ->free_disk), so an open /dev/rblkN keeps it.  It holds its subsystem.
+ *
+ * Locking: the subsystem's lock orders the head list and each head's path
+ * list against each other (scan_lock > subsys->lock); head->lock orders
+ * the disk's addition and its limits.  Submitters walk the paths under
+ * head->srcu; writers unlink, then synchronize_srcu().  No I/O, freeze or
+ * disk removal under subsys->lock.
+ *
+ * Without multipath (the default until failover lands) the namespace's
+ * own disk is /dev/rblkN, as before; only the device numbers live here.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blkdev.h>
+#include <linux/idr.h>
+#include <linux/kdev_t.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <trace/events/block.h>
+
+#include "rblk.h"
+
+#define RBLK_MAX_DISK_INDEX	((1U << MINORBITS) / RBLK_MINORS - 1)
+
+bool rblk_multipath;
+module_param_named(multipath, rblk_multipath, bool, 0444);
+MODULE_PARM_DESC(multipath,
+		 "one block device per namespace across controllers of a subsystem (default: N)");
+
+static int rblk_major;
+static DEFINE_IDA(rblk_disk_ida);
+
+/**
+ * rblk_disk_index_alloc() - a free N for a new /dev/rblkN
+ *
+ * Return: the index, or a negative errno.
+ */
+int rblk_disk_index_alloc(void)
+{
+	return ida_alloc_max(&rblk_disk_ida, RBLK_MAX_DISK_INDEX, GFP_KERNEL);
+}
+
+/**
+ * rblk_disk_index_free() - give back an index of rblk_disk_index_alloc()
+ * @index: the index
+ */
+void rblk_disk_index_free(int index)
+{
+	ida_free(&rblk_disk_ida, index);
+}
+
+/**
+ * rblk_disk_set_devt() - the device numbers of /dev/rblkN and its partitions
+ * @disk: disk, not yet added
+ * @index: N
+ */
+void rblk_disk_set_devt(struct gendisk *disk, int index)
+{
+	disk->major = rblk_major;
+	disk->first_minor = index * RBLK_MINORS;
+	disk->minors = RBLK_MINORS;
+}
+
+static void rblk_head_release(struct kref *ref)
+{
+	struct rblk_head *head = container_of(ref, struct rblk_head, ref);
+
+	cleanup_srcu_struct(&head->srcu);
+	mutex_destroy(&head->lock);
+	rblk_disk_index_free(head->index);
+	rblk_subsys_put(head->subsys);
+	kfree(head);
+}
+
+/**
+ * rblk_head_put() - drop a reference to a namespace head
+ * @head: head
+ */
+void rblk_head_put(struct rblk_head *head)
+{
+	kref_put(&head->ref, rblk_head_release);
+}
+
+/**
+ * rblk_head_free_disk() - &block_device_operations.free_disk of a head
+ * @disk: the head's disk, which held a reference since it was added
+ */
+void rblk_head_free_disk(struct gendisk *disk)
+{
+	rblk_head_put(disk->private_data);
+}
+
+/*
+ * A path that can take a bio now: its controller live, the namespace not
+ * gone.  Else a path that may serve again, whose queue holds the bio
+ * while its controller reconnects, as a namespace's disk did without
+ * multipath.  Under head->srcu.
+ */
+static struct rblk_ns *rblk_head_find_path(struct rblk_head *head)
+{
+	struct rblk_ns *ns, *fallback = NULL;
+
+	list_for_each_entry_srcu(ns, &head->paths, siblings,
+				 srcu_read_lock_held(&head->srcu)) {
+		if (test_bit(RBLK_NS_DEAD, &ns->flags))
+			continue;
+		if (rblk_ctrl_state(ns->ctrl) == RBLK_STATE_LIVE)
+			return ns;
+		if (!fallback)
+			fallback = ns;
+	}
+	return fallback;
+}
+
+/**
+ * rblk_head_submit_bio() - &block_device_operations.submit_bio of a head
+ * @bio: bio for /dev/rblkN
+ *
+ * Split to the head's limits (the paths', stacked), then sent to a path's
+ * hidden disk, where it becomes a request on that controller's queues.
+ */
+void rblk_head_submit_bio(struct bio *bio)
+{
+	struct rblk_head *head = bio->bi_bdev->bd_disk->private_data;
+	struct rblk_ns *ns;
+	int srcu_idx;
+
+	bio = bio_split_to_limits(bio);
+	if (!bio)
+		return;
+
+	srcu_idx = srcu_read_lock(&head->srcu);
+	ns = rblk_head_find_path(head);
+	if (likely(ns)) {
+		bio_set_dev(bio, ns->disk->part0);
+		trace_block_bio_remap(bio, disk_devt(head->disk),
+				      bio->bi_iter.bi_sector);
+		submit_bio_noacct(bio);
+	} else {
+		pr_warn_ratelimited("%s: no available path - failing I/O\n",
+				    head->name);
+		bio_io_error(bio);
+	}
+	srcu_read_unlock(&head->srcu, srcu_idx);
+}
+
+/**
+ * rblk_head_open() - whether a head's disk may be opened
+ * @head: head
+ *
+ * Return: 0, or -ENXIO once its last path is leaving.
+ */
+int rblk_head_open(struct rblk_head *head)
+{
+	return test_bit(RBLK_HEAD_REMOVING, &head->flags) ? -ENXIO : 0;
+}
+
+/*
+ * The live head of @nsid in @subsys, referenced, or NULL.  Under
+ * subsys->lock: a listed head's reference is never zero.
+ */
+static struct rblk_head *rblk_head_lookup(struct rblk_subsys *subsys, u32 nsid)
+{
+	struct rblk_head *head;
+
+	lockdep_assert_held(&subsys->lock);
+	list_for_each_entry(head, &subsys->heads, entry) {
+		if (head->nsid == nsid) {
+			kref_get(&head->ref);
+			return head;
+		}
+	}
+	return NULL;
+}
+
+static struct rblk_head *rblk_head_alloc(struct rblk_ctrl *ctrl, u32 nsid,
+					 const struct rblk_ns_info *info,
+					 const struct block_device_operations *fops)
+{
+	struct rblk_head *head;
+	int ret = -ENOMEM;
+
+	head = kzalloc(sizeof(*head), GFP_KERNEL);
+	if (!head)
+		return ERR_PTR(-ENOMEM);
+	ret = init_srcu_struct(&head->srcu);
+	if (ret)
+		goto out_free;
+	ret = rblk_disk_index_alloc();
+	if (ret < 0)
+		goto out_srcu;
+	head->index = ret;
+	kref_init(&head->ref);
+	mutex_init(&head->lock);
+	INIT_LIST_HEAD(&head->paths);
+	head->nsid = nsid;
+	head->ids = info->ids;
+	head->shared = info->shared;
+	head->vid = ctrl->vid;
+	snprintf(head->name, sizeof(head->name), RBLK_NS_NAME_PREFIX "%d",
+		 head->index);
+
+	head->disk = rblk_alloc_bio_disk(ctrl->numa_node);
+	if (IS_ERR(head->disk)) {
+		ret = PTR_ERR(head->disk);
+		goto out_index;
+	}
+	rblk_disk_set_devt(head->disk, head->index);
+	head->disk->fops = fops;
+	head->disk->private_data = head;
+	strscpy(head->disk->disk_name, head->name, DISK_NAME_LEN);
+	/* Last: the release function puts it. */
+	rblk_subsys_get(ctrl->subsys);
+	head->subsys = ctrl->subsys;
+	return head;
+
+out_index:
+	mutex_destroy(&head->lock);
+	rblk_disk_index_free(head->index);
+out_srcu:
+	cleanup_srcu_struct(&head->srcu);
+out_free:
+	kfree(head);
+	return ERR_PTR(ret);
+}
+
+/**
+ * rblk_head_get() - the head a new path of a namespace joins
+ * @ctrl: the path's controller, bound to its subsystem
+ * @nsid: namespace id
+ * @info: what Identify Namespace said on @ctrl
+ * @fops: the operations of a new head's disk
+ *
+ * The subsystem's head of @nsid, or a new one (its disk not added until a
+ * path is attached).  A head whose identifiers differ from @info's is
+ * not joined, as nvme-core refuses it.
+ *
+ * Return: the head, referenced (for &rblk_ns.head) and counting the
+ * path until rblk_head_detach(), or an ERR_PTR(): -EINVAL if the
+ * namespace may not join the head, -ENOMEM.
+ */
+struct rblk_head *rblk_head_get(struct rblk_ctrl *ctrl, u32 nsid,
+				const struct rblk_ns_info *info,
+				const struct block_device_operations *fops)
+{
+	struct rblk_subsys *subsys = ctrl->subsys;
+	struct rblk_head *head;
+
+	mutex_lock(&subsys->lock);
+	head = rblk_head_lookup(subsys, nsid);
+	if (head) {
+		if (!head->shared || !info->shared) {
+			rblk_err(ctrl, "Duplicate unshared namespace %u\n",
+				 nsid);
+			goto refuse;
+		}
+		if (!rblk_ns_ids_equal(&head->ids, &info->ids)) {
+			rblk_err(ctrl, "IDs don't match for shared namespace %u\n",
+				 nsid);
+			goto refuse;
+		}
+		head->nr_paths++;
+		goto out_unlock;
+	}
+	head = rblk_head_alloc(ctrl, nsid, info, fops);
+	if (!IS_ERR(head)) {
+		/* The list's reference, and the caller's. */
+		kref_get(&head->ref);
+		head->nr_paths = 1;
+		list_add_tail(&head->entry, &subsys->heads);
+	}
+out_unlock:
+	mutex_unlock(&subsys->lock);
+	return head;
+
+refuse:
+	mutex_unlock(&subsys->lock);
+	rblk_head_put(head);
+	return ERR_PTR(-EINVAL);
+}
+
+/*
+ * The head's limits and size from its paths', under head->lock.  Stacked
+ * anew each time, so that a path whose controller or format changed
+ * changes the head; frozen, so that no bio is split by the old limits
+ * while the new apply (a bio-based freeze waits only for running
+ * submit_bio calls).
+ */
+static void rblk_head_restack(struct rblk_head *head)
+{
+	struct rblk_limits l;
+	struct rblk_ns *ns;
+	sector_t capacity = 0;
+	int srcu_idx, ret;
+
+	lockdep_assert_held(&head->lock);
+	/* The last path leaving: the limits stay for the dying disk. */
+	if (list_empty(&head->paths))
+		return;
+	blk_mq_freeze_queue(head->disk->queue);
+	rblk_limits_start_stacking(&l, head->disk->queue);
+	srcu_idx = srcu_read_lock(&head->srcu);
+	list_for_each_entry_srcu(ns, &head->paths, siblings,
+				 srcu_read_lock_held(&head->srcu)) {
+		rblk_limits_stack_disk(&l, ns->disk, head->name);
+		capacity = get_capacity(ns->disk);
+	}
+	srcu_read_unlock(&head->srcu, srcu_idx);
+	ret = rblk_limits_commit(&l);
+	blk_mq_unfreeze_queue(head->disk->queue);
+	if (ret)
+		pr_warn("%s: the paths' limits were refused: %d\n", head->name,
+			ret);
+	if (capacity && get_capacity(head->disk) != capacity)
+		set_capacity_and_notify(head->disk, capacity);
+}
+
+/**
+ * rblk_head_update() - a path's format, limits or size changed
+ * @ns: the path, attached
+ */
+void rblk_head_update(struct rblk_ns *ns)
+{
+	struct rblk_head *head = ns->head;
+
+	if (!head || !test_bit(RBLK_NS_ATTACHED, &ns->flags))
+		return;
+	mutex_lock(&head->lock);
+	rblk_head_restack(head);
+	mutex_unlock(&head->lock);
+}
+
+/**
+ * rblk_head_attach() - make a namespace whose disk was added a path of its
+ *	head, and add the head's disk with its first path
+ * @ns: namespace with &rblk_ns.head, its hidden disk added
+ * @groups: the sysfs attribute groups of the head's disk
+ *
+ * Return: 0, or a negative errno if the head's disk could not be added
+ * (the path stays attached: rblk_head_detach() takes it off).
+ */
+int rblk_head_attach(struct rblk_ns *ns, const struct attribute_group **groups)
+{
+	struct rblk_head *head = ns->head;
+	struct rblk_subsys *subsys = head->subsys;
+	int ret = 0;
+
+	mutex_lock(&subsys->lock);
+	list_add_tail_rcu(&ns->siblings, &head->paths);
+	set_bit(RBLK_NS_ATTACHED, &ns->flags);
+	mutex_unlock(&subsys->lock);
+
+	mutex_lock(&head->lock);
+	rblk_head_restack(head);
+	if (!test_bit(RBLK_HEAD_DISK_LIVE, &head->flags)) {
+		ret = device_add_disk(&subsys->dev, head->disk, groups);
+		if (ret) {
+			rblk_err(ns->ctrl, "%s: namespace %u: no block device: %d\n",
+				 head->name, head->nsid, ret);
+			goto out_unlock;
+		}
+		kref_get(&head->ref);	/* put by ->free_disk */
+		set_bit(RBLK_HEAD_DISK_LIVE, &head->flags);
+	}
+	/* As nvme: a missing link is only a nuisance. */
+	if (sysfs_add_link_to_group(&disk_to_dev(head->disk)->kobj, "multipath",
+				    &disk_to_dev(ns->disk)->kobj,
+				    ns->disk->disk_name))
+		rblk_warn(ns->ctrl, "%s: failed to link path %s\n", head->name,
+			  ns->disk->disk_name);
+out_unlock:
+	mutex_unlock(&head->lock);
+	return ret;
+}
+
+/**
+ * rblk_head_detach() - take a path off its head, before its disk is deleted
+ * @ns: namespace being removed, or whose addition failed: with a head
+ *	from rblk_head_get(), attached or not
+ * @gone: the namespace left the target: the head's I/O fails at once
+ *
+ * The last path removes the head's disk first, so that, unless @gone,
+ * what is cached is written back through it.  A path counts from
+ * rblk_head_get() on, so that a head another controller is about to join
+ * is not removed under it.
+ */
+void rblk_head_detach(struct rblk_ns *ns, bool gone)
+{
+	struct rblk_head *head = ns->head;
+	struct rblk_subsys *subsys = head->subsys;
+	bool last;
+
+	mutex_lock(&subsys->lock);
+	last = !--head->nr_paths;
+	if (last) {
+		/* No new path joins it, no new open. */
+		set_bit(RBLK_HEAD_REMOVING, &head->flags);
+		list_del_init(&head->entry);
+	}
+	mutex_unlock(&subsys->lock);
+
+	mutex_lock(&head->lock);
+	if (test_bit(RBLK_HEAD_DISK_LIVE, &head->flags)) {
+		if (test_bit(RBLK_NS_ATTACHED, &ns->flags))
+			sysfs_remove_link_from_group(&disk_to_dev(head->disk)->kobj,
+						     "multipath",
+						     ns->disk->disk_name);
+		if (last) {
+			if (gone)
+				blk_mark_disk_dead(head->disk);
+			del_gendisk(head->disk);
+			clear_bit(RBLK_HEAD_DISK_LIVE, &head->flags);
+		}
+	}
+	mutex_unlock(&head->lock);
+
+	if (test_bit(RBLK_NS_ATTACHED, &ns->flags)) {
+		mutex_lock(&subsys->lock);
+		list_del_rcu(&ns->siblings);
+		clear_bit(RBLK_NS_ATTACHED, &ns->flags);
+		mutex_unlock(&subsys->lock);
+		synchronize_srcu(&head->srcu);
+	}
+
+	if (last) {
+		put_disk(head->disk);
+		rblk_head_put(head);	/* the list's reference */
+	} else {
+		mutex_lock(&head->lock);
+		rblk_head_restack(head);
+		mutex_unlock(&head->lock);
+	}
+}
+
+/**
+ * rblk_mpath_init() - register the block major
+ *
+ * Return: 0 or a negative errno.
+ */
+int rblk_mpath_init(void)
+{
+	rblk_major = register_blkdev(0, RBLK_NS_NAME_PREFIX);
+	return rblk_major < 0 ? rblk_major : 0;
+}
+
+/**
+ * rblk_mpath_exit() - undo rblk_mpath_init(), all disks gone
+ */
+void rblk_mpath_exit(void)
+{
+	unregister_blkdev(rblk_major, RBLK_NS_NAME_PREFIX);
+	ida_destroy(&rblk_disk_ida);
+}
