@@ -13,13 +13,41 @@
 #include "rblk.h"
 #include "trace.h"
 
+/*
+ * A multipath head's disk counts its I/O as nvme's does: from the path's
+ * request's dispatch to its end.  Once per request, across retries.
+ */
+static void rblk_head_acct_start(struct rblk_ns *ns, struct request *rq)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+	struct gendisk *disk = ns->head->disk;
+
+	if (req->head_acct || blk_rq_is_passthrough(rq) ||
+	    !blk_queue_io_stat(disk->queue))
+		return;
+	req->head_acct = true;
+	req->head_start = rblk_acct_start(disk->part0, rq);
+}
+
+static void rblk_head_acct_end(struct request *rq)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+
+	if (likely(!req->head_acct))
+		return;
+	req->head_acct = false;
+	rblk_acct_end(rblk_rq_ns(rq)->head->disk->part0, rq, req->head_start);
+}
+
 /* Count a block request as it ends; our own commands are not counted. */
 static void rblk_account(struct request *rq, u16 status, u64 now)
 {
 	struct rblk_ns *ns = rblk_rq_ns(rq);
 
-	if (ns && !blk_rq_is_passthrough(rq))
+	if (ns && !blk_rq_is_passthrough(rq)) {
 		rblk_iostats_account(&ns->stats, rq, status, now);
+		rblk_head_acct_end(rq);
+	}
 }
 
 static inline u64 rblk_sect_to_lba(struct rblk_ns *ns, sector_t sector)
@@ -74,6 +102,7 @@ static blk_status_t rblk_setup_cmd(struct rblk_ns *ns, struct request *rq,
 	/* Retries count across requeues, not across reuse of the tag. */
 	if (!(rq->rq_flags & RQF_DONTPREP)) {
 		req->retries = 0;
+		req->head_acct = false;
 		rq->rq_flags |= RQF_DONTPREP;
 	}
 	switch (req_op(rq)) {
@@ -251,6 +280,7 @@ static bool rblk_resubmit_rq(struct rblk_ctrl *ctrl, struct request *rq)
 	queue_work(rblk_wq, &ctrl->resubmit_work);
 	/* The bios are accounted when their new request completes. */
 	rq->rq_flags &= ~RQF_IO_STAT;
+	rblk_head_acct_end(rq);
 	blk_mq_end_request(rq, BLK_STS_OK);
 	return true;
 }
@@ -367,6 +397,8 @@ static blk_status_t __rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	 * on with writeback throttling): a clock read can be costly (HPET).
 	 */
 	req->start_ns = rq->io_start_time_ns ?: ktime_get_ns();
+	if (ns && ns->head)
+		rblk_head_acct_start(ns, rq);
 
 	ret = rblk_queue_submit(queue, rq, bd->last);
 	switch (ret) {

@@ -26,6 +26,9 @@
  * rblk_wait_quiesce_done()   of a request queue         of a tag set
  * struct rblk_bdev_open,     ->open(block_device,       ->open(gendisk, blk_mode_t)
  *   rblk_bdev_open_disk()      fmode_t)
+ * rblk_acct_start(),         bdev_start_io_acct(bdev,   bdev_start_io_acct(bdev, op, t),
+ *   rblk_acct_end()            sectors, op, t), _end(   _end(bdev, op, sectors, t)
+ *                            bdev, op, t)
  * rblk_mode_writable()       FMODE_WRITE                BLK_OPEN_WRITE
  * rblk_class_create()        class_create(owner, name)  class_create(name)
  * struct rblk_genl_doit_ops  genl_ops                   genl_split_ops (pre_doit's)
@@ -151,7 +154,7 @@ static inline struct gendisk *rblk_alloc_bio_disk(int node)
 	lim.dma_alignment = 3;
 	/* Not zoned: the validation refuses the stacking default. */
 	lim.max_zone_append_sectors = 0;
-	lim.features |= BLK_FEAT_NOWAIT;
+	lim.features |= BLK_FEAT_NOWAIT | BLK_FEAT_IO_STAT;
 	return blk_alloc_disk(&lim, node);
 }
 
@@ -304,6 +307,7 @@ static inline struct gendisk *rblk_alloc_bio_disk(int node)
 	blk_queue_dma_alignment(disk->queue, 3);
 	blk_queue_flag_set(QUEUE_FLAG_NONROT, disk->queue);
 	blk_queue_flag_set(QUEUE_FLAG_NOWAIT, disk->queue);
+	blk_queue_flag_set(QUEUE_FLAG_IO_STAT, disk->queue);
 	return disk;
 }
 
@@ -484,6 +488,39 @@ static inline struct nlattr **rblk_genl_dumpit_attrs(struct netlink_callback *cb
 	return genl_dumpit_info(cb)->attrs;
 #endif
 }
+
+/*
+ * I/O statistics of a bio-based disk counted by a request of another
+ * (a multipath head's, by its path's requests): 6.3 moved the sectors
+ * from the start to the end.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+static inline unsigned long rblk_acct_start(struct block_device *bdev,
+					    struct request *rq)
+{
+	return bdev_start_io_acct(bdev, req_op(rq), jiffies);
+}
+
+static inline void rblk_acct_end(struct block_device *bdev,
+				 struct request *rq, unsigned long start)
+{
+	bdev_end_io_acct(bdev, req_op(rq), blk_rq_bytes(rq) >> SECTOR_SHIFT,
+			 start);
+}
+#else
+static inline unsigned long rblk_acct_start(struct block_device *bdev,
+					    struct request *rq)
+{
+	return bdev_start_io_acct(bdev, blk_rq_bytes(rq) >> SECTOR_SHIFT,
+				  req_op(rq), jiffies);
+}
+
+static inline void rblk_acct_end(struct block_device *bdev,
+				 struct request *rq, unsigned long start)
+{
+	bdev_end_io_acct(bdev, req_op(rq), start);
+}
+#endif
 
 /* A reservation conflict: 6.5 renamed BLK_STS_NEXUS (same value). */
 #ifndef BLK_STS_RESV_CONFLICT

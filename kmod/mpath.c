@@ -155,6 +155,39 @@ void rblk_head_submit_bio(struct bio *bio)
 }
 
 /**
+ * rblk_head_open_path() - the path a head's I/O would take now, to send a
+ *	passthrough command through
+ * @head: head
+ *
+ * Return: the path, its disk referenced (give it back with
+ * rblk_ns_close()), or NULL if none may serve.
+ */
+struct rblk_ns *rblk_head_open_path(struct rblk_head *head)
+{
+	struct rblk_ns *ns;
+	int srcu_idx;
+
+	srcu_idx = srcu_read_lock(&head->srcu);
+	ns = rblk_head_find_path(head);
+	/* An attached path's disk is added and stays until it detaches. */
+	if (ns)
+		get_device(disk_to_dev(ns->disk));
+	srcu_read_unlock(&head->srcu, srcu_idx);
+	return ns;
+}
+
+/**
+ * rblk_head_nsid() - the namespace id of a head
+ * @head: head
+ *
+ * Return: the NSID.
+ */
+u32 rblk_head_nsid(struct rblk_head *head)
+{
+	return head->nsid;
+}
+
+/**
  * rblk_head_open() - whether a head's disk may be opened
  * @head: head
  *

@@ -79,6 +79,8 @@ static const struct block_device_operations rblk_head_fops = {
 	.owner		= THIS_MODULE,
 	.submit_bio	= rblk_head_submit_bio,
 	.open		= rblk_head_bdev_open,
+	.ioctl		= rblk_head_ioctl,
+	.compat_ioctl	= blkdev_compat_ptr_ioctl,
 	.free_disk	= rblk_head_free_disk,
 };
 

@@ -178,6 +178,8 @@ enum rblk_req_flags {
  * @responded: the response to the current command id arrived; another
  *	one is the target's error
  * @start_ns: submission time, for the latency histogram
+ * @head_start: when the head's disk started counting it (jiffies)
+ * @head_acct: the multipath head's disk counts it: end that once
  * @range: DSM range buffer for discard
  * @first_sgl: inline scatterlist storage, must be last
  */
@@ -203,7 +205,9 @@ struct rblk_request {
 	u8 retries;
 	u8 opcode;
 	bool responded;
+	bool head_acct;
 	u64 start_ns;
+	unsigned long head_start;
 	struct nvme_dsm_range range __aligned(16);
 	struct scatterlist first_sgl[];
 };
@@ -698,6 +702,8 @@ void rblk_head_detach(struct rblk_ns *ns, bool gone);
 void rblk_head_update(struct rblk_ns *ns);
 void rblk_head_submit_bio(struct bio *bio);
 int rblk_head_open(struct rblk_head *head);
+struct rblk_ns *rblk_head_open_path(struct rblk_head *head);
+u32 rblk_head_nsid(struct rblk_head *head);
 void rblk_head_free_disk(struct gendisk *disk);
 int rblk_mpath_init(void);
 void rblk_mpath_exit(void);
@@ -729,6 +735,8 @@ void rblk_passthru_disable(struct rblk_ctrl *ctrl);
 int rblk_passthru_rescan_ctrl(struct rblk_ctrl *ctrl);
 int rblk_ns_ioctl(struct block_device *bdev, rblk_bdev_open_mode_t mode,
 		  unsigned int cmd, unsigned long arg);
+int rblk_head_ioctl(struct block_device *bdev, rblk_bdev_open_mode_t mode,
+		    unsigned int cmd, unsigned long arg);
 int rblk_ioctl_init(void);
 void rblk_ioctl_exit(void);
 

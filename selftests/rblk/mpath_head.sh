@@ -8,6 +8,8 @@
 #    limits, sits under its rblk-subsysK and links the path in multipath/;
 #    data written through it is read back and is on the target, also
 #    1 MiB I/O split to the path's limits and across a controller reset;
+#    it counts its own I/O statistics; nvme-cli's id-ns and read work on
+#    it through the path;
 #  - a second controller over another port joins the same heads: still
 #    one /dev/rblkN per namespace (nvme-rdma: one nvmeXnY), two links;
 #    the data stays the same through either path alone, the head staying
@@ -28,7 +30,7 @@ cleanup() {
 	rblk_unload 2>/dev/null
 	rm -f "$PORT2/subsystems/$RBLK_NQN" 2>/dev/null
 	rmdir "$PORT2" 2>/dev/null
-	rm -f /tmp/mh.pat /tmp/mh.pat2 /tmp/mh.got
+	rm -f /tmp/mh.pat /tmp/mh.pat2 /tmp/mh.blk /tmp/mh.got
 }
 trap cleanup EXIT
 
@@ -107,6 +109,19 @@ assert_same /tmp/mh.pat2 /tmp/mh.got "4 KiB written through $h"
 [ "$(cat "/sys/block/$pa/rblk/writes")" -gt "$w0" ] ||
 	fail "$pa counted no write for the head's"
 
+# The head's own I/O statistics (iostat), as nvme's head counts them.
+set -- $(cat "/sys/block/$h/stat")
+[ "$1" -gt 0 ] && [ "$5" -gt 0 ] || fail "$h stat counts reads $1, writes $5 after I/O"
+[ "$9" -eq 0 ] || fail "$h stat has $9 I/O in flight when idle"
+# Passthrough on the head goes through a path (nvme-cli's id-ns, io).
+[ "$(nvme id-ns "$dev" | md5sum)" = "$(nvme id-ns "/dev/$A" -n "$RBLK_NSID_FILE" | md5sum)" ] ||
+	fail "nvme id-ns $dev differs from /dev/$A -n $RBLK_NSID_FILE"
+lbs=$(cat "/sys/block/$h/queue/logical_block_size")
+nvme read "$dev" -s $((28672 / lbs)) -c 0 -z "$lbs" -d /tmp/mh.got > /dev/null 2>&1 ||
+	fail "nvme read through $h failed"
+dd if=/tmp/mh.pat2 of=/tmp/mh.blk bs="$lbs" count=1 2>/dev/null
+cmp -s /tmp/mh.got /tmp/mh.blk || fail "nvme read at byte 28672 through $h is not what was written"
+
 # A reset: I/O written meanwhile is held by the path and lands.
 echo 1 > "/sys/class/rblk/$A/reset_controller" || fail "reset_controller refused"
 write_direct /tmp/mh.pat "$dev" 8388608
@@ -134,12 +149,16 @@ must modprobe nvme-rdma
 must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN"
 must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$SVC2" -n "$RBLK_NQN"
 nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE" > /dev/null || fail "nvme-rdma did not connect"
-nn=$(ls /sys/block | grep -c '^nvme[0-9]*n[0-9]*$')
-np=$(ls /sys/block | grep -c '^nvme[0-9]*c[0-9]*n[0-9]*$')
+# nvme-rdma adds its namespaces one by one: wait for the counts to agree.
 nr=$(ls /sys/block | grep -c '^rblk[0-9]*$')
-[ "$nn" = "$nr" ] || fail "nvme-rdma shows $nn namespace devices, rblk $nr ($(heads))"
-[ "$np" = "$(ls /sys/block | grep -c '^rblk[0-9]*c[0-9]*$')" ] ||
-	fail "nvme-rdma has $np path devices, rblk $(ls /sys/block | grep -c '^rblk[0-9]*c[0-9]*$')"
+rp=$(ls /sys/block | grep -c '^rblk[0-9]*c[0-9]*$')
+same_counts() {
+	nn=$(ls /sys/block | grep -c '^nvme[0-9]*n[0-9]*$')
+	np=$(ls /sys/block | grep -c '^nvme[0-9]*c[0-9]*n[0-9]*$')
+	[ "$nn" = "$nr" ] && [ "$np" = "$rp" ]
+}
+wait_until 10 same_counts ||
+	fail "nvme-rdma shows $nn namespace devices over $np paths, rblk $nr over $rp"
 nvme disconnect -n "$RBLK_NQN" > /dev/null
 modprobe -r nvme-rdma
 log "$B joined $h: paths $p; nvme-rdma: $nn namespace devices over $np paths, as rblk"
