@@ -39,6 +39,48 @@ static void rblk_head_acct_end(struct request *rq)
 	rblk_acct_end(rblk_rq_ns(rq)->head->disk->part0, rq, req->head_start);
 }
 
+/*
+ * A path request of a multipath head, which another path may serve: it
+ * carries the head's bios.  (A flush of a flush sequence has none: it
+ * waits for its path, as without multipath.)
+ */
+static bool rblk_rq_mpath(struct request *rq)
+{
+	struct rblk_ns *ns = rblk_rq_ns(rq);
+
+	return ns && ns->head && rq->bio && !blk_rq_is_passthrough(rq);
+}
+
+/*
+ * Give a path request's bios back to its head, which sends them on a
+ * usable path or holds them while a path may come back, and end the
+ * request empty, as nvme_failover_req().  Any context.
+ */
+static void rblk_failover_rq(struct request *rq)
+{
+	struct rblk_head *head = rblk_rq_ns(rq)->head;
+	unsigned long flags;
+	struct bio *bio;
+
+	spin_lock_irqsave(&head->requeue_lock, flags);
+	for (bio = rq->bio; bio; bio = bio->bi_next) {
+		bio_set_dev(bio, head->disk->part0);
+		/* Polled on this path's queue, by a poller that may be gone. */
+		if (bio->bi_opf & REQ_POLLED) {
+			bio_clear_polled(bio);
+			WRITE_ONCE(bio->bi_cookie, BLK_QC_T_NONE);
+		}
+		/* The requeue work may block; nobody waits for EAGAIN now. */
+		bio->bi_opf &= ~REQ_NOWAIT;
+	}
+	blk_steal_bios(&head->requeue_list, rq);
+	spin_unlock_irqrestore(&head->requeue_lock, flags);
+
+	rblk_head_acct_end(rq);
+	blk_mq_end_request(rq, BLK_STS_OK);
+	kblockd_schedule_work(&head->requeue_work);
+}
+
 /* Count a block request as it ends; our own commands are not counted. */
 static void rblk_account(struct request *rq, u16 status, u64 now)
 {
@@ -307,6 +349,13 @@ static bool rblk_rq_over_limits(struct request *rq)
 static blk_status_t rblk_not_ready(struct rblk_ctrl *ctrl,
 				   struct rblk_queue *queue, struct request *rq)
 {
+	/* Multipath I/O never waits for one path (nvme does the same). */
+	if (rblk_rq_mpath(rq) && !blk_noretry_request(rq)) {
+		if (!blk_mq_request_started(rq))
+			blk_mq_start_request(rq);
+		rblk_failover_rq(rq);
+		return BLK_STS_OK;
+	}
 	if (!blk_rq_is_passthrough(rq) && !blk_noretry_request(rq) &&
 	    rblk_ctrl_holds_io(ctrl)) {
 		/*
@@ -358,9 +407,16 @@ static blk_status_t __rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 
 	if (ns) {
 		/* Gone from the target, or another namespace now. */
-		if (unlikely(test_bit(RBLK_NS_DEAD, &ns->flags)))
+		if (unlikely(test_bit(RBLK_NS_DEAD, &ns->flags))) {
+			/* Maybe not on another path. */
+			if (rblk_rq_mpath(rq) && !blk_noretry_request(rq)) {
+				blk_mq_start_request(rq);
+				rblk_failover_rq(rq);
+				return BLK_STS_OK;
+			}
 			return rblk_fail_rq(rq, NVME_SC_HOST_PATH_ERROR |
 						NVME_STATUS_DNR);
+		}
 		/* A passthrough command's LBAs are its submitter's affair. */
 		if (unlikely(!blk_rq_is_passthrough(rq) &&
 			     rblk_rq_misaligned(ns, rq)))
@@ -446,6 +502,7 @@ enum rblk_disposition {
 	RBLK_RETRY,
 	RBLK_REQUEUE,
 	RBLK_DELAY_RETRY,
+	RBLK_FAILOVER,
 };
 
 static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
@@ -464,6 +521,14 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 	 * instead of resetting the controller forever.
 	 */
 	if (req->flags & RBLK_REQ_ABORTED) {
+		/*
+		 * Multipath: to another path, or held by the head, whatever
+		 * this path does next; but a command that timed out on each
+		 * try fails in the end.
+		 */
+		if (rblk_rq_mpath(rq) && !blk_noretry_request(rq) &&
+		    !((req->flags & RBLK_REQ_TIMED_OUT) && spent))
+			return RBLK_FAILOVER;
 		/* Failfast: no waiting for the reconnect (see rblk_not_ready()). */
 		if (!rblk_ctrl_holds_io(ctrl) || blk_noretry_request(rq))
 			return RBLK_COMPLETE;
@@ -474,6 +539,9 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 
 	if ((req->status & NVME_STATUS_DNR) || blk_noretry_request(rq) || spent)
 		return RBLK_COMPLETE;
+	/* The path, not the command: another path may serve it. */
+	if (rblk_rq_mpath(rq) && rblk_status_is_path(req->status))
+		return RBLK_FAILOVER;
 	if (RBLK_STATUS_CRD(req->status) &&
 	    test_bit(RBLK_CTRL_ACRE, &ctrl->flags))
 		return RBLK_DELAY_RETRY;
@@ -498,6 +566,9 @@ static void rblk_complete_rq(struct request *rq)
 		rblk_account(rq, req->status, ktime_get_ns());
 		blk_mq_end_request(rq, likely(!req->status) ? BLK_STS_OK :
 				   rblk_status_to_blk(req->status));
+		return;
+	case RBLK_FAILOVER:
+		rblk_failover_rq(rq);
 		return;
 	case RBLK_DELAY_RETRY:
 		/* Command Retry Delay: the target asked for a pause. */

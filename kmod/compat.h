@@ -106,6 +106,10 @@
  * struct rblk_limits - a change of a request queue's limits
  * @q: the queue
  * @lim: the limits being changed (6.12)
+ * @stacking: the limits are stacked anew (6.1)
+ * @wc: a disk below has a volatile write cache (6.1, stacking)
+ * @fua: a disk below supports FUA (6.1, stacking)
+ * @stack: the limits being stacked, applied at once by the commit (6.1)
  */
 struct rblk_limits {
 	struct request_queue *q;
@@ -115,6 +119,7 @@ struct rblk_limits {
 	bool stacking;
 	bool wc;
 	bool fua;
+	struct queue_limits stack;
 #endif
 };
 
@@ -163,14 +168,19 @@ static inline void rblk_limits_start_stacking(struct rblk_limits *l,
 					      struct request_queue *q)
 {
 	blk_features_t own;
+	unsigned int user;
 
 	l->q = q;
 	l->lim = queue_limits_start_update(q);
+	user = l->lim.max_user_sectors;
+
 	own = l->lim.features & ~BLK_FEAT_INHERIT_MASK;
 	blk_set_stacking_limits(&l->lim);
 	l->lim.dma_alignment = 3;
 	l->lim.max_zone_append_sectors = 0;
 	l->lim.features |= own;
+	/* The user's max_sectors_kb stays. */
+	l->lim.max_user_sectors = user;
 }
 
 /* The write cache and FUA features come with the limits. */
@@ -291,6 +301,8 @@ static inline void rblk_limits_start(struct rblk_limits *l,
 static inline int rblk_limits_commit(struct rblk_limits *l)
 {
 	if (l->stacking) {
+		/* In one go: no discard sees a cleared limit meanwhile. */
+		l->q->limits = l->stack;
 		blk_queue_write_cache(l->q, l->wc, l->fua);
 		disk_update_readahead(l->q->disk);
 	}
@@ -318,8 +330,8 @@ static inline void rblk_limits_start_stacking(struct rblk_limits *l,
 	l->stacking = true;
 	l->wc = false;
 	l->fua = false;
-	blk_set_stacking_limits(&q->limits);
-	blk_queue_dma_alignment(q, 3);
+	blk_set_stacking_limits(&l->stack);
+	l->stack.dma_alignment = 3;
 }
 
 /* 6.1 stacks no queue flag: the write cache is set by the commit. */
@@ -329,7 +341,7 @@ static inline void rblk_limits_stack_disk(struct rblk_limits *l,
 {
 	struct request_queue *b = disk->queue;
 
-	blk_stack_limits(&l->q->limits, &b->limits, 0);
+	blk_stack_limits(&l->stack, &b->limits, 0);
 	l->wc |= test_bit(QUEUE_FLAG_WC, &b->queue_flags);
 	l->fua |= test_bit(QUEUE_FLAG_FUA, &b->queue_flags);
 }

@@ -12,9 +12,11 @@
  *
  * Locking: the subsystem's lock orders the head list and each head's path
  * list against each other (scan_lock > subsys->lock); head->lock orders
- * the disk's addition and its limits.  Submitters walk the paths under
- * head->srcu; writers unlink, then synchronize_srcu().  No I/O, freeze or
- * disk removal under subsys->lock.
+ * the disk's addition and its limits (ns->lock > head->lock > the head's
+ * freeze).  Submitters walk the paths under head->srcu; writers unlink,
+ * then synchronize_srcu().  No I/O under either lock: a path's reconnect
+ * takes head->lock while I/O waits for it, so the head's partitions are
+ * read by a work and its disk deleted with no lock held.
  *
  * Without multipath (the default until failover lands) the namespace's
  * own disk is /dev/rblkN, as before; only the device numbers live here.
@@ -75,6 +77,10 @@ static void rblk_head_release(struct kref *ref)
 {
 	struct rblk_head *head = container_of(ref, struct rblk_head, ref);
 
+	/* A kick from a controller's paths_work may still be pending. */
+	cancel_work_sync(&head->requeue_work);
+	cancel_work_sync(&head->partition_work);
+	WARN_ON_ONCE(!bio_list_empty(&head->requeue_list));
 	cleanup_srcu_struct(&head->srcu);
 	mutex_destroy(&head->lock);
 	rblk_disk_index_free(head->index);
@@ -101,25 +107,93 @@ void rblk_head_free_disk(struct gendisk *disk)
 }
 
 /*
- * A path that can take a bio now: its controller live, the namespace not
- * gone.  Else a path that may serve again, whose queue holds the bio
- * while its controller reconnects, as a namespace's disk did without
- * multipath.  Under head->srcu.
+ * Usable: the path takes I/O now.  Its controller's queues are ready (a
+ * disconnecting controller's too, while it writes the disks back), and
+ * the namespace is there.
  */
+static bool rblk_path_usable(struct rblk_ns *ns)
+{
+	struct rblk_ctrl *ctrl = ns->ctrl;
+	enum rblk_state state;
+
+	if (test_bit(RBLK_NS_DEAD, &ns->flags) ||
+	    !test_bit(RBLK_CTRL_IO_READY, &ctrl->flags))
+		return false;
+	state = rblk_ctrl_state(ctrl);
+	return state == RBLK_STATE_LIVE || state == RBLK_STATE_DELETING;
+}
+
+/*
+ * Available: the path may take I/O again, so the head holds I/O for it
+ * (nvme's queue_if_no_path): its controller is recovering within
+ * fast_io_fail_tmo and ctrl_loss_tmo.
+ */
+static bool rblk_path_available(struct rblk_ns *ns)
+{
+	struct rblk_ctrl *ctrl = ns->ctrl;
+	enum rblk_state state;
+
+	if (test_bit(RBLK_NS_DEAD, &ns->flags) ||
+	    test_bit(RBLK_CTRL_FAILFAST, &ctrl->flags))
+		return false;
+	state = rblk_ctrl_state(ctrl);
+	return state == RBLK_STATE_LIVE || state == RBLK_STATE_RESETTING ||
+	       state == RBLK_STATE_CONNECTING;
+}
+
+/* The first usable path, or NULL.  Under head->srcu. */
 static struct rblk_ns *rblk_head_find_path(struct rblk_head *head)
 {
-	struct rblk_ns *ns, *fallback = NULL;
+	struct rblk_ns *ns;
 
 	list_for_each_entry_srcu(ns, &head->paths, siblings,
 				 srcu_read_lock_held(&head->srcu)) {
-		if (test_bit(RBLK_NS_DEAD, &ns->flags))
-			continue;
-		if (rblk_ctrl_state(ns->ctrl) == RBLK_STATE_LIVE)
+		if (rblk_path_usable(ns))
 			return ns;
-		if (!fallback)
-			fallback = ns;
 	}
-	return fallback;
+	return NULL;
+}
+
+/* Whether some path may come back.  Under head->srcu. */
+static bool rblk_head_available(struct rblk_head *head)
+{
+	struct rblk_ns *ns;
+
+	list_for_each_entry_srcu(ns, &head->paths, siblings,
+				 srcu_read_lock_held(&head->srcu)) {
+		if (rblk_path_available(ns))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * rblk_head_kick() - submit a head's held bios again
+ * @head: head; any context
+ *
+ * After a change of its paths: each held bio takes a usable path, waits
+ * again, or fails.
+ */
+void rblk_head_kick(struct rblk_head *head)
+{
+	kblockd_schedule_work(&head->requeue_work);
+}
+
+static void rblk_head_requeue_work(struct work_struct *work)
+{
+	struct rblk_head *head = container_of(work, struct rblk_head,
+					      requeue_work);
+	struct bio *bio, *next;
+
+	spin_lock_irq(&head->requeue_lock);
+	next = bio_list_get(&head->requeue_list);
+	spin_unlock_irq(&head->requeue_lock);
+
+	while ((bio = next) != NULL) {
+		next = bio->bi_next;
+		bio->bi_next = NULL;
+		submit_bio_noacct(bio);
+	}
 }
 
 /**
@@ -146,6 +220,15 @@ void rblk_head_submit_bio(struct bio *bio)
 		trace_block_bio_remap(bio, disk_devt(head->disk),
 				      bio->bi_iter.bi_sector);
 		submit_bio_noacct(bio);
+	} else if (rblk_head_available(head)) {
+		pr_info_ratelimited("%s: no usable path - requeuing I/O\n",
+				    head->name);
+		spin_lock_irq(&head->requeue_lock);
+		bio_list_add(&head->requeue_list, bio);
+		spin_unlock_irq(&head->requeue_lock);
+		/* A path that became usable meanwhile kicked before the add. */
+		if (rblk_head_find_path(head))
+			rblk_head_kick(head);
 	} else {
 		pr_warn_ratelimited("%s: no available path - failing I/O\n",
 				    head->name);
@@ -216,6 +299,25 @@ static struct rblk_head *rblk_head_lookup(struct rblk_subsys *subsys, u32 nsid)
 	return NULL;
 }
 
+/*
+ * The head's partitions, read once the disk is added: not by
+ * device_add_disk() under head->lock, where a read held for a
+ * reconnecting path would wait for that reconnect, which waits for
+ * head->lock to update the head (as nvme defers it).
+ */
+static void rblk_head_partition_work(struct work_struct *work)
+{
+	struct rblk_head *head = container_of(work, struct rblk_head,
+					      partition_work);
+
+	if (WARN_ON_ONCE(!test_and_clear_bit(GD_SUPPRESS_PART_SCAN,
+					     &head->disk->state)))
+		return;
+	mutex_lock(&head->disk->open_mutex);
+	bdev_disk_changed(head->disk, false);
+	mutex_unlock(&head->disk->open_mutex);
+}
+
 static struct rblk_head *rblk_head_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 					 const struct rblk_ns_info *info,
 					 const struct block_device_operations *fops)
@@ -236,6 +338,10 @@ static struct rblk_head *rblk_head_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 	kref_init(&head->ref);
 	mutex_init(&head->lock);
 	INIT_LIST_HEAD(&head->paths);
+	spin_lock_init(&head->requeue_lock);
+	bio_list_init(&head->requeue_list);
+	INIT_WORK(&head->requeue_work, rblk_head_requeue_work);
+	INIT_WORK(&head->partition_work, rblk_head_partition_work);
 	head->nsid = nsid;
 	head->ids = info->ids;
 	head->shared = info->shared;
@@ -323,17 +429,17 @@ refuse:
 }
 
 /*
- * The head's limits and size from its paths', under head->lock.  Stacked
- * anew each time, so that a path whose controller or format changed
- * changes the head; frozen, so that no bio is split by the old limits
- * while the new apply (a bio-based freeze waits only for running
- * submit_bio calls).
+ * The head's limits from its paths', and its size from @from's (the path
+ * that changed, or NULL), under head->lock.  Stacked anew each time, so
+ * that a path whose controller or format changed changes the head;
+ * frozen, so that no bio is split by the old limits while the new apply
+ * (a bio-based freeze waits only for running submit_bio calls, never for
+ * I/O a path or the head holds).
  */
-static void rblk_head_restack(struct rblk_head *head)
+static void rblk_head_restack(struct rblk_head *head, struct rblk_ns *from)
 {
 	struct rblk_limits l;
 	struct rblk_ns *ns;
-	sector_t capacity = 0;
 	int srcu_idx, ret;
 
 	lockdep_assert_held(&head->lock);
@@ -344,18 +450,16 @@ static void rblk_head_restack(struct rblk_head *head)
 	rblk_limits_start_stacking(&l, head->disk->queue);
 	srcu_idx = srcu_read_lock(&head->srcu);
 	list_for_each_entry_srcu(ns, &head->paths, siblings,
-				 srcu_read_lock_held(&head->srcu)) {
+				 srcu_read_lock_held(&head->srcu))
 		rblk_limits_stack_disk(&l, ns->disk, head->name);
-		capacity = get_capacity(ns->disk);
-	}
 	srcu_read_unlock(&head->srcu, srcu_idx);
 	ret = rblk_limits_commit(&l);
 	blk_mq_unfreeze_queue(head->disk->queue);
 	if (ret)
 		pr_warn("%s: the paths' limits were refused: %d\n", head->name,
 			ret);
-	if (capacity && get_capacity(head->disk) != capacity)
-		set_capacity_and_notify(head->disk, capacity);
+	if (from && get_capacity(head->disk) != get_capacity(from->disk))
+		set_capacity_and_notify(head->disk, get_capacity(from->disk));
 }
 
 /**
@@ -369,7 +473,7 @@ void rblk_head_update(struct rblk_ns *ns)
 	if (!head || !test_bit(RBLK_NS_ATTACHED, &ns->flags))
 		return;
 	mutex_lock(&head->lock);
-	rblk_head_restack(head);
+	rblk_head_restack(head, ns);
 	mutex_unlock(&head->lock);
 }
 
@@ -379,8 +483,9 @@ void rblk_head_update(struct rblk_ns *ns)
  * @ns: namespace with &rblk_ns.head, its hidden disk added
  * @groups: the sysfs attribute groups of the head's disk
  *
- * Return: 0, or a negative errno if the head's disk could not be added
- * (the path stays attached: rblk_head_detach() takes it off).
+ * Return: 0, or a negative errno if the head has no disk: its addition
+ * failed, now or for an earlier path (the path stays attached:
+ * rblk_head_detach() takes it off).
  */
 int rblk_head_attach(struct rblk_ns *ns, const struct attribute_group **groups)
 {
@@ -394,8 +499,11 @@ int rblk_head_attach(struct rblk_ns *ns, const struct attribute_group **groups)
 	mutex_unlock(&subsys->lock);
 
 	mutex_lock(&head->lock);
-	rblk_head_restack(head);
-	if (!test_bit(RBLK_HEAD_DISK_LIVE, &head->flags)) {
+	rblk_head_restack(head, ns);
+	/* Once: a gendisk whose addition failed cannot be added again. */
+	if (!test_and_set_bit(RBLK_HEAD_DISK_TRIED, &head->flags)) {
+		/* No I/O under head->lock: partitions are read by a work. */
+		set_bit(GD_SUPPRESS_PART_SCAN, &head->disk->state);
 		ret = device_add_disk(&subsys->dev, head->disk, groups);
 		if (ret) {
 			rblk_err(ns->ctrl, "%s: namespace %u: no block device: %d\n",
@@ -404,6 +512,10 @@ int rblk_head_attach(struct rblk_ns *ns, const struct attribute_group **groups)
 		}
 		kref_get(&head->ref);	/* put by ->free_disk */
 		set_bit(RBLK_HEAD_DISK_LIVE, &head->flags);
+		queue_work(rblk_wq, &head->partition_work);
+	} else if (!test_bit(RBLK_HEAD_DISK_LIVE, &head->flags)) {
+		ret = -ENXIO;
+		goto out_unlock;
 	}
 	/* As nvme: a missing link is only a nuisance. */
 	if (sysfs_add_link_to_group(&disk_to_dev(head->disk)->kobj, "multipath",
@@ -413,6 +525,8 @@ int rblk_head_attach(struct rblk_ns *ns, const struct attribute_group **groups)
 			  ns->disk->disk_name);
 out_unlock:
 	mutex_unlock(&head->lock);
+	/* Held bios may take the new path. */
+	rblk_head_kick(head);
 	return ret;
 }
 
@@ -423,18 +537,21 @@ out_unlock:
  * @gone: the namespace left the target: the head's I/O fails at once
  *
  * The last path removes the head's disk first, so that, unless @gone,
- * what is cached is written back through it.  A path counts from
- * rblk_head_get() on, so that a head another controller is about to join
- * is not removed under it.
+ * what is cached is written back through it; so does the last attached
+ * path, while another is still on its way (it may not make it).  A path
+ * counts from rblk_head_get() on, so that a head another controller is
+ * about to join is not removed under it.  No lock is held across I/O.
  */
 void rblk_head_detach(struct rblk_ns *ns, bool gone)
 {
 	struct rblk_head *head = ns->head;
 	struct rblk_subsys *subsys = head->subsys;
-	bool last;
+	bool attached = test_bit(RBLK_NS_ATTACHED, &ns->flags);
+	bool last, live, last_attached;
 
 	mutex_lock(&subsys->lock);
 	last = !--head->nr_paths;
+	last_attached = attached && list_is_singular(&head->paths);
 	if (last) {
 		/* No new path joins it, no new open. */
 		set_bit(RBLK_HEAD_REMOVING, &head->flags);
@@ -442,22 +559,27 @@ void rblk_head_detach(struct rblk_ns *ns, bool gone)
 	}
 	mutex_unlock(&subsys->lock);
 
-	mutex_lock(&head->lock);
-	if (test_bit(RBLK_HEAD_DISK_LIVE, &head->flags)) {
-		if (test_bit(RBLK_NS_ATTACHED, &ns->flags))
-			sysfs_remove_link_from_group(&disk_to_dev(head->disk)->kobj,
-						     "multipath",
-						     ns->disk->disk_name);
-		if (last) {
-			if (gone)
-				blk_mark_disk_dead(head->disk);
-			del_gendisk(head->disk);
-			clear_bit(RBLK_HEAD_DISK_LIVE, &head->flags);
-		}
+	live = test_bit(RBLK_HEAD_DISK_LIVE, &head->flags);
+	if (live && attached)
+		sysfs_remove_link_from_group(&disk_to_dev(head->disk)->kobj,
+					     "multipath", ns->disk->disk_name);
+	if (live && !gone && (last || last_attached)) {
+		/* Held bios out first, while the path serves. */
+		rblk_head_kick(head);
+		flush_work(&head->requeue_work);
+		if (!last)
+			sync_blockdev(head->disk->part0);
 	}
-	mutex_unlock(&head->lock);
+	if (live && last) {
+		/* Its partition scan may wait for I/O the kick released. */
+		flush_work(&head->partition_work);
+		if (gone)
+			blk_mark_disk_dead(head->disk);
+		del_gendisk(head->disk);
+		clear_bit(RBLK_HEAD_DISK_LIVE, &head->flags);
+	}
 
-	if (test_bit(RBLK_NS_ATTACHED, &ns->flags)) {
+	if (attached) {
 		mutex_lock(&subsys->lock);
 		list_del_rcu(&ns->siblings);
 		clear_bit(RBLK_NS_ATTACHED, &ns->flags);
@@ -465,12 +587,15 @@ void rblk_head_detach(struct rblk_ns *ns, bool gone)
 		synchronize_srcu(&head->srcu);
 	}
 
+	/* What this path held goes elsewhere, or fails with no path left. */
+	rblk_head_kick(head);
 	if (last) {
+		flush_work(&head->requeue_work);
 		put_disk(head->disk);
 		rblk_head_put(head);	/* the list's reference */
 	} else {
 		mutex_lock(&head->lock);
-		rblk_head_restack(head);
+		rblk_head_restack(head, NULL);
 		mutex_unlock(&head->lock);
 	}
 }

@@ -387,8 +387,9 @@ static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 	return;
 
 out_put_ns:
+	/* Not gone: the head may hold another path's dirty data. */
 	if (ns->head)
-		rblk_head_detach(ns, true);
+		rblk_head_detach(ns, false);
 	rblk_ns_put(ns);
 	goto out;
 out_free_stats:
@@ -702,6 +703,27 @@ static void rblk_ns_ctrl_live(struct rblk_ctrl *ctrl)
 	queue_work(rblk_wq, &ctrl->scan_work);
 }
 
+/* The heads of the controller's namespaces re-route what they hold. */
+static void rblk_ns_paths_work(struct work_struct *work)
+{
+	struct rblk_ctrl *ctrl = container_of(work, struct rblk_ctrl,
+					      paths_work);
+	struct rblk_ns *ns;
+
+	down_read(&ctrl->namespaces_rwsem);
+	list_for_each_entry(ns, &ctrl->namespaces, entry) {
+		if (ns->head)
+			rblk_head_kick(ns->head);
+	}
+	up_read(&ctrl->namespaces_rwsem);
+}
+
+static void rblk_ns_paths_changed(struct rblk_ctrl *ctrl)
+{
+	if (rblk_multipath)
+		queue_work(rblk_wq, &ctrl->paths_work);
+}
+
 /* A notice: only a live controller scans; going live again scans anyway. */
 static void rblk_ns_changed(struct rblk_ctrl *ctrl)
 {
@@ -716,6 +738,7 @@ const struct rblk_ctrl_ops rblk_ns_ctrl_ops = {
 	.revalidate	= rblk_ns_revalidate,
 	.live		= rblk_ns_ctrl_live,
 	.ns_changed	= rblk_ns_changed,
+	.paths_changed	= rblk_ns_paths_changed,
 };
 
 /**
@@ -859,6 +882,7 @@ void rblk_ns_reset_stats_all(struct rblk_ctrl *ctrl)
 void rblk_ns_init_ctrl(struct rblk_ctrl *ctrl)
 {
 	INIT_WORK(&ctrl->scan_work, rblk_scan_work);
+	INIT_WORK(&ctrl->paths_work, rblk_ns_paths_work);
 	rblk_blk_init_ctrl(ctrl);
 }
 
@@ -873,6 +897,8 @@ void rblk_ns_remove_all(struct rblk_ctrl *ctrl)
 	cancel_work_sync(&ctrl->scan_work);
 	complete_all(&ctrl->first_scan);
 	rblk_ns_remove_range(ctrl, 0, (u64)NVME_NSID_ALL + 1, false);
+	/* No namespace left to kick; nothing queues it after DELETING. */
+	cancel_work_sync(&ctrl->paths_work);
 }
 
 /**

@@ -241,6 +241,7 @@ enum rblk_ns_flags {
 };
 
 enum rblk_head_flags {
+	RBLK_HEAD_DISK_TRIED,	/* the head's disk was added, or failed to */
 	RBLK_HEAD_DISK_LIVE,	/* the head's disk is added */
 	RBLK_HEAD_REMOVING,	/* the last path is leaving */
 };
@@ -265,6 +266,11 @@ enum rblk_head_flags {
  *	the subsystem's lock
  * @flags: &enum rblk_head_flags
  * @lock: orders the disk's addition, removal and limits
+ * @requeue_lock: protects @requeue_list (any context)
+ * @requeue_list: bios waiting for a path: failed over, or held while no
+ *	path is usable but one may come back
+ * @requeue_work: submits @requeue_list to the head again
+ * @partition_work: reads the partitions of the disk once added
  */
 struct rblk_head {
 	struct list_head entry;
@@ -282,6 +288,10 @@ struct rblk_head {
 	unsigned int nr_paths;
 	unsigned long flags;
 	struct mutex lock;
+	spinlock_t requeue_lock;
+	struct bio_list requeue_list;
+	struct work_struct requeue_work;
+	struct work_struct partition_work;
 };
 
 /**
@@ -340,6 +350,9 @@ struct rblk_ns {
  *	negative errno fails the reconnect attempt
  * @live: the controller became live (first connect and every reconnect)
  * @ns_changed: the target reported a namespace attribute change
+ * @paths_changed: whether the controller's namespaces may serve I/O
+ *	changed (its state, or fast_io_fail expired); any context: it may
+ *	only queue work
  * @ana_changed: the target reported an ANA change and the ANA log was
  *	read again: @ctrl->ana_log holds it (read it under @ctrl->ana_lock);
  *	from the controller's ana_work, so it may send admin commands; not
@@ -353,6 +366,7 @@ struct rblk_ctrl_ops {
 	void (*live)(struct rblk_ctrl *ctrl);
 	void (*ns_changed)(struct rblk_ctrl *ctrl);
 	void (*ana_changed)(struct rblk_ctrl *ctrl);
+	void (*paths_changed)(struct rblk_ctrl *ctrl);
 };
 
 enum rblk_ctrl_flags {
@@ -451,6 +465,8 @@ struct rblk_subsys {
  * @namespaces_rwsem: protects @namespaces
  * @scan_lock: one namespace scan at a time
  * @scan_work: namespace scan (ns.c)
+ * @paths_work: kicks the heads of the namespaces after @paths_changed
+ *	(ns.c)
  * @first_scan: completed when the first scan finished (or will never
  *	run: deleted, or reconnecting given up); reported as
  *	%RBLK_ATTR_SCANNED
@@ -552,6 +568,7 @@ struct rblk_ctrl {
 	struct rw_semaphore namespaces_rwsem;
 	struct mutex scan_lock;
 	struct work_struct scan_work;
+	struct work_struct paths_work;
 	struct completion first_scan;
 	atomic_t reval_gen;
 
@@ -702,6 +719,7 @@ void rblk_head_detach(struct rblk_ns *ns, bool gone);
 void rblk_head_update(struct rblk_ns *ns);
 void rblk_head_submit_bio(struct bio *bio);
 int rblk_head_open(struct rblk_head *head);
+void rblk_head_kick(struct rblk_head *head);
 struct rblk_ns *rblk_head_open_path(struct rblk_head *head);
 u32 rblk_head_nsid(struct rblk_head *head);
 void rblk_head_free_disk(struct gendisk *disk);

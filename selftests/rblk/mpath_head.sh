@@ -124,7 +124,14 @@ cmp -s /tmp/mh.got /tmp/mh.blk || fail "nvme read at byte 28672 through $h is no
 
 # A reset: I/O written meanwhile is held by the path and lands.
 echo 1 > "/sys/class/rblk/$A/reset_controller" || fail "reset_controller refused"
-write_direct /tmp/mh.pat "$dev" 8388608
+write_direct /tmp/mh.pat "$dev" 8388608 &
+wpid=$!
+if ! wait_until 60 exited "$wpid"; then
+	for d in "$h" "$pa"; do echo "DBG $d inflight $(cat /sys/block/$d/inflight) state $(cat /sys/block/$d/rblk/state 2>/dev/null) outstanding $(cat /sys/block/$d/rblk/outstanding 2>/dev/null)"; done
+	echo w > /proc/sysrq-trigger; sleep 1; dmesg | tail -60
+	fail "a write across the reset did not complete in 60 s"
+fi
+wait "$wpid" || fail "a write across the reset failed"
 rblk_wait_state "$pa" live 30 || fail "$A not live after the reset"
 read_region "$RBLK_BACKING" 8388608 4194304 /tmp/mh.got
 assert_same /tmp/mh.pat /tmp/mh.got "written through $h across a reset, on the target"
