@@ -58,9 +58,20 @@ static bool rblk_rq_mpath(struct request *rq)
  */
 static void rblk_failover_rq(struct request *rq)
 {
-	struct rblk_head *head = rblk_rq_ns(rq)->head;
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+	struct rblk_ns *ns = rblk_rq_ns(rq);
+	struct rblk_head *head = ns->head;
 	unsigned long flags;
 	struct bio *bio;
+
+	/*
+	 * The path's ANA state changed: not used until the log, read again,
+	 * says what it is now (as nvme_update_ana()).
+	 */
+	if (rblk_status_is_ana(req->status)) {
+		set_bit(RBLK_NS_ANA_PENDING, &ns->flags);
+		queue_work(rblk_wq, &req->queue->ctrl->ana_work);
+	}
 
 	spin_lock_irqsave(&head->requeue_lock, flags);
 	for (bio = rq->bio; bio; bio = bio->bi_next) {
@@ -76,9 +87,10 @@ static void rblk_failover_rq(struct request *rq)
 	blk_steal_bios(&head->requeue_list, rq);
 	spin_unlock_irqrestore(&head->requeue_lock, flags);
 
+	/* Before the end, which may let the namespace and its head go. */
+	kblockd_schedule_work(&head->requeue_work);
 	rblk_head_acct_end(rq);
 	blk_mq_end_request(rq, BLK_STS_OK);
-	kblockd_schedule_work(&head->requeue_work);
 }
 
 /* Count a block request as it ends; our own commands are not counted. */
@@ -349,10 +361,13 @@ static bool rblk_rq_over_limits(struct request *rq)
 static blk_status_t rblk_not_ready(struct rblk_ctrl *ctrl,
 				   struct rblk_queue *queue, struct request *rq)
 {
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+
 	/* Multipath I/O never waits for one path (nvme does the same). */
 	if (rblk_rq_mpath(rq) && !blk_noretry_request(rq)) {
 		if (!blk_mq_request_started(rq))
 			blk_mq_start_request(rq);
+		req->status = NVME_SC_HOST_PATH_ERROR;
 		rblk_failover_rq(rq);
 		return BLK_STS_OK;
 	}
@@ -410,7 +425,14 @@ static blk_status_t __rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 		if (unlikely(test_bit(RBLK_NS_DEAD, &ns->flags))) {
 			/* Maybe not on another path. */
 			if (rblk_rq_mpath(rq) && !blk_noretry_request(rq)) {
-				blk_mq_start_request(rq);
+				/*
+				 * Not started: a dead namespace's queue is
+				 * not quiesced, so the cancel of a recovery
+				 * may walk the tags meanwhile and must not
+				 * end it too (as nvme_host_path_error()).
+				 */
+				blk_mq_set_request_complete(rq);
+				req->status = NVME_SC_HOST_PATH_ERROR;
 				rblk_failover_rq(rq);
 				return BLK_STS_OK;
 			}
@@ -523,11 +545,11 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 	if (req->flags & RBLK_REQ_ABORTED) {
 		/*
 		 * Multipath: to another path, or held by the head, whatever
-		 * this path does next; but a command that timed out on each
-		 * try fails in the end.
+		 * this path does next.  Retries do not cross a failover (as
+		 * nvme): a command that times out on every path is bounded
+		 * by the controllers' ctrl_loss_tmo only.
 		 */
-		if (rblk_rq_mpath(rq) && !blk_noretry_request(rq) &&
-		    !((req->flags & RBLK_REQ_TIMED_OUT) && spent))
+		if (rblk_rq_mpath(rq) && !blk_noretry_request(rq))
 			return RBLK_FAILOVER;
 		/* Failfast: no waiting for the reconnect (see rblk_not_ready()). */
 		if (!rblk_ctrl_holds_io(ctrl) || blk_noretry_request(rq))
@@ -539,8 +561,14 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 
 	if ((req->status & NVME_STATUS_DNR) || blk_noretry_request(rq) || spent)
 		return RBLK_COMPLETE;
-	/* The path, not the command: another path may serve it. */
-	if (rblk_rq_mpath(rq) && rblk_status_is_path(req->status))
+	/*
+	 * The path, not the command: another path may serve it.  Only
+	 * where the path is then not chosen again at once (its ANA state is
+	 * read again, or the host itself found it unusable); other path
+	 * errors retry here, within the retry count.
+	 */
+	if (rblk_rq_mpath(rq) && (rblk_status_is_ana(req->status) ||
+				  rblk_status_is_host_path(req->status)))
 		return RBLK_FAILOVER;
 	if (RBLK_STATUS_CRD(req->status) &&
 	    test_bit(RBLK_CTRL_ACRE, &ctrl->flags))

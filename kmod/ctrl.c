@@ -416,6 +416,8 @@ void rblk_ctrl_kill_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns)
 		blk_mq_unquiesce_queue(ns->queue);
 	spin_unlock(&ctrl->ns_lock);
 	blk_mq_kick_requeue_list(ns->queue);
+	/* A head may hold I/O for this path: it is no longer available. */
+	rblk_paths_changed(ctrl);
 }
 
 /**

@@ -117,7 +117,9 @@ static bool rblk_path_usable(struct rblk_ns *ns)
 	enum rblk_state state;
 
 	if (test_bit(RBLK_NS_DEAD, &ns->flags) ||
-	    !test_bit(RBLK_CTRL_IO_READY, &ctrl->flags))
+	    !test_bit(RBLK_CTRL_IO_READY, &ctrl->flags) ||
+	    test_bit(RBLK_NS_ANA_PENDING, &ns->flags) ||
+	    !rblk_ana_state_usable(READ_ONCE(ns->ana_state)))
 		return false;
 	state = rblk_ctrl_state(ctrl);
 	return state == RBLK_STATE_LIVE || state == RBLK_STATE_DELETING;
@@ -131,27 +133,34 @@ static bool rblk_path_usable(struct rblk_ns *ns)
 static bool rblk_path_available(struct rblk_ns *ns)
 {
 	struct rblk_ctrl *ctrl = ns->ctrl;
-	enum rblk_state state;
 
-	if (test_bit(RBLK_NS_DEAD, &ns->flags) ||
-	    test_bit(RBLK_CTRL_FAILFAST, &ctrl->flags))
-		return false;
-	state = rblk_ctrl_state(ctrl);
-	return state == RBLK_STATE_LIVE || state == RBLK_STATE_RESETTING ||
-	       state == RBLK_STATE_CONNECTING;
+	/*
+	 * As the controller holds its own I/O: also while a delete decides
+	 * whether the association still serves the write-back.
+	 */
+	return !test_bit(RBLK_NS_DEAD, &ns->flags) &&
+	       READ_ONCE(ns->ana_state) != NVME_ANA_PERSISTENT_LOSS &&
+	       rblk_ctrl_holds_io(ctrl);
 }
 
-/* The first usable path, or NULL.  Under head->srcu. */
+/*
+ * The first usable path in ANA optimized state, else the first usable
+ * one (non-optimized), or NULL.  Under head->srcu.
+ */
 static struct rblk_ns *rblk_head_find_path(struct rblk_head *head)
 {
-	struct rblk_ns *ns;
+	struct rblk_ns *ns, *fallback = NULL;
 
 	list_for_each_entry_srcu(ns, &head->paths, siblings,
 				 srcu_read_lock_held(&head->srcu)) {
-		if (rblk_path_usable(ns))
+		if (!rblk_path_usable(ns))
+			continue;
+		if (READ_ONCE(ns->ana_state) == NVME_ANA_OPTIMIZED)
 			return ns;
+		if (!fallback)
+			fallback = ns;
 	}
-	return NULL;
+	return fallback;
 }
 
 /* Whether some path may come back.  Under head->srcu. */
@@ -226,8 +235,11 @@ void rblk_head_submit_bio(struct bio *bio)
 		spin_lock_irq(&head->requeue_lock);
 		bio_list_add(&head->requeue_list, bio);
 		spin_unlock_irq(&head->requeue_lock);
-		/* A path that became usable meanwhile kicked before the add. */
-		if (rblk_head_find_path(head))
+		/*
+		 * A path that became usable, or the last one that became
+		 * unavailable, meanwhile kicked before the add.
+		 */
+		if (rblk_head_find_path(head) || !rblk_head_available(head))
 			rblk_head_kick(head);
 	} else {
 		pr_warn_ratelimited("%s: no available path - failing I/O\n",
@@ -541,8 +553,11 @@ out_unlock:
  * path, while another is still on its way (it may not make it).  A path
  * counts from rblk_head_get() on, so that a head another controller is
  * about to join is not removed under it.  No lock is held across I/O.
+ *
+ * Return: true if this was the last path: the caller calls
+ * rblk_head_finish() once the path's own disk is deleted.
  */
-void rblk_head_detach(struct rblk_ns *ns, bool gone)
+bool rblk_head_detach(struct rblk_ns *ns, bool gone)
 {
 	struct rblk_head *head = ns->head;
 	struct rblk_subsys *subsys = head->subsys;
@@ -563,11 +578,14 @@ void rblk_head_detach(struct rblk_ns *ns, bool gone)
 	if (live && attached)
 		sysfs_remove_link_from_group(&disk_to_dev(head->disk)->kobj,
 					     "multipath", ns->disk->disk_name);
-	if (live && !gone && (last || last_attached)) {
-		/* Held bios out first, while the path serves. */
+	if (live && (last || last_attached)) {
+		/*
+		 * Held bios out first: through this path while it serves,
+		 * else they fail, so that nothing below waits for them.
+		 */
 		rblk_head_kick(head);
 		flush_work(&head->requeue_work);
-		if (!last)
+		if (!last && !gone)
 			sync_blockdev(head->disk->part0);
 	}
 	if (live && last) {
@@ -589,15 +607,30 @@ void rblk_head_detach(struct rblk_ns *ns, bool gone)
 
 	/* What this path held goes elsewhere, or fails with no path left. */
 	rblk_head_kick(head);
-	if (last) {
-		flush_work(&head->requeue_work);
-		put_disk(head->disk);
-		rblk_head_put(head);	/* the list's reference */
-	} else {
+	if (!last) {
 		mutex_lock(&head->lock);
 		rblk_head_restack(head, NULL);
 		mutex_unlock(&head->lock);
 	}
+	return last;
+}
+
+/**
+ * rblk_head_finish() - let go of a head whose last path left
+ * @ns: that path, its own disk deleted (its requests drained: those that
+ *	failed over are on the head's list)
+ *
+ * What the head still holds fails (its disk is dead); then its disk and
+ * the subsystem list's reference go.
+ */
+void rblk_head_finish(struct rblk_ns *ns)
+{
+	struct rblk_head *head = ns->head;
+
+	rblk_head_kick(head);
+	flush_work(&head->requeue_work);
+	put_disk(head->disk);
+	rblk_head_put(head);	/* the list's reference */
 }
 
 /**

@@ -350,6 +350,8 @@ static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 
 	/* On the list first: recovery must quiesce the partition scan too. */
 	rblk_ctrl_add_ns(ctrl, ns);
+	/* Its ANA state from the last log: before its head may use it. */
+	rblk_ana_apply(ctrl);
 	/*
 	 * A reconnect revalidated the list before this namespace joined it:
 	 * @info may be stale.  The scan that follows the reconnect adds it.
@@ -388,8 +390,8 @@ static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 
 out_put_ns:
 	/* Not gone: the head may hold another path's dirty data. */
-	if (ns->head)
-		rblk_head_detach(ns, false);
+	if (ns->head && rblk_head_detach(ns, false))
+		rblk_head_finish(ns);
 	rblk_ns_put(ns);
 	goto out;
 out_free_stats:
@@ -412,6 +414,7 @@ out:
 static void rblk_ns_remove(struct rblk_ns *ns, bool gone)
 {
 	struct rblk_ctrl *ctrl = ns->ctrl;
+	bool last;
 
 	if (test_and_set_bit(RBLK_NS_REMOVING, &ns->flags))
 		return;
@@ -420,10 +423,11 @@ static void rblk_ns_remove(struct rblk_ns *ns, bool gone)
 		blk_mark_disk_dead(ns->disk);
 	}
 	/* The last path writes the head's cache back through itself. */
-	if (ns->head)
-		rblk_head_detach(ns, gone);
+	last = ns->head && rblk_head_detach(ns, gone);
 	if (test_bit(RBLK_NS_ADDED, &ns->flags))
 		del_gendisk(ns->disk);
+	if (last)
+		rblk_head_finish(ns);
 	rblk_ctrl_del_ns(ctrl, ns);
 	rblk_info(ctrl, "%s: namespace %u removed\n", ns->name, ns->nsid);
 	rblk_notify(ctrl, ns, RBLK_EVENT_NS_REMOVED);
@@ -691,6 +695,9 @@ static int rblk_ns_revalidate(struct rblk_ctrl *ctrl)
 			rblk_ns_format_applied(ns);
 	}
 	up_read(&ctrl->namespaces_rwsem);
+	/* The log the reconnect read: before held I/O picks a path. */
+	if (!ret)
+		rblk_ana_apply(ctrl);
 	return ret;
 }
 
@@ -701,6 +708,13 @@ static int rblk_ns_revalidate(struct rblk_ctrl *ctrl)
 static void rblk_ns_ctrl_live(struct rblk_ctrl *ctrl)
 {
 	queue_work(rblk_wq, &ctrl->scan_work);
+}
+
+/* An ANA log was read: the paths take its states. */
+static void rblk_ns_ana_changed(struct rblk_ctrl *ctrl)
+{
+	if (rblk_ana_apply(ctrl) && rblk_multipath)
+		queue_work(rblk_wq, &ctrl->paths_work);
 }
 
 /* The heads of the controller's namespaces re-route what they hold. */
@@ -739,6 +753,7 @@ const struct rblk_ctrl_ops rblk_ns_ctrl_ops = {
 	.live		= rblk_ns_ctrl_live,
 	.ns_changed	= rblk_ns_changed,
 	.paths_changed	= rblk_ns_paths_changed,
+	.ana_changed	= rblk_ns_ana_changed,
 };
 
 /**

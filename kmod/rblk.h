@@ -238,6 +238,7 @@ enum rblk_ns_flags {
 	RBLK_NS_DEAD,		/* gone from the target: fail all I/O */
 	RBLK_NS_REMOVING,	/* rblk_ns_remove() owns it */
 	RBLK_NS_ATTACHED,	/* on its head's path list (mpath.c) */
+	RBLK_NS_ANA_PENDING,	/* an ANA status came back: the log is reread */
 };
 
 enum rblk_head_flags {
@@ -313,6 +314,10 @@ struct rblk_head {
  * @head: with multipath, the head this namespace is a path of (referenced);
  *	@disk is then hidden and @name the head's
  * @siblings: link in the head's path list
+ * @ana_grpid: ANA group of the namespace on this controller, 0 if none
+ * @ana_state: its ANA state (&enum nvme_ana_state) as the controller's last
+ *	ANA log said (optimized without ANA; 0 while not known); written
+ *	under the controller's ana_lock, read without a lock
  */
 struct rblk_ns {
 	struct list_head entry;
@@ -335,6 +340,8 @@ struct rblk_ns {
 	struct rblk_iostats stats;
 	struct rblk_head *head;
 	struct list_head siblings;
+	u32 ana_grpid;
+	u8 ana_state;
 };
 
 /**
@@ -715,7 +722,8 @@ struct rblk_head *rblk_head_get(struct rblk_ctrl *ctrl, u32 nsid,
 				const struct block_device_operations *fops);
 void rblk_head_put(struct rblk_head *head);
 int rblk_head_attach(struct rblk_ns *ns, const struct attribute_group **groups);
-void rblk_head_detach(struct rblk_ns *ns, bool gone);
+bool rblk_head_detach(struct rblk_ns *ns, bool gone);
+void rblk_head_finish(struct rblk_ns *ns);
 void rblk_head_update(struct rblk_ns *ns);
 void rblk_head_submit_bio(struct bio *bio);
 int rblk_head_open(struct rblk_head *head);
@@ -807,6 +815,7 @@ void rblk_ana_init(struct rblk_ctrl *ctrl);
 void rblk_ana_free(struct rblk_ctrl *ctrl);
 void rblk_ana_setup(struct rblk_ctrl *ctrl);
 int rblk_ana_read(struct rblk_ctrl *ctrl);
+bool rblk_ana_apply(struct rblk_ctrl *ctrl);
 
 /* fabrics.c: NVMe-oF capsules and controller bring-up */
 int rblk_exec_cmd(struct rblk_ctrl *ctrl, u16 qid, struct nvme_command *cmd,

@@ -640,8 +640,51 @@ static const struct attribute_group rblk_ns_stat_attr_group = {
  * The attributes of a namespace's block device, /sys/block/rblkN/ and
  * /sys/block/rblkN/rblk/: ns.c passes them to device_add_disk().
  */
+/* --- /sys/block/rblkNcM/: a multipath path's ANA group and state --- */
+
+static ssize_t rblk_ns_ana_grpid_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(rblk_dev_to_ns(dev)->ana_grpid));
+}
+static struct device_attribute rblk_ns_attr_ana_grpid =
+	__ATTR(ana_grpid, 0444, rblk_ns_ana_grpid_show, NULL);
+
+static ssize_t rblk_ns_ana_state_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  rblk_ana_state_name(READ_ONCE(rblk_dev_to_ns(dev)->ana_state)));
+}
+static struct device_attribute rblk_ns_attr_ana_state =
+	__ATTR(ana_state, 0444, rblk_ns_ana_state_show, NULL);
+
+static struct attribute *rblk_ns_ana_attrs[] = {
+	&rblk_ns_attr_ana_grpid.attr,
+	&rblk_ns_attr_ana_state.attr,
+	NULL,
+};
+
+/* As nvme's: only a path of a multipath head has them. */
+static umode_t rblk_ns_ana_attrs_are_visible(struct kobject *kobj,
+					     struct attribute *a, int n)
+{
+	struct gendisk *disk = dev_to_disk(kobj_to_dev(kobj));
+
+	if (rblk_disk_is_head(disk) ||
+	    !((struct rblk_ns *)disk->private_data)->head)
+		return 0;
+	return a->mode;
+}
+
+static const struct attribute_group rblk_ns_ana_attr_group = {
+	.attrs		= rblk_ns_ana_attrs,
+	.is_visible	= rblk_ns_ana_attrs_are_visible,
+};
+
 const struct attribute_group *rblk_ns_groups[] = {
 	&rblk_ns_id_attr_group,
+	&rblk_ns_ana_attr_group,
 	&rblk_ns_stat_attr_group,
 	NULL,
 };
