@@ -88,7 +88,7 @@ static void rblk_failover_rq(struct request *rq)
 	spin_unlock_irqrestore(&head->requeue_lock, flags);
 
 	/* Before the end, which may let the namespace and its head go. */
-	kblockd_schedule_work(&head->requeue_work);
+	mod_delayed_work(rblk_wq, &head->requeue_work, 0);
 	rblk_head_acct_end(rq);
 	blk_mq_end_request(rq, BLK_STS_OK);
 }

@@ -78,7 +78,7 @@ static void rblk_head_release(struct kref *ref)
 	struct rblk_head *head = container_of(ref, struct rblk_head, ref);
 
 	/* A kick from a controller's paths_work may still be pending. */
-	cancel_work_sync(&head->requeue_work);
+	cancel_delayed_work_sync(&head->requeue_work);
 	cancel_work_sync(&head->partition_work);
 	WARN_ON_ONCE(!bio_list_empty(&head->requeue_list));
 	cleanup_srcu_struct(&head->srcu);
@@ -185,13 +185,13 @@ static bool rblk_head_available(struct rblk_head *head)
  */
 void rblk_head_kick(struct rblk_head *head)
 {
-	kblockd_schedule_work(&head->requeue_work);
+	mod_delayed_work(rblk_wq, &head->requeue_work, 0);
 }
 
 static void rblk_head_requeue_work(struct work_struct *work)
 {
-	struct rblk_head *head = container_of(work, struct rblk_head,
-					      requeue_work);
+	struct rblk_head *head = container_of(to_delayed_work(work),
+					      struct rblk_head, requeue_work);
 	struct bio *bio, *next;
 
 	spin_lock_irq(&head->requeue_lock);
@@ -237,10 +237,15 @@ void rblk_head_submit_bio(struct bio *bio)
 		spin_unlock_irq(&head->requeue_lock);
 		/*
 		 * A path that became usable, or the last one that became
-		 * unavailable, meanwhile kicked before the add.
+		 * unavailable, meanwhile kicked before the add.  Else the
+		 * paths' news kick it; and it is looked at again in a second
+		 * all the same, so that held I/O never depends on one
+		 * notification alone (one was seen lost, once, in testing).
 		 */
 		if (rblk_head_find_path(head) || !rblk_head_available(head))
 			rblk_head_kick(head);
+		else
+			queue_delayed_work(rblk_wq, &head->requeue_work, HZ);
 	} else {
 		pr_warn_ratelimited("%s: no available path - failing I/O\n",
 				    head->name);
@@ -352,7 +357,7 @@ static struct rblk_head *rblk_head_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 	INIT_LIST_HEAD(&head->paths);
 	spin_lock_init(&head->requeue_lock);
 	bio_list_init(&head->requeue_list);
-	INIT_WORK(&head->requeue_work, rblk_head_requeue_work);
+	INIT_DELAYED_WORK(&head->requeue_work, rblk_head_requeue_work);
 	INIT_WORK(&head->partition_work, rblk_head_partition_work);
 	head->nsid = nsid;
 	head->ids = info->ids;
@@ -584,7 +589,7 @@ bool rblk_head_detach(struct rblk_ns *ns, bool gone)
 		 * else they fail, so that nothing below waits for them.
 		 */
 		rblk_head_kick(head);
-		flush_work(&head->requeue_work);
+		flush_delayed_work(&head->requeue_work);
 		if (!last && !gone)
 			sync_blockdev(head->disk->part0);
 	}
@@ -628,7 +633,7 @@ void rblk_head_finish(struct rblk_ns *ns)
 	struct rblk_head *head = ns->head;
 
 	rblk_head_kick(head);
-	flush_work(&head->requeue_work);
+	flush_delayed_work(&head->requeue_work);
 	put_disk(head->disk);
 	rblk_head_put(head);	/* the list's reference */
 }

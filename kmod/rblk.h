@@ -270,7 +270,8 @@ enum rblk_head_flags {
  * @requeue_lock: protects @requeue_list (any context)
  * @requeue_list: bios waiting for a path: failed over, or held while no
  *	path is usable but one may come back
- * @requeue_work: submits @requeue_list to the head again
+ * @requeue_work: submits @requeue_list to the head again: at once after
+ *	a kick, else a second after a bio was held
  * @partition_work: reads the partitions of the disk once added
  */
 struct rblk_head {
@@ -291,7 +292,7 @@ struct rblk_head {
 	struct mutex lock;
 	spinlock_t requeue_lock;
 	struct bio_list requeue_list;
-	struct work_struct requeue_work;
+	struct delayed_work requeue_work;
 	struct work_struct partition_work;
 };
 
