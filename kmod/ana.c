@@ -99,7 +99,7 @@ out:
 	mutex_unlock(&ctrl->ana_lock);
 }
 
-/* For dynamic debug only: the states change nothing yet. */
+/* Each group read, for dynamic debug. */
 static int rblk_ana_group_dbg(const struct rblk_ana_group *g, void *data)
 {
 	struct rblk_ctrl *ctrl = data;
@@ -191,6 +191,81 @@ static void rblk_ana_work(struct work_struct *work)
 		return;
 	if (!rblk_ana_read(ctrl) && ctrl->ops->ana_changed)
 		ctrl->ops->ana_changed(ctrl);
+}
+
+struct rblk_ana_apply {
+	struct rblk_ctrl *ctrl;
+	bool changed;
+};
+
+/* One path's ANA group and state; under ana_lock. */
+static void rblk_ana_set(struct rblk_ana_apply *a, struct rblk_ns *ns,
+			 u32 grpid, u8 state)
+{
+	u8 old = ns->ana_state;
+
+	ns->ana_grpid = grpid;
+	clear_bit(RBLK_NS_ANA_PENDING, &ns->flags);
+	if (old == state)
+		return;
+	WRITE_ONCE(ns->ana_state, state);
+	a->changed = true;
+	if (ns->head)
+		rblk_info(a->ctrl, "%s: ANA group %u: %s -> %s\n",
+			  ns->disk->disk_name, grpid,
+			  old ? rblk_ana_state_name(old) : "unknown",
+			  rblk_ana_state_name(state));
+}
+
+static int rblk_ana_apply_group(const struct rblk_ana_group *g, void *data)
+{
+	struct rblk_ana_apply *a = data;
+	struct rblk_ns *ns;
+	u32 i, nsid;
+
+	/* Both in ascending NSID order, as the log lists them (nvme too). */
+	for (i = 0; i < g->nr_nsids; i++) {
+		nsid = rblk_ana_group_nsid(g, i);
+		list_for_each_entry(ns, &a->ctrl->namespaces, entry) {
+			if (ns->nsid == nsid) {
+				rblk_ana_set(a, ns, g->grpid, g->state);
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+/**
+ * rblk_ana_apply() - give a controller's namespaces (paths) the ANA group
+ *	and state of its last ANA log
+ * @ctrl: controller; its namespaces_rwsem not held
+ *
+ * Without ANA (not reported, or going on without it) every path is
+ * optimized.  A namespace the log does not list keeps what it had (0 for
+ * a new one: not usable until a log lists it, as nvme-core).
+ *
+ * Return: true if a path's state changed: the caller kicks the heads.
+ */
+bool rblk_ana_apply(struct rblk_ctrl *ctrl)
+{
+	struct rblk_ana_apply a = { .ctrl = ctrl };
+	struct rblk_ns *ns;
+
+	mutex_lock(&ctrl->ana_lock);
+	down_read(&ctrl->namespaces_rwsem);
+	if (ctrl->ana_log_valid) {
+		/* Checked when read: this parse does not fail. */
+		rblk_ana_log_parse(ctrl->ana_log, ctrl->ana_log_size,
+				   ctrl->mpath.anagrpmax, ctrl->mpath.nanagrpid,
+				   rblk_ana_apply_group, &a);
+	} else {
+		list_for_each_entry(ns, &ctrl->namespaces, entry)
+			rblk_ana_set(&a, ns, 0, NVME_ANA_OPTIMIZED);
+	}
+	up_read(&ctrl->namespaces_rwsem);
+	mutex_unlock(&ctrl->ana_lock);
+	return a.changed;
 }
 
 /**

@@ -13,13 +13,95 @@
 #include "rblk.h"
 #include "trace.h"
 
+/*
+ * A multipath head's disk counts its I/O as nvme's does: from the path's
+ * request's dispatch to its end.  Once per request, across retries.
+ */
+static void rblk_head_acct_start(struct rblk_ns *ns, struct request *rq)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+	struct gendisk *disk = ns->head->disk;
+
+	if (req->head_acct || blk_rq_is_passthrough(rq) ||
+	    !blk_queue_io_stat(disk->queue))
+		return;
+	req->head_acct = true;
+	req->head_start = rblk_acct_start(disk->part0, rq);
+}
+
+static void rblk_head_acct_end(struct request *rq)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+
+	if (likely(!req->head_acct))
+		return;
+	req->head_acct = false;
+	rblk_acct_end(rblk_rq_ns(rq)->head->disk->part0, rq, req->head_start);
+}
+
+/*
+ * A path request of a multipath head, which another path may serve: it
+ * carries the head's bios.  (A flush of a flush sequence has none: it
+ * waits for its path, as without multipath.)
+ */
+static bool rblk_rq_mpath(struct request *rq)
+{
+	struct rblk_ns *ns = rblk_rq_ns(rq);
+
+	return ns && ns->head && rq->bio && !blk_rq_is_passthrough(rq);
+}
+
+/*
+ * Give a path request's bios back to its head, which sends them on a
+ * usable path or holds them while a path may come back, and end the
+ * request empty, as nvme_failover_req().  Any context.
+ */
+static void rblk_failover_rq(struct request *rq)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+	struct rblk_ns *ns = rblk_rq_ns(rq);
+	struct rblk_head *head = ns->head;
+	unsigned long flags;
+	struct bio *bio;
+
+	/*
+	 * The path's ANA state changed: not used until the log, read again,
+	 * says what it is now (as nvme_update_ana()).
+	 */
+	if (rblk_status_is_ana(req->status)) {
+		set_bit(RBLK_NS_ANA_PENDING, &ns->flags);
+		queue_work(rblk_wq, &req->queue->ctrl->ana_work);
+	}
+
+	spin_lock_irqsave(&head->requeue_lock, flags);
+	for (bio = rq->bio; bio; bio = bio->bi_next) {
+		bio_set_dev(bio, head->disk->part0);
+		/* Polled on this path's queue, by a poller that may be gone. */
+		if (bio->bi_opf & REQ_POLLED) {
+			bio_clear_polled(bio);
+			WRITE_ONCE(bio->bi_cookie, BLK_QC_T_NONE);
+		}
+		/* The requeue work may block; nobody waits for EAGAIN now. */
+		bio->bi_opf &= ~REQ_NOWAIT;
+	}
+	blk_steal_bios(&head->requeue_list, rq);
+	spin_unlock_irqrestore(&head->requeue_lock, flags);
+
+	/* Before the end, which may let the namespace and its head go. */
+	mod_delayed_work(rblk_wq, &head->requeue_work, 0);
+	rblk_head_acct_end(rq);
+	blk_mq_end_request(rq, BLK_STS_OK);
+}
+
 /* Count a block request as it ends; our own commands are not counted. */
 static void rblk_account(struct request *rq, u16 status, u64 now)
 {
 	struct rblk_ns *ns = rblk_rq_ns(rq);
 
-	if (ns && !blk_rq_is_passthrough(rq))
+	if (ns && !blk_rq_is_passthrough(rq)) {
 		rblk_iostats_account(&ns->stats, rq, status, now);
+		rblk_head_acct_end(rq);
+	}
 }
 
 static inline u64 rblk_sect_to_lba(struct rblk_ns *ns, sector_t sector)
@@ -74,6 +156,7 @@ static blk_status_t rblk_setup_cmd(struct rblk_ns *ns, struct request *rq,
 	/* Retries count across requeues, not across reuse of the tag. */
 	if (!(rq->rq_flags & RQF_DONTPREP)) {
 		req->retries = 0;
+		req->head_acct = false;
 		rq->rq_flags |= RQF_DONTPREP;
 	}
 	switch (req_op(rq)) {
@@ -251,6 +334,7 @@ static bool rblk_resubmit_rq(struct rblk_ctrl *ctrl, struct request *rq)
 	queue_work(rblk_wq, &ctrl->resubmit_work);
 	/* The bios are accounted when their new request completes. */
 	rq->rq_flags &= ~RQF_IO_STAT;
+	rblk_head_acct_end(rq);
 	blk_mq_end_request(rq, BLK_STS_OK);
 	return true;
 }
@@ -277,6 +361,16 @@ static bool rblk_rq_over_limits(struct request *rq)
 static blk_status_t rblk_not_ready(struct rblk_ctrl *ctrl,
 				   struct rblk_queue *queue, struct request *rq)
 {
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+
+	/* Multipath I/O never waits for one path (nvme does the same). */
+	if (rblk_rq_mpath(rq) && !blk_noretry_request(rq)) {
+		if (!blk_mq_request_started(rq))
+			blk_mq_start_request(rq);
+		req->status = NVME_SC_HOST_PATH_ERROR;
+		rblk_failover_rq(rq);
+		return BLK_STS_OK;
+	}
 	if (!blk_rq_is_passthrough(rq) && !blk_noretry_request(rq) &&
 	    rblk_ctrl_holds_io(ctrl)) {
 		/*
@@ -328,9 +422,23 @@ static blk_status_t __rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 
 	if (ns) {
 		/* Gone from the target, or another namespace now. */
-		if (unlikely(test_bit(RBLK_NS_DEAD, &ns->flags)))
+		if (unlikely(test_bit(RBLK_NS_DEAD, &ns->flags))) {
+			/* Maybe not on another path. */
+			if (rblk_rq_mpath(rq) && !blk_noretry_request(rq)) {
+				/*
+				 * Not started: a dead namespace's queue is
+				 * not quiesced, so the cancel of a recovery
+				 * may walk the tags meanwhile and must not
+				 * end it too (as nvme_host_path_error()).
+				 */
+				blk_mq_set_request_complete(rq);
+				req->status = NVME_SC_HOST_PATH_ERROR;
+				rblk_failover_rq(rq);
+				return BLK_STS_OK;
+			}
 			return rblk_fail_rq(rq, NVME_SC_HOST_PATH_ERROR |
 						NVME_STATUS_DNR);
+		}
 		/* A passthrough command's LBAs are its submitter's affair. */
 		if (unlikely(!blk_rq_is_passthrough(rq) &&
 			     rblk_rq_misaligned(ns, rq)))
@@ -367,6 +475,8 @@ static blk_status_t __rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	 * on with writeback throttling): a clock read can be costly (HPET).
 	 */
 	req->start_ns = rq->io_start_time_ns ?: ktime_get_ns();
+	if (ns && ns->head)
+		rblk_head_acct_start(ns, rq);
 
 	ret = rblk_queue_submit(queue, rq, bd->last);
 	switch (ret) {
@@ -414,6 +524,7 @@ enum rblk_disposition {
 	RBLK_RETRY,
 	RBLK_REQUEUE,
 	RBLK_DELAY_RETRY,
+	RBLK_FAILOVER,
 };
 
 static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
@@ -432,6 +543,14 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 	 * instead of resetting the controller forever.
 	 */
 	if (req->flags & RBLK_REQ_ABORTED) {
+		/*
+		 * Multipath: to another path, or held by the head, whatever
+		 * this path does next.  Retries do not cross a failover (as
+		 * nvme): a command that times out on every path is bounded
+		 * by the controllers' ctrl_loss_tmo only.
+		 */
+		if (rblk_rq_mpath(rq) && !blk_noretry_request(rq))
+			return RBLK_FAILOVER;
 		/* Failfast: no waiting for the reconnect (see rblk_not_ready()). */
 		if (!rblk_ctrl_holds_io(ctrl) || blk_noretry_request(rq))
 			return RBLK_COMPLETE;
@@ -442,6 +561,15 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 
 	if ((req->status & NVME_STATUS_DNR) || blk_noretry_request(rq) || spent)
 		return RBLK_COMPLETE;
+	/*
+	 * The path, not the command: another path may serve it.  Only
+	 * where the path is then not chosen again at once (its ANA state is
+	 * read again, or the host itself found it unusable); other path
+	 * errors retry here, within the retry count.
+	 */
+	if (rblk_rq_mpath(rq) && (rblk_status_is_ana(req->status) ||
+				  rblk_status_is_host_path(req->status)))
+		return RBLK_FAILOVER;
 	if (RBLK_STATUS_CRD(req->status) &&
 	    test_bit(RBLK_CTRL_ACRE, &ctrl->flags))
 		return RBLK_DELAY_RETRY;
@@ -466,6 +594,9 @@ static void rblk_complete_rq(struct request *rq)
 		rblk_account(rq, req->status, ktime_get_ns());
 		blk_mq_end_request(rq, likely(!req->status) ? BLK_STS_OK :
 				   rblk_status_to_blk(req->status));
+		return;
+	case RBLK_FAILOVER:
+		rblk_failover_rq(rq);
 		return;
 	case RBLK_DELAY_RETRY:
 		/* Command Retry Delay: the target asked for a pause. */

@@ -15,12 +15,20 @@
  * wrapper                    6.1                        6.12
  * rblk_alloc_queue()         blk_mq_init_queue(set)     blk_mq_alloc_queue(set, lim, d)
  * rblk_alloc_disk()          blk_mq_alloc_disk(set, d)  blk_mq_alloc_disk(set, lim, d)
+ * rblk_alloc_bio_disk()      blk_alloc_disk(node),      blk_alloc_disk(lim, node)
+ *                            queue flags                (lim.features)
+ * rblk_limits_start_stacking(),  blk_set_stacking_limits() on the live queue,
+ *   rblk_limits_stack_disk()   blk_stack_limits(),      queue_limits_stack_bdev()
+ *                            write cache by hand        (inherited features)
  * struct rblk_limits,        blk_queue_*() setters,     queue_limits_start_update(),
  *   rblk_limits_*()          QUEUE_FLAG_NONROT,         ..._commit_update(), lim.features
  *                            blk_queue_write_cache()    (BLK_FEAT_WRITE_CACHE, _FUA)
  * rblk_wait_quiesce_done()   of a request queue         of a tag set
  * struct rblk_bdev_open,     ->open(block_device,       ->open(gendisk, blk_mode_t)
  *   rblk_bdev_open_disk()      fmode_t)
+ * rblk_acct_start(),         bdev_start_io_acct(bdev,   bdev_start_io_acct(bdev, op, t),
+ *   rblk_acct_end()            sectors, op, t), _end(   _end(bdev, op, sectors, t)
+ *                            bdev, op, t)
  * rblk_mode_writable()       FMODE_WRITE                BLK_OPEN_WRITE
  * rblk_class_create()        class_create(owner, name)  class_create(name)
  * struct rblk_genl_doit_ops  genl_ops                   genl_split_ops (pre_doit's)
@@ -98,11 +106,20 @@
  * struct rblk_limits - a change of a request queue's limits
  * @q: the queue
  * @lim: the limits being changed (6.12)
+ * @stacking: the limits are stacked anew (6.1)
+ * @wc: a disk below has a volatile write cache (6.1, stacking)
+ * @fua: a disk below supports FUA (6.1, stacking)
+ * @stack: the limits being stacked, applied at once by the commit (6.1)
  */
 struct rblk_limits {
 	struct request_queue *q;
 #ifdef RBLK_HAVE_ATOMIC_LIMITS
 	struct queue_limits lim;
+#else
+	bool stacking;
+	bool wc;
+	bool fua;
+	struct queue_limits stack;
 #endif
 };
 
@@ -128,6 +145,50 @@ static inline void rblk_limits_start(struct rblk_limits *l,
 static inline int rblk_limits_commit(struct rblk_limits *l)
 {
 	return queue_limits_commit_update(l->q, &l->lim);
+}
+
+/*
+ * A bio-based disk that passes each bio on to another disk (a multipath
+ * head): limits stacked from those below, no request in between.
+ */
+static inline struct gendisk *rblk_alloc_bio_disk(int node)
+{
+	struct queue_limits lim;
+
+	blk_set_stacking_limits(&lim);
+	lim.dma_alignment = 3;
+	/* Not zoned: the validation refuses the stacking default. */
+	lim.max_zone_append_sectors = 0;
+	lim.features |= BLK_FEAT_NOWAIT | BLK_FEAT_IO_STAT;
+	return blk_alloc_disk(&lim, node);
+}
+
+/* Limits stacked anew from the disks below; the queue frozen. */
+static inline void rblk_limits_start_stacking(struct rblk_limits *l,
+					      struct request_queue *q)
+{
+	blk_features_t own;
+	unsigned int user;
+
+	l->q = q;
+	l->lim = queue_limits_start_update(q);
+	user = l->lim.max_user_sectors;
+
+	own = l->lim.features & ~BLK_FEAT_INHERIT_MASK;
+	blk_set_stacking_limits(&l->lim);
+	l->lim.dma_alignment = 3;
+	l->lim.max_zone_append_sectors = 0;
+	l->lim.features |= own;
+	/* The user's max_sectors_kb stays. */
+	l->lim.max_user_sectors = user;
+}
+
+/* The write cache and FUA features come with the limits. */
+static inline void rblk_limits_stack_disk(struct rblk_limits *l,
+					  struct gendisk *disk,
+					  const char *name)
+{
+	queue_limits_stack_bdev(&l->lim, disk->part0, 0, name);
 }
 
 static inline void rblk_limits_max_hw_sectors(struct rblk_limits *l,
@@ -234,11 +295,55 @@ static inline void rblk_limits_start(struct rblk_limits *l,
 				     struct request_queue *q)
 {
 	l->q = q;
+	l->stacking = false;
 }
 
 static inline int rblk_limits_commit(struct rblk_limits *l)
 {
+	if (l->stacking) {
+		/* In one go: no discard sees a cleared limit meanwhile. */
+		l->q->limits = l->stack;
+		blk_queue_write_cache(l->q, l->wc, l->fua);
+		disk_update_readahead(l->q->disk);
+	}
 	return 0;
+}
+
+static inline struct gendisk *rblk_alloc_bio_disk(int node)
+{
+	struct gendisk *disk = blk_alloc_disk(node);
+
+	if (!disk)
+		return ERR_PTR(-ENOMEM);
+	blk_set_stacking_limits(&disk->queue->limits);
+	blk_queue_dma_alignment(disk->queue, 3);
+	blk_queue_flag_set(QUEUE_FLAG_NONROT, disk->queue);
+	blk_queue_flag_set(QUEUE_FLAG_NOWAIT, disk->queue);
+	blk_queue_flag_set(QUEUE_FLAG_IO_STAT, disk->queue);
+	return disk;
+}
+
+static inline void rblk_limits_start_stacking(struct rblk_limits *l,
+					      struct request_queue *q)
+{
+	l->q = q;
+	l->stacking = true;
+	l->wc = false;
+	l->fua = false;
+	blk_set_stacking_limits(&l->stack);
+	l->stack.dma_alignment = 3;
+}
+
+/* 6.1 stacks no queue flag: the write cache is set by the commit. */
+static inline void rblk_limits_stack_disk(struct rblk_limits *l,
+					  struct gendisk *disk,
+					  const char *name)
+{
+	struct request_queue *b = disk->queue;
+
+	blk_stack_limits(&l->stack, &b->limits, 0);
+	l->wc |= test_bit(QUEUE_FLAG_WC, &b->queue_flags);
+	l->fua |= test_bit(QUEUE_FLAG_FUA, &b->queue_flags);
 }
 
 static inline void rblk_limits_max_hw_sectors(struct rblk_limits *l,
@@ -395,6 +500,39 @@ static inline struct nlattr **rblk_genl_dumpit_attrs(struct netlink_callback *cb
 	return genl_dumpit_info(cb)->attrs;
 #endif
 }
+
+/*
+ * I/O statistics of a bio-based disk counted by a request of another
+ * (a multipath head's, by its path's requests): 6.3 moved the sectors
+ * from the start to the end.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+static inline unsigned long rblk_acct_start(struct block_device *bdev,
+					    struct request *rq)
+{
+	return bdev_start_io_acct(bdev, req_op(rq), jiffies);
+}
+
+static inline void rblk_acct_end(struct block_device *bdev,
+				 struct request *rq, unsigned long start)
+{
+	bdev_end_io_acct(bdev, req_op(rq), blk_rq_bytes(rq) >> SECTOR_SHIFT,
+			 start);
+}
+#else
+static inline unsigned long rblk_acct_start(struct block_device *bdev,
+					    struct request *rq)
+{
+	return bdev_start_io_acct(bdev, blk_rq_bytes(rq) >> SECTOR_SHIFT,
+				  req_op(rq), jiffies);
+}
+
+static inline void rblk_acct_end(struct block_device *bdev,
+				 struct request *rq, unsigned long start)
+{
+	bdev_end_io_acct(bdev, req_op(rq), start);
+}
+#endif
 
 /* A reservation conflict: 6.5 renamed BLK_STS_NEXUS (same value). */
 #ifndef BLK_STS_RESV_CONFLICT

@@ -84,6 +84,13 @@ enum rblk_state rblk_ctrl_state(struct rblk_ctrl *ctrl)
 	return READ_ONCE(ctrl->state);
 }
 
+/* News for multipath heads: see &rblk_ctrl_ops.paths_changed. */
+static void rblk_paths_changed(struct rblk_ctrl *ctrl)
+{
+	if (ctrl->ops->paths_changed)
+		ctrl->ops->paths_changed(ctrl);
+}
+
 /**
  * rblk_change_state() - move to a new state if the transition is allowed
  * @ctrl: controller
@@ -148,6 +155,7 @@ bool rblk_change_state(struct rblk_ctrl *ctrl, enum rblk_state new)
 		rblk_dbg(ctrl, "state %s -> %s\n", rblk_state_name(old),
 			 rblk_state_name(new));
 		rblk_notify(ctrl, NULL, RBLK_EVENT_STATE);
+		rblk_paths_changed(ctrl);
 	}
 	return ok;
 }
@@ -408,6 +416,8 @@ void rblk_ctrl_kill_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns)
 		blk_mq_unquiesce_queue(ns->queue);
 	spin_unlock(&ctrl->ns_lock);
 	blk_mq_kick_requeue_list(ns->queue);
+	/* A head may hold I/O for this path: it is no longer available. */
+	rblk_paths_changed(ctrl);
 }
 
 /**
@@ -1182,6 +1192,7 @@ static void rblk_failfast_work(struct work_struct *work)
 		return;
 	rblk_info(ctrl, "fast_io_fail_tmo expired, failing I/O\n");
 	rblk_unquiesce_io(ctrl);
+	rblk_paths_changed(ctrl);
 }
 
 static void rblk_give_up(struct rblk_ctrl *ctrl)
@@ -1489,6 +1500,7 @@ void rblk_ctrl_stop_recovery(struct rblk_ctrl *ctrl)
 	 * this delete leaves the queues quiesced.
 	 */
 	rblk_unquiesce_io(ctrl);
+	rblk_paths_changed(ctrl);
 	/* What a queue-count change moved goes back in before the disks drain. */
 	flush_work(&ctrl->forward_work);
 	flush_work(&ctrl->resubmit_work);

@@ -568,19 +568,11 @@ const struct file_operations rblk_ctrl_fops = {
 
 /* --- the namespaces' block devices --- */
 
-/**
- * rblk_ns_ioctl() - the NVMe ioctls of /dev/rblkN and its partitions
- * @bdev: block device opened
- * @mode: how it was opened
- * @cmd: ioctl
- * @arg: its argument
- *
- * Return: as nvme_ioctl(); -ENOTTY for what the block layer may handle.
- */
-int rblk_ns_ioctl(struct block_device *bdev, rblk_bdev_open_mode_t mode,
-		  unsigned int cmd, unsigned long arg)
+/* The NVMe ioctls of @bdev, a device of namespace @ns or of its head. */
+static int rblk_bdev_ioctl(struct rblk_ns *ns, struct block_device *bdev,
+			   rblk_bdev_open_mode_t mode, unsigned int cmd,
+			   unsigned long arg)
 {
-	struct rblk_ns *ns = bdev->bd_disk->private_data;
 	struct rblk_ctrl *ctrl = ns->ctrl;
 	bool partition = bdev_is_partition(bdev);
 	bool open_for_write = rblk_mode_writable(mode);
@@ -609,6 +601,51 @@ int rblk_ns_ioctl(struct block_device *bdev, rblk_bdev_open_mode_t mode,
 		ret = -ENOTTY;
 		break;
 	}
+	return ret;
+}
+
+/**
+ * rblk_ns_ioctl() - the NVMe ioctls of /dev/rblkN and its partitions
+ * @bdev: block device opened
+ * @mode: how it was opened
+ * @cmd: ioctl
+ * @arg: its argument
+ *
+ * Return: as nvme_ioctl(); -ENOTTY for what the block layer may handle.
+ */
+int rblk_ns_ioctl(struct block_device *bdev, rblk_bdev_open_mode_t mode,
+		  unsigned int cmd, unsigned long arg)
+{
+	return rblk_bdev_ioctl(bdev->bd_disk->private_data, bdev, mode, cmd,
+			       arg);
+}
+
+/**
+ * rblk_head_ioctl() - the NVMe ioctls of a multipath head's /dev/rblkN
+ * @bdev: block device opened
+ * @mode: how it was opened
+ * @cmd: ioctl
+ * @arg: its argument
+ *
+ * Sent through the path the head's I/O would take, as nvme-core does.
+ *
+ * Return: as rblk_ns_ioctl(); -EWOULDBLOCK if no path may serve it.
+ */
+int rblk_head_ioctl(struct block_device *bdev, rblk_bdev_open_mode_t mode,
+		    unsigned int cmd, unsigned long arg)
+{
+	struct rblk_ns *ns;
+	int ret;
+
+	if (cmd == NVME_IOCTL_ID) {
+		force_successful_syscall_return();
+		return rblk_head_nsid(bdev->bd_disk->private_data);
+	}
+	ns = rblk_head_open_path(bdev->bd_disk->private_data);
+	if (!ns)
+		return -EWOULDBLOCK;
+	ret = rblk_bdev_ioctl(ns, bdev, mode, cmd, arg);
+	rblk_ns_close(ns);
 	return ret;
 }
 

@@ -14,26 +14,23 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/blkdev.h>
-#include <linux/idr.h>
-#include <linux/kdev_t.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 
 #include "rblk.h"
 
-#define RBLK_MAX_NS_INDEX	((1U << MINORBITS) / RBLK_MINORS - 1)
 /* Namespace ids one Identify Active Namespace ID list page holds. */
 #define RBLK_NS_LIST_LEN	(NVME_IDENTIFY_DATA_SIZE / sizeof(__le32))
-
-static int rblk_major;
-static DEFINE_IDA(rblk_ns_ida);
 
 static void rblk_ns_release(struct kref *ref)
 {
 	struct rblk_ns *ns = container_of(ref, struct rblk_ns, ref);
 
 	rblk_iostats_exit(&ns->stats);
-	ida_free(&rblk_ns_ida, ns->index);
+	if (ns->head)
+		rblk_head_put(ns->head);
+	else
+		rblk_disk_index_free(ns->index);
 	mutex_destroy(&ns->lock);
 	rblk_ctrl_put(ns->ctrl);
 	kfree(ns);
@@ -71,34 +68,88 @@ static const struct block_device_operations rblk_ns_fops = {
 	.free_disk	= rblk_ns_free_disk,
 };
 
+static int rblk_head_bdev_open(struct rblk_bdev_open *arg,
+			       rblk_bdev_open_mode_t mode)
+{
+	return rblk_head_open(rblk_bdev_open_disk(arg)->private_data);
+}
+
+/* /dev/rblkN with multipath: the paths' disks are hidden. */
+static const struct block_device_operations rblk_head_fops = {
+	.owner		= THIS_MODULE,
+	.submit_bio	= rblk_head_submit_bio,
+	.open		= rblk_head_bdev_open,
+	.ioctl		= rblk_head_ioctl,
+	.compat_ioctl	= blkdev_compat_ptr_ioctl,
+	.free_disk	= rblk_head_free_disk,
+};
+
+/**
+ * rblk_disk_is_head() - whether a disk of rblk's is a multipath head's
+ * @disk: /dev/rblkN's disk or a path's
+ *
+ * Return: true if @disk->private_data is a &struct rblk_head, false if a
+ * &struct rblk_ns.
+ */
+bool rblk_disk_is_head(struct gendisk *disk)
+{
+	return disk->fops == &rblk_head_fops;
+}
+
+/*
+ * The first identifier the namespace reports: UUID, NGUID, EUI-64; else
+ * one made of the controller's vendor id, serial and model and the nsid.
+ */
+static void rblk_wwid(const struct rblk_ns_ids *ids, u16 vid,
+		      const char *serial, const char *model, u32 nsid,
+		      char *buf, size_t len)
+{
+	if (rblk_ns_has_uuid(ids))
+		snprintf(buf, len, "uuid.%pU", &ids->uuid);
+	else if (rblk_ns_has_nguid(ids))
+		snprintf(buf, len, "eui.%16phN", ids->nguid);
+	else if (rblk_ns_has_eui64(ids))
+		snprintf(buf, len, "eui.%8phN", ids->eui64);
+	else
+		snprintf(buf, len, "nvme.%04x-%*phN-%*phN-%08x", vid,
+			 (int)strlen(serial), serial, (int)strlen(model),
+			 model, nsid);
+}
+
 /**
  * rblk_ns_wwid() - world wide identifier of a namespace, as nvme spells it
  * @ns: namespace
  * @buf: output
  * @len: its size, %RBLK_WWID_MAX_LEN is enough
- *
- * The first identifier the namespace reports: UUID, NGUID, EUI-64; else
- * one made of the controller's vendor id, serial and model and the nsid.
  */
 void rblk_ns_wwid(struct rblk_ns *ns, char *buf, size_t len)
 {
 	struct rblk_ctrl *ctrl = ns->ctrl;
 	struct rblk_ns_ids ids;
 
+	if (ns->head) {
+		rblk_head_wwid(ns->head, buf, len);
+		return;
+	}
 	mutex_lock(&ns->lock);
 	ids = ns->info.ids;
 	mutex_unlock(&ns->lock);
+	rblk_wwid(&ids, ctrl->vid, ctrl->serial, ctrl->model, ns->nsid, buf,
+		  len);
+}
 
-	if (rblk_ns_has_uuid(&ids))
-		snprintf(buf, len, "uuid.%pU", &ids.uuid);
-	else if (rblk_ns_has_nguid(&ids))
-		snprintf(buf, len, "eui.%16phN", ids.nguid);
-	else if (rblk_ns_has_eui64(&ids))
-		snprintf(buf, len, "eui.%8phN", ids.eui64);
-	else
-		snprintf(buf, len, "nvme.%04x-%*phN-%*phN-%08x", ctrl->vid,
-			 (int)strlen(ctrl->serial), ctrl->serial,
-			 (int)strlen(ctrl->model), ctrl->model, ns->nsid);
+/**
+ * rblk_head_wwid() - world wide identifier of a multipath head
+ * @head: head
+ * @buf: output
+ * @len: its size, %RBLK_WWID_MAX_LEN is enough
+ *
+ * As a path's: a head's identifiers are those of each of its paths.
+ */
+void rblk_head_wwid(struct rblk_head *head, char *buf, size_t len)
+{
+	rblk_wwid(&head->ids, head->vid, head->subsys->serial,
+		  head->subsys->model, head->nsid, buf, len);
 }
 
 static sector_t rblk_ns_capacity(const struct rblk_ns_info *info)
@@ -173,6 +224,7 @@ static int rblk_ns_set_limits(struct rblk_ns *ns)
 	ns->limits.max_segments = ctrl->max_segments;
 	ns->limits.oncs = ctrl->oncs;
 	ns->limits.vwc = ctrl->vwc;
+	rblk_head_update(ns);
 	return 0;
 }
 
@@ -183,6 +235,7 @@ static void rblk_ns_set_capacity(struct rblk_ns *ns, sector_t capacity)
 	rblk_info(ns->ctrl, "%s: namespace %u is now %llu sectors\n",
 		  ns->name, ns->nsid, (unsigned long long)capacity);
 	set_capacity_and_notify(ns->disk, capacity);
+	rblk_head_update(ns);
 	rblk_notify(ns->ctrl, ns, RBLK_EVENT_NS_RESIZED);
 }
 
@@ -226,6 +279,8 @@ static void rblk_ns_cancel_queue_work(struct request_queue *q)
 		cancel_delayed_work_sync(&hctx->run_work);
 }
 
+static void rblk_ns_remove(struct rblk_ns *ns, bool gone);
+
 static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 			  const struct rblk_ns_info *info, int gen)
 {
@@ -239,10 +294,19 @@ static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 	ret = rblk_iostats_init(&ns->stats);
 	if (ret)
 		goto out_free_ns;
-	ret = ida_alloc_max(&rblk_ns_ida, RBLK_MAX_NS_INDEX, GFP_KERNEL);
-	if (ret < 0)
-		goto out_free_stats;
-	ns->index = ret;
+	if (rblk_multipath) {
+		ns->head = rblk_head_get(ctrl, nsid, info, &rblk_head_fops);
+		if (IS_ERR(ns->head)) {
+			ret = PTR_ERR(ns->head);
+			goto out_free_stats;
+		}
+		ns->index = ns->head->index;
+	} else {
+		ret = rblk_disk_index_alloc();
+		if (ret < 0)
+			goto out_free_stats;
+		ns->index = ret;
+	}
 	kref_init(&ns->ref);
 	mutex_init(&ns->lock);
 	INIT_LIST_HEAD(&ns->entry);
@@ -253,18 +317,28 @@ static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 	snprintf(ns->name, sizeof(ns->name), RBLK_NS_NAME_PREFIX "%d",
 		 ns->index);
 
-	/* From here on the release function undoes the above. */
+	/*
+	 * From here on the release function undoes the above, but for a
+	 * head's path count (out_put_ns).
+	 */
 	disk = rblk_alloc_disk(&ctrl->tag_set, ns);
 	if (IS_ERR(disk)) {
 		ret = PTR_ERR(disk);
 		goto out_put_ns;
 	}
-	disk->major = rblk_major;
-	disk->first_minor = ns->index * RBLK_MINORS;
-	disk->minors = RBLK_MINORS;
 	disk->fops = &rblk_ns_fops;
 	disk->private_data = ns;
-	strscpy(disk->disk_name, ns->name, DISK_NAME_LEN);
+	if (ns->head) {
+		/* No device node, no uevent: users open the head. */
+		disk->flags |= GENHD_FL_HIDDEN;
+		/* rblkNcM; N is below 2^16. */
+		snprintf(disk->disk_name, DISK_NAME_LEN,
+			 RBLK_NS_NAME_PREFIX "%uc%u", (u16)ns->index,
+			 (u32)ctrl->index);
+	} else {
+		rblk_disk_set_devt(disk, ns->index);
+		strscpy(disk->disk_name, ns->name, DISK_NAME_LEN);
+	}
 	ns->disk = disk;
 	ns->queue = disk->queue;
 	ret = rblk_ns_set_limits(ns);
@@ -276,6 +350,8 @@ static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 
 	/* On the list first: recovery must quiesce the partition scan too. */
 	rblk_ctrl_add_ns(ctrl, ns);
+	/* Its ANA state from the last log: before its head may use it. */
+	rblk_ana_apply(ctrl);
 	/*
 	 * A reconnect revalidated the list before this namespace joined it:
 	 * @info may be stale.  The scan that follows the reconnect adds it.
@@ -303,12 +379,19 @@ static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 	/* Release: rblk_ns_open_nsid() may take the disk once it sees this. */
 	smp_mb__before_atomic();
 	set_bit(RBLK_NS_ADDED, &ns->flags);
+	if (ns->head && rblk_head_attach(ns, rblk_head_groups)) {
+		rblk_ns_remove(ns, true);
+		return;
+	}
 	rblk_info(ctrl, "%s: namespace %u, %llu blocks of %u bytes\n",
 		  ns->name, nsid, info->nsze, 1U << info->lba_shift);
 	rblk_notify(ctrl, ns, RBLK_EVENT_NS_ADDED);
 	return;
 
 out_put_ns:
+	/* Not gone: the head may hold another path's dirty data. */
+	if (ns->head && rblk_head_detach(ns, false))
+		rblk_head_finish(ns);
 	rblk_ns_put(ns);
 	goto out;
 out_free_stats:
@@ -331,6 +414,7 @@ out:
 static void rblk_ns_remove(struct rblk_ns *ns, bool gone)
 {
 	struct rblk_ctrl *ctrl = ns->ctrl;
+	bool last;
 
 	if (test_and_set_bit(RBLK_NS_REMOVING, &ns->flags))
 		return;
@@ -338,8 +422,12 @@ static void rblk_ns_remove(struct rblk_ns *ns, bool gone)
 		rblk_ctrl_kill_ns(ctrl, ns);
 		blk_mark_disk_dead(ns->disk);
 	}
+	/* The last path writes the head's cache back through itself. */
+	last = ns->head && rblk_head_detach(ns, gone);
 	if (test_bit(RBLK_NS_ADDED, &ns->flags))
 		del_gendisk(ns->disk);
+	if (last)
+		rblk_head_finish(ns);
 	rblk_ctrl_del_ns(ctrl, ns);
 	rblk_info(ctrl, "%s: namespace %u removed\n", ns->name, ns->nsid);
 	rblk_notify(ctrl, ns, RBLK_EVENT_NS_REMOVED);
@@ -607,6 +695,9 @@ static int rblk_ns_revalidate(struct rblk_ctrl *ctrl)
 			rblk_ns_format_applied(ns);
 	}
 	up_read(&ctrl->namespaces_rwsem);
+	/* The log the reconnect read: before held I/O picks a path. */
+	if (!ret)
+		rblk_ana_apply(ctrl);
 	return ret;
 }
 
@@ -617,6 +708,34 @@ static int rblk_ns_revalidate(struct rblk_ctrl *ctrl)
 static void rblk_ns_ctrl_live(struct rblk_ctrl *ctrl)
 {
 	queue_work(rblk_wq, &ctrl->scan_work);
+}
+
+/* An ANA log was read: the paths take its states. */
+static void rblk_ns_ana_changed(struct rblk_ctrl *ctrl)
+{
+	if (rblk_ana_apply(ctrl) && rblk_multipath)
+		queue_work(rblk_wq, &ctrl->paths_work);
+}
+
+/* The heads of the controller's namespaces re-route what they hold. */
+static void rblk_ns_paths_work(struct work_struct *work)
+{
+	struct rblk_ctrl *ctrl = container_of(work, struct rblk_ctrl,
+					      paths_work);
+	struct rblk_ns *ns;
+
+	down_read(&ctrl->namespaces_rwsem);
+	list_for_each_entry(ns, &ctrl->namespaces, entry) {
+		if (ns->head)
+			rblk_head_kick(ns->head);
+	}
+	up_read(&ctrl->namespaces_rwsem);
+}
+
+static void rblk_ns_paths_changed(struct rblk_ctrl *ctrl)
+{
+	if (rblk_multipath)
+		queue_work(rblk_wq, &ctrl->paths_work);
 }
 
 /* A notice: only a live controller scans; going live again scans anyway. */
@@ -633,6 +752,8 @@ const struct rblk_ctrl_ops rblk_ns_ctrl_ops = {
 	.revalidate	= rblk_ns_revalidate,
 	.live		= rblk_ns_ctrl_live,
 	.ns_changed	= rblk_ns_changed,
+	.paths_changed	= rblk_ns_paths_changed,
+	.ana_changed	= rblk_ns_ana_changed,
 };
 
 /**
@@ -776,6 +897,7 @@ void rblk_ns_reset_stats_all(struct rblk_ctrl *ctrl)
 void rblk_ns_init_ctrl(struct rblk_ctrl *ctrl)
 {
 	INIT_WORK(&ctrl->scan_work, rblk_scan_work);
+	INIT_WORK(&ctrl->paths_work, rblk_ns_paths_work);
 	rblk_blk_init_ctrl(ctrl);
 }
 
@@ -790,6 +912,8 @@ void rblk_ns_remove_all(struct rblk_ctrl *ctrl)
 	cancel_work_sync(&ctrl->scan_work);
 	complete_all(&ctrl->first_scan);
 	rblk_ns_remove_range(ctrl, 0, (u64)NVME_NSID_ALL + 1, false);
+	/* No namespace left to kick; nothing queues it after DELETING. */
+	cancel_work_sync(&ctrl->paths_work);
 }
 
 /**
@@ -799,8 +923,7 @@ void rblk_ns_remove_all(struct rblk_ctrl *ctrl)
  */
 int rblk_ns_init(void)
 {
-	rblk_major = register_blkdev(0, RBLK_NS_NAME_PREFIX);
-	return rblk_major < 0 ? rblk_major : 0;
+	return rblk_mpath_init();
 }
 
 /**
@@ -808,6 +931,5 @@ int rblk_ns_init(void)
  */
 void rblk_ns_exit(void)
 {
-	unregister_blkdev(rblk_major, RBLK_NS_NAME_PREFIX);
-	ida_destroy(&rblk_ns_ida);
+	rblk_mpath_exit();
 }

@@ -920,6 +920,23 @@ bool rblk_status_is_path(u16 status)
 EXPORT_SYMBOL_IF_KUNIT(rblk_status_is_path);
 
 /**
+ * rblk_status_is_host_path() - whether a status is the host's own verdict
+ *	on the path: Host Pathing Error (0x370) or Command Aborted By Host
+ *	(0x371), which rblk sets for commands its queues could not send or
+ *	cancelled
+ * @status: status field (SCT, SC; More and DNR ignored)
+ *
+ * Return: true for those two.
+ */
+bool rblk_status_is_host_path(u16 status)
+{
+	u16 sc = status & RBLK_SC_MASK;
+
+	return sc == NVME_SC_HOST_PATH_ERROR || sc == NVME_SC_HOST_ABORTED_CMD;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_status_is_host_path);
+
+/**
  * rblk_status_is_ana() - whether a status reports the path's ANA state
  * @status: NVMe status (DNR/More included)
  *

@@ -323,6 +323,7 @@ int rblk_status_to_errno(int status);
 blk_status_t rblk_status_to_blk(u16 status);
 bool rblk_status_is_path(u16 status);
 bool rblk_status_is_ana(u16 status);
+bool rblk_status_is_host_path(u16 status);
 
 bool rblk_nqn_valid(const char *nqn);
 bool rblk_hostnqn_uuid(const char *hostnqn, uuid_t *uuid);

@@ -403,6 +403,7 @@ struct rblk_status_case {
 	int err;
 	bool path;	/* SCT 3h: another path may succeed */
 	bool ana;	/* an ANA status: the ANA log changed */
+	bool host;	/* the host's own path verdict */
 };
 
 static const struct rblk_status_case rblk_status_cases[] = {
@@ -428,8 +429,9 @@ static const struct rblk_status_case rblk_status_cases[] = {
 	{ 0x302 | NVME_STATUS_DNR, BLK_STS_IOERR, -EREMOTEIO, true, true },
 	{ 0x304, BLK_STS_IOERR, -EREMOTEIO, true },	/* reserved, still SCT 3h */
 	{ 0x360, BLK_STS_IOERR, -EREMOTEIO, true },	/* controller path error */
-	{ 0x370, BLK_STS_IOERR, -EIO, true },		/* host path error */
-	{ 0x371, BLK_STS_IOERR, -EIO, true },		/* aborted by host */
+	{ 0x370, BLK_STS_IOERR, -EIO, true, false, true },	/* host path error */
+	{ 0x371, BLK_STS_IOERR, -EIO, true, false, true },	/* aborted by host */
+	{ 0x370 | NVME_STATUS_DNR, BLK_STS_IOERR, -EIO, true, false, true },
 	{ 0x7ff | NVME_STATUS_DNR | NVME_STATUS_MORE, BLK_STS_IOERR, -EREMOTEIO },
 };
 
@@ -450,6 +452,7 @@ static void rblk_test_status(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rblk_status_to_errno(c->status), c->err);
 	KUNIT_EXPECT_EQ(test, rblk_status_is_path(c->status), c->path);
 	KUNIT_EXPECT_EQ(test, rblk_status_is_ana(c->status), c->ana);
+	KUNIT_EXPECT_EQ(test, rblk_status_is_host_path(c->status), c->host);
 }
 
 static void rblk_test_errno_passthrough(struct kunit *test)

@@ -31,6 +31,7 @@
 #include <linux/rwsem.h>
 #include <linux/scatterlist.h>
 #include <linux/socket.h>
+#include <linux/srcu.h>
 #include <linux/uuid.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
@@ -177,6 +178,8 @@ enum rblk_req_flags {
  * @responded: the response to the current command id arrived; another
  *	one is the target's error
  * @start_ns: submission time, for the latency histogram
+ * @head_start: when the head's disk started counting it (jiffies)
+ * @head_acct: the multipath head's disk counts it: end that once
  * @range: DSM range buffer for discard
  * @first_sgl: inline scatterlist storage, must be last
  */
@@ -202,7 +205,9 @@ struct rblk_request {
 	u8 retries;
 	u8 opcode;
 	bool responded;
+	bool head_acct;
 	u64 start_ns;
+	unsigned long head_start;
 	struct nvme_dsm_range range __aligned(16);
 	struct scatterlist first_sgl[];
 };
@@ -232,6 +237,63 @@ enum rblk_ns_flags {
 	RBLK_NS_QUIESCED,	/* queue quiesced by controller recovery */
 	RBLK_NS_DEAD,		/* gone from the target: fail all I/O */
 	RBLK_NS_REMOVING,	/* rblk_ns_remove() owns it */
+	RBLK_NS_ATTACHED,	/* on its head's path list (mpath.c) */
+	RBLK_NS_ANA_PENDING,	/* an ANA status came back: the log is reread */
+};
+
+enum rblk_head_flags {
+	RBLK_HEAD_DISK_TRIED,	/* the head's disk was added, or failed to */
+	RBLK_HEAD_DISK_LIVE,	/* the head's disk is added */
+	RBLK_HEAD_REMOVING,	/* the last path is leaving */
+};
+
+/**
+ * struct rblk_head - a namespace of a subsystem, exposed as /dev/rblkN
+ *	across its paths (mpath.c; only with rblk.multipath=Y)
+ * @entry: link in the subsystem's head list
+ * @ref: the list's reference, each path's, the disk's once added
+ * @subsys: subsystem (referenced)
+ * @nsid: namespace id
+ * @index: N of rblkN
+ * @name: "rblkN"
+ * @vid: PCI vendor id of the first controller, for the wwid
+ * @shared: the namespace may be reached through several controllers
+ * @ids: identifiers, those of every path
+ * @disk: the bio-based block device
+ * @srcu: protects @paths for submitters
+ * @paths: the namespaces (paths) attached; changed under the subsystem's
+ *	lock
+ * @nr_paths: paths from rblk_head_get() to rblk_head_detach(), under
+ *	the subsystem's lock
+ * @flags: &enum rblk_head_flags
+ * @lock: orders the disk's addition, removal and limits
+ * @requeue_lock: protects @requeue_list (any context)
+ * @requeue_list: bios waiting for a path: failed over, or held while no
+ *	path is usable but one may come back
+ * @requeue_work: submits @requeue_list to the head again: at once after
+ *	a kick, else a second after a bio was held
+ * @partition_work: reads the partitions of the disk once added
+ */
+struct rblk_head {
+	struct list_head entry;
+	struct kref ref;
+	struct rblk_subsys *subsys;
+	u32 nsid;
+	int index;
+	char name[RBLK_DISK_NAME_LEN];
+	u16 vid;
+	bool shared;
+	struct rblk_ns_ids ids;
+	struct gendisk *disk;
+	struct srcu_struct srcu;
+	struct list_head paths;
+	unsigned int nr_paths;
+	unsigned long flags;
+	struct mutex lock;
+	spinlock_t requeue_lock;
+	struct bio_list requeue_list;
+	struct delayed_work requeue_work;
+	struct work_struct partition_work;
 };
 
 /**
@@ -250,6 +312,13 @@ enum rblk_ns_flags {
  *	the queue quiesced
  * @limits: the controller's values the queue limits were last set from
  * @stats: I/O statistics
+ * @head: with multipath, the head this namespace is a path of (referenced);
+ *	@disk is then hidden and @name the head's
+ * @siblings: link in the head's path list
+ * @ana_grpid: ANA group of the namespace on this controller, 0 if none
+ * @ana_state: its ANA state (&enum nvme_ana_state) as the controller's last
+ *	ANA log said (optimized without ANA; 0 while not known); written
+ *	under the controller's ana_lock, read without a lock
  */
 struct rblk_ns {
 	struct list_head entry;
@@ -270,6 +339,10 @@ struct rblk_ns {
 		u8 vwc;
 	} limits;
 	struct rblk_iostats stats;
+	struct rblk_head *head;
+	struct list_head siblings;
+	u32 ana_grpid;
+	u8 ana_state;
 };
 
 /**
@@ -285,6 +358,9 @@ struct rblk_ns {
  *	negative errno fails the reconnect attempt
  * @live: the controller became live (first connect and every reconnect)
  * @ns_changed: the target reported a namespace attribute change
+ * @paths_changed: whether the controller's namespaces may serve I/O
+ *	changed (its state, or fast_io_fail expired); any context: it may
+ *	only queue work
  * @ana_changed: the target reported an ANA change and the ANA log was
  *	read again: @ctrl->ana_log holds it (read it under @ctrl->ana_lock);
  *	from the controller's ana_work, so it may send admin commands; not
@@ -298,6 +374,7 @@ struct rblk_ctrl_ops {
 	void (*live)(struct rblk_ctrl *ctrl);
 	void (*ns_changed)(struct rblk_ctrl *ctrl);
 	void (*ana_changed)(struct rblk_ctrl *ctrl);
+	void (*paths_changed)(struct rblk_ctrl *ctrl);
 };
 
 enum rblk_ctrl_flags {
@@ -346,6 +423,7 @@ struct rblk_subsys {
 	int instance;
 	struct mutex lock;
 	struct list_head ctrls;
+	struct list_head heads;
 	char subnqn[RBLK_NQN_SIZE];
 	char hostnqn[RBLK_NQN_SIZE];
 	char serial[RBLK_SERIAL_SIZE];
@@ -395,6 +473,8 @@ struct rblk_subsys {
  * @namespaces_rwsem: protects @namespaces
  * @scan_lock: one namespace scan at a time
  * @scan_work: namespace scan (ns.c)
+ * @paths_work: kicks the heads of the namespaces after @paths_changed
+ *	(ns.c)
  * @first_scan: completed when the first scan finished (or will never
  *	run: deleted, or reconnecting given up); reported as
  *	%RBLK_ATTR_SCANNED
@@ -496,6 +576,7 @@ struct rblk_ctrl {
 	struct rw_semaphore namespaces_rwsem;
 	struct mutex scan_lock;
 	struct work_struct scan_work;
+	struct work_struct paths_work;
 	struct completion first_scan;
 	atomic_t reval_gen;
 
@@ -628,7 +709,31 @@ void rblk_host_exit(void);
 /* subsys.c: subsystems, the controllers (paths) to each */
 int rblk_subsys_bind(struct rblk_ctrl *ctrl, const char **errmsg);
 void rblk_subsys_unbind(struct rblk_ctrl *ctrl);
+void rblk_subsys_get(struct rblk_subsys *subsys);
+void rblk_subsys_put(struct rblk_subsys *subsys);
 void rblk_subsys_exit(void);
+
+/* mpath.c: namespace heads across paths; block device numbers */
+extern bool rblk_multipath;
+int rblk_disk_index_alloc(void);
+void rblk_disk_index_free(int index);
+void rblk_disk_set_devt(struct gendisk *disk, int index);
+struct rblk_head *rblk_head_get(struct rblk_ctrl *ctrl, u32 nsid,
+				const struct rblk_ns_info *info,
+				const struct block_device_operations *fops);
+void rblk_head_put(struct rblk_head *head);
+int rblk_head_attach(struct rblk_ns *ns, const struct attribute_group **groups);
+bool rblk_head_detach(struct rblk_ns *ns, bool gone);
+void rblk_head_finish(struct rblk_ns *ns);
+void rblk_head_update(struct rblk_ns *ns);
+void rblk_head_submit_bio(struct bio *bio);
+int rblk_head_open(struct rblk_head *head);
+void rblk_head_kick(struct rblk_head *head);
+struct rblk_ns *rblk_head_open_path(struct rblk_head *head);
+u32 rblk_head_nsid(struct rblk_head *head);
+void rblk_head_free_disk(struct gendisk *disk);
+int rblk_mpath_init(void);
+void rblk_mpath_exit(void);
 
 /* ns.c: namespaces */
 extern const struct rblk_ctrl_ops rblk_ns_ctrl_ops;
@@ -641,6 +746,8 @@ struct rblk_ns **rblk_ns_freeze_all(struct rblk_ctrl *ctrl, unsigned int *nr);
 void rblk_ns_unfreeze_all(struct rblk_ns **frozen, unsigned int nr);
 void rblk_ns_rescan(struct rblk_ctrl *ctrl, bool wait);
 void rblk_ns_wwid(struct rblk_ns *ns, char *buf, size_t len);
+void rblk_head_wwid(struct rblk_head *head, char *buf, size_t len);
+bool rblk_disk_is_head(struct gendisk *disk);
 void rblk_ns_reset_stats_all(struct rblk_ctrl *ctrl);
 int rblk_ns_init(void);
 void rblk_ns_exit(void);
@@ -655,6 +762,8 @@ void rblk_passthru_disable(struct rblk_ctrl *ctrl);
 int rblk_passthru_rescan_ctrl(struct rblk_ctrl *ctrl);
 int rblk_ns_ioctl(struct block_device *bdev, rblk_bdev_open_mode_t mode,
 		  unsigned int cmd, unsigned long arg);
+int rblk_head_ioctl(struct block_device *bdev, rblk_bdev_open_mode_t mode,
+		    unsigned int cmd, unsigned long arg);
 int rblk_ioctl_init(void);
 void rblk_ioctl_exit(void);
 
@@ -663,6 +772,7 @@ extern const struct attribute_group *rblk_ctrl_groups[];
 extern const struct attribute_group *rblk_subsys_groups[];
 extern struct class *rblk_subsys_class;
 extern const struct attribute_group *rblk_ns_groups[];
+extern const struct attribute_group *rblk_head_groups[];
 int rblk_sysfs_init(void);
 void rblk_sysfs_exit(void);
 extern struct class *rblk_class;
@@ -706,6 +816,7 @@ void rblk_ana_init(struct rblk_ctrl *ctrl);
 void rblk_ana_free(struct rblk_ctrl *ctrl);
 void rblk_ana_setup(struct rblk_ctrl *ctrl);
 int rblk_ana_read(struct rblk_ctrl *ctrl);
+bool rblk_ana_apply(struct rblk_ctrl *ctrl);
 
 /* fabrics.c: NVMe-oF capsules and controller bring-up */
 int rblk_exec_cmd(struct rblk_ctrl *ctrl, u16 qid, struct nvme_command *cmd,

@@ -44,11 +44,25 @@ static void rblk_subsys_free(struct kref *ref)
 	list_del(&subsys->entry);
 	mutex_unlock(&rblk_subsys_mutex);
 	WARN_ON_ONCE(!list_empty(&subsys->ctrls));
+	WARN_ON_ONCE(!list_empty(&subsys->heads));
 	device_del(&subsys->dev);
 	put_device(&subsys->dev);
 }
 
-static void rblk_subsys_put(struct rblk_subsys *subsys)
+/**
+ * rblk_subsys_get() - take another reference to a subsystem
+ * @subsys: subsystem, referenced by the caller
+ */
+void rblk_subsys_get(struct rblk_subsys *subsys)
+{
+	kref_get(&subsys->ref);
+}
+
+/**
+ * rblk_subsys_put() - drop a subsystem reference
+ * @subsys: subsystem; the last reference unregisters it
+ */
+void rblk_subsys_put(struct rblk_subsys *subsys)
 {
 	kref_put_mutex(&subsys->ref, rblk_subsys_free, &rblk_subsys_mutex);
 }
@@ -76,7 +90,7 @@ static struct rblk_subsys *__rblk_subsys_find(const char *subnqn,
  * identity.  Created under the mutex, so that two controllers connecting
  * at once find the same.
  */
-static struct rblk_subsys *rblk_subsys_get(struct rblk_ctrl *ctrl)
+static struct rblk_subsys *rblk_subsys_lookup_or_add(struct rblk_ctrl *ctrl)
 {
 	struct rblk_subsys *subsys, *found;
 	int ret;
@@ -87,6 +101,7 @@ static struct rblk_subsys *rblk_subsys_get(struct rblk_ctrl *ctrl)
 	kref_init(&subsys->ref);
 	mutex_init(&subsys->lock);
 	INIT_LIST_HEAD(&subsys->ctrls);
+	INIT_LIST_HEAD(&subsys->heads);
 	strscpy(subsys->subnqn, ctrl->subnqn, sizeof(subsys->subnqn));
 	strscpy(subsys->hostnqn, ctrl->opts.hostnqn, sizeof(subsys->hostnqn));
 	memcpy(subsys->serial, ctrl->serial, sizeof(subsys->serial));
@@ -203,7 +218,7 @@ int rblk_subsys_bind(struct rblk_ctrl *ctrl, const char **errmsg)
 	if (ctrl->subsys)
 		return rblk_subsys_rebind(ctrl, errmsg);
 
-	subsys = rblk_subsys_get(ctrl);
+	subsys = rblk_subsys_lookup_or_add(ctrl);
 	if (IS_ERR(subsys)) {
 		*errmsg = "failed to register the subsystem";
 		return PTR_ERR(subsys);

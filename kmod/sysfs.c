@@ -414,10 +414,20 @@ const struct attribute_group *rblk_subsys_groups[] = {
 	NULL,
 };
 
-/* --- /sys/block/rblkN/: the identifiers, as nvme shows them --- */
+/*
+ * --- /sys/block/rblkN/: the identifiers, as nvme shows them; also of a
+ * multipath head, whose identifiers are fixed ---
+ */
 
-static void rblk_ns_ids(struct rblk_ns *ns, struct rblk_ns_ids *ids)
+static void rblk_ns_ids(struct device *dev, struct rblk_ns_ids *ids)
 {
+	struct gendisk *disk = dev_to_disk(dev);
+	struct rblk_ns *ns = disk->private_data;
+
+	if (rblk_disk_is_head(disk)) {
+		*ids = ((struct rblk_head *)disk->private_data)->ids;
+		return;
+	}
 	mutex_lock(&ns->lock);
 	*ids = ns->info.ids;
 	mutex_unlock(&ns->lock);
@@ -426,6 +436,11 @@ static void rblk_ns_ids(struct rblk_ns *ns, struct rblk_ns_ids *ids)
 static ssize_t rblk_ns_nsid_show(struct device *dev,
 				 struct device_attribute *attr, char *buf)
 {
+	struct gendisk *disk = dev_to_disk(dev);
+
+	if (rblk_disk_is_head(disk))
+		return sysfs_emit(buf, "%u\n",
+				  ((struct rblk_head *)disk->private_data)->nsid);
 	return sysfs_emit(buf, "%u\n", rblk_dev_to_ns(dev)->nsid);
 }
 static struct device_attribute rblk_ns_attr_nsid =
@@ -434,9 +449,13 @@ static struct device_attribute rblk_ns_attr_nsid =
 static ssize_t rblk_ns_wwid_show(struct device *dev,
 				 struct device_attribute *attr, char *buf)
 {
+	struct gendisk *disk = dev_to_disk(dev);
 	char wwid[RBLK_WWID_MAX_LEN];
 
-	rblk_ns_wwid(rblk_dev_to_ns(dev), wwid, sizeof(wwid));
+	if (rblk_disk_is_head(disk))
+		rblk_head_wwid(disk->private_data, wwid, sizeof(wwid));
+	else
+		rblk_ns_wwid(disk->private_data, wwid, sizeof(wwid));
 	return sysfs_emit(buf, "%s\n", wwid);
 }
 static struct device_attribute rblk_ns_attr_wwid =
@@ -447,7 +466,7 @@ static ssize_t rblk_ns_nguid_show(struct device *dev,
 {
 	struct rblk_ns_ids ids;
 
-	rblk_ns_ids(rblk_dev_to_ns(dev), &ids);
+	rblk_ns_ids(dev, &ids);
 	return sysfs_emit(buf, "%pU\n", ids.nguid);
 }
 static struct device_attribute rblk_ns_attr_nguid =
@@ -458,7 +477,7 @@ static ssize_t rblk_ns_uuid_show(struct device *dev,
 {
 	struct rblk_ns_ids ids;
 
-	rblk_ns_ids(rblk_dev_to_ns(dev), &ids);
+	rblk_ns_ids(dev, &ids);
 	return sysfs_emit(buf, "%pU\n", &ids.uuid);
 }
 static struct device_attribute rblk_ns_attr_uuid =
@@ -469,7 +488,7 @@ static ssize_t rblk_ns_eui_show(struct device *dev,
 {
 	struct rblk_ns_ids ids;
 
-	rblk_ns_ids(rblk_dev_to_ns(dev), &ids);
+	rblk_ns_ids(dev, &ids);
 	return sysfs_emit(buf, "%8ph\n", ids.eui64);
 }
 static struct device_attribute rblk_ns_attr_eui =
@@ -494,7 +513,7 @@ static umode_t rblk_ns_id_attrs_are_visible(struct kobject *kobj,
 {
 	struct rblk_ns_ids ids;
 
-	rblk_ns_ids(rblk_dev_to_ns(kobj_to_dev(kobj)), &ids);
+	rblk_ns_ids(kobj_to_dev(kobj), &ids);
 	if ((a == &rblk_ns_attr_nguid.attr && !rblk_ns_has_nguid(&ids)) ||
 	    (a == &rblk_ns_attr_uuid.attr && !rblk_ns_has_uuid(&ids)) ||
 	    (a == &rblk_ns_attr_eui.attr && !rblk_ns_has_eui64(&ids)))
@@ -621,9 +640,81 @@ static const struct attribute_group rblk_ns_stat_attr_group = {
  * The attributes of a namespace's block device, /sys/block/rblkN/ and
  * /sys/block/rblkN/rblk/: ns.c passes them to device_add_disk().
  */
+/* --- /sys/block/rblkNcM/: a multipath path's ANA group and state --- */
+
+static ssize_t rblk_ns_ana_grpid_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(rblk_dev_to_ns(dev)->ana_grpid));
+}
+static struct device_attribute rblk_ns_attr_ana_grpid =
+	__ATTR(ana_grpid, 0444, rblk_ns_ana_grpid_show, NULL);
+
+static ssize_t rblk_ns_ana_state_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  rblk_ana_state_name(READ_ONCE(rblk_dev_to_ns(dev)->ana_state)));
+}
+static struct device_attribute rblk_ns_attr_ana_state =
+	__ATTR(ana_state, 0444, rblk_ns_ana_state_show, NULL);
+
+static struct attribute *rblk_ns_ana_attrs[] = {
+	&rblk_ns_attr_ana_grpid.attr,
+	&rblk_ns_attr_ana_state.attr,
+	NULL,
+};
+
+/* As nvme's: only a path of a multipath head has them. */
+static umode_t rblk_ns_ana_attrs_are_visible(struct kobject *kobj,
+					     struct attribute *a, int n)
+{
+	struct gendisk *disk = dev_to_disk(kobj_to_dev(kobj));
+
+	if (rblk_disk_is_head(disk) ||
+	    !((struct rblk_ns *)disk->private_data)->head)
+		return 0;
+	return a->mode;
+}
+
+static const struct attribute_group rblk_ns_ana_attr_group = {
+	.attrs		= rblk_ns_ana_attrs,
+	.is_visible	= rblk_ns_ana_attrs_are_visible,
+};
+
 const struct attribute_group *rblk_ns_groups[] = {
 	&rblk_ns_id_attr_group,
+	&rblk_ns_ana_attr_group,
 	&rblk_ns_stat_attr_group,
+	NULL,
+};
+
+/* --- /sys/block/rblkN/multipath/: a link to each path's disk (mpath.c) --- */
+
+/* A named group needs an attribute; this one never shows. */
+static struct attribute rblk_head_mpath_dummy = { .name = "dummy" };
+
+static struct attribute *rblk_head_mpath_attrs[] = {
+	&rblk_head_mpath_dummy,
+	NULL,
+};
+
+static umode_t rblk_head_mpath_attrs_are_visible(struct kobject *kobj,
+						 struct attribute *a, int n)
+{
+	return 0;
+}
+
+static const struct attribute_group rblk_head_mpath_attr_group = {
+	.name		= "multipath",
+	.attrs		= rblk_head_mpath_attrs,
+	.is_visible	= rblk_head_mpath_attrs_are_visible,
+};
+
+/* The attributes of a multipath head's disk: mpath.c adds them. */
+const struct attribute_group *rblk_head_groups[] = {
+	&rblk_ns_id_attr_group,
+	&rblk_head_mpath_attr_group,
 	NULL,
 };
 

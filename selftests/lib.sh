@@ -232,13 +232,15 @@ rblk_connect_all() {
 	done
 }
 
-# rblk_ns_dev CTRL NSID: /dev/rblkN of that namespace on controller CTRL;
+# rblk_ns_dev CTRL NSID: /dev/rblkN of that namespace on controller CTRL
+# (with multipath, of the head whose path rblkNcM the controller has);
 # 1 if there is none.
 rblk_ns_dev() {
 	for _d in /sys/class/rblk/"$1"/rblk[0-9]*; do
 		[ -e "$_d" ] || continue
 		[ "$(cat "$_d/nsid" 2>/dev/null)" = "$2" ] || continue
-		echo "/dev/${_d##*/}"
+		_d=${_d##*/}
+		echo "/dev/${_d%c*}"
 		return 0
 	done
 	return 1

@@ -21,8 +21,9 @@ NS_PREFIX='/sys/block/rblk<N>/'
 # The files of /sys/block/rblkN/ that are rblk's (the rest is the block
 # layer's), and those of them a namespace has only if it reports the
 # identifier.
-NS_IDS='nsid wwid nguid uuid eui'
-NS_IDS_OPTIONAL='nguid uuid eui'
+NS_IDS='nsid wwid nguid uuid eui multipath/ multipath/rblk<N>c<M>/ana_state multipath/rblk<N>c<M>/ana_grpid'
+# multipath/ only with rblk.multipath=Y (mpath_head and mpath_ana check it).
+NS_IDS_OPTIONAL='nguid uuid eui multipath/ multipath/rblk<N>c<M>/ana_state multipath/rblk<N>c<M>/ana_grpid'
 
 # find_doc NAME: print the path of the ABI document NAME.
 find_doc() {

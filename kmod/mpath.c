@@ -1,0 +1,659 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rblk namespace heads: with rblk.multipath=Y, one block device /dev/rblkN
+ * per namespace of a subsystem, whatever the number of controllers (paths)
+ * it is reached through (Documentation/multipath.rst).  Each controller's
+ * namespace is a path with a hidden disk rblkNcM; the head's bio-based
+ * disk sends each bio on to a path's disk.
+ *
+ * Lifetimes: a head is referenced by its subsystem's list (until its last
+ * path leaves), by each path, and by its disk once added (put in
+ * ->free_disk), so an open /dev/rblkN keeps it.  It holds its subsystem.
+ *
+ * Locking: the subsystem's lock orders the head list and each head's path
+ * list against each other (scan_lock > subsys->lock); head->lock orders
+ * the disk's addition and its limits (ns->lock > head->lock > the head's
+ * freeze).  Submitters walk the paths under head->srcu; writers unlink,
+ * then synchronize_srcu().  No I/O under either lock: a path's reconnect
+ * takes head->lock while I/O waits for it, so the head's partitions are
+ * read by a work and its disk deleted with no lock held.
+ *
+ * Without multipath (the default until failover lands) the namespace's
+ * own disk is /dev/rblkN, as before; only the device numbers live here.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blkdev.h>
+#include <linux/idr.h>
+#include <linux/kdev_t.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <trace/events/block.h>
+
+#include "rblk.h"
+
+#define RBLK_MAX_DISK_INDEX	((1U << MINORBITS) / RBLK_MINORS - 1)
+
+bool rblk_multipath;
+module_param_named(multipath, rblk_multipath, bool, 0444);
+MODULE_PARM_DESC(multipath,
+		 "one block device per namespace across controllers of a subsystem (default: N)");
+
+static int rblk_major;
+static DEFINE_IDA(rblk_disk_ida);
+
+/**
+ * rblk_disk_index_alloc() - a free N for a new /dev/rblkN
+ *
+ * Return: the index, or a negative errno.
+ */
+int rblk_disk_index_alloc(void)
+{
+	return ida_alloc_max(&rblk_disk_ida, RBLK_MAX_DISK_INDEX, GFP_KERNEL);
+}
+
+/**
+ * rblk_disk_index_free() - give back an index of rblk_disk_index_alloc()
+ * @index: the index
+ */
+void rblk_disk_index_free(int index)
+{
+	ida_free(&rblk_disk_ida, index);
+}
+
+/**
+ * rblk_disk_set_devt() - the device numbers of /dev/rblkN and its partitions
+ * @disk: disk, not yet added
+ * @index: N
+ */
+void rblk_disk_set_devt(struct gendisk *disk, int index)
+{
+	disk->major = rblk_major;
+	disk->first_minor = index * RBLK_MINORS;
+	disk->minors = RBLK_MINORS;
+}
+
+static void rblk_head_release(struct kref *ref)
+{
+	struct rblk_head *head = container_of(ref, struct rblk_head, ref);
+
+	/* A kick from a controller's paths_work may still be pending. */
+	cancel_delayed_work_sync(&head->requeue_work);
+	cancel_work_sync(&head->partition_work);
+	WARN_ON_ONCE(!bio_list_empty(&head->requeue_list));
+	cleanup_srcu_struct(&head->srcu);
+	mutex_destroy(&head->lock);
+	rblk_disk_index_free(head->index);
+	rblk_subsys_put(head->subsys);
+	kfree(head);
+}
+
+/**
+ * rblk_head_put() - drop a reference to a namespace head
+ * @head: head
+ */
+void rblk_head_put(struct rblk_head *head)
+{
+	kref_put(&head->ref, rblk_head_release);
+}
+
+/**
+ * rblk_head_free_disk() - &block_device_operations.free_disk of a head
+ * @disk: the head's disk, which held a reference since it was added
+ */
+void rblk_head_free_disk(struct gendisk *disk)
+{
+	rblk_head_put(disk->private_data);
+}
+
+/*
+ * Usable: the path takes I/O now.  Its controller's queues are ready (a
+ * disconnecting controller's too, while it writes the disks back), and
+ * the namespace is there.
+ */
+static bool rblk_path_usable(struct rblk_ns *ns)
+{
+	struct rblk_ctrl *ctrl = ns->ctrl;
+	enum rblk_state state;
+
+	if (test_bit(RBLK_NS_DEAD, &ns->flags) ||
+	    !test_bit(RBLK_CTRL_IO_READY, &ctrl->flags) ||
+	    test_bit(RBLK_NS_ANA_PENDING, &ns->flags) ||
+	    !rblk_ana_state_usable(READ_ONCE(ns->ana_state)))
+		return false;
+	state = rblk_ctrl_state(ctrl);
+	return state == RBLK_STATE_LIVE || state == RBLK_STATE_DELETING;
+}
+
+/*
+ * Available: the path may take I/O again, so the head holds I/O for it
+ * (nvme's queue_if_no_path): its controller is recovering within
+ * fast_io_fail_tmo and ctrl_loss_tmo.
+ */
+static bool rblk_path_available(struct rblk_ns *ns)
+{
+	struct rblk_ctrl *ctrl = ns->ctrl;
+
+	/*
+	 * As the controller holds its own I/O: also while a delete decides
+	 * whether the association still serves the write-back.
+	 */
+	return !test_bit(RBLK_NS_DEAD, &ns->flags) &&
+	       READ_ONCE(ns->ana_state) != NVME_ANA_PERSISTENT_LOSS &&
+	       rblk_ctrl_holds_io(ctrl);
+}
+
+/*
+ * The first usable path in ANA optimized state, else the first usable
+ * one (non-optimized), or NULL.  Under head->srcu.
+ */
+static struct rblk_ns *rblk_head_find_path(struct rblk_head *head)
+{
+	struct rblk_ns *ns, *fallback = NULL;
+
+	list_for_each_entry_srcu(ns, &head->paths, siblings,
+				 srcu_read_lock_held(&head->srcu)) {
+		if (!rblk_path_usable(ns))
+			continue;
+		if (READ_ONCE(ns->ana_state) == NVME_ANA_OPTIMIZED)
+			return ns;
+		if (!fallback)
+			fallback = ns;
+	}
+	return fallback;
+}
+
+/* Whether some path may come back.  Under head->srcu. */
+static bool rblk_head_available(struct rblk_head *head)
+{
+	struct rblk_ns *ns;
+
+	list_for_each_entry_srcu(ns, &head->paths, siblings,
+				 srcu_read_lock_held(&head->srcu)) {
+		if (rblk_path_available(ns))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * rblk_head_kick() - submit a head's held bios again
+ * @head: head; any context
+ *
+ * After a change of its paths: each held bio takes a usable path, waits
+ * again, or fails.
+ */
+void rblk_head_kick(struct rblk_head *head)
+{
+	mod_delayed_work(rblk_wq, &head->requeue_work, 0);
+}
+
+static void rblk_head_requeue_work(struct work_struct *work)
+{
+	struct rblk_head *head = container_of(to_delayed_work(work),
+					      struct rblk_head, requeue_work);
+	struct bio *bio, *next;
+
+	spin_lock_irq(&head->requeue_lock);
+	next = bio_list_get(&head->requeue_list);
+	spin_unlock_irq(&head->requeue_lock);
+
+	while ((bio = next) != NULL) {
+		next = bio->bi_next;
+		bio->bi_next = NULL;
+		submit_bio_noacct(bio);
+	}
+}
+
+/**
+ * rblk_head_submit_bio() - &block_device_operations.submit_bio of a head
+ * @bio: bio for /dev/rblkN
+ *
+ * Split to the head's limits (the paths', stacked), then sent to a path's
+ * hidden disk, where it becomes a request on that controller's queues.
+ */
+void rblk_head_submit_bio(struct bio *bio)
+{
+	struct rblk_head *head = bio->bi_bdev->bd_disk->private_data;
+	struct rblk_ns *ns;
+	int srcu_idx;
+
+	bio = bio_split_to_limits(bio);
+	if (!bio)
+		return;
+
+	srcu_idx = srcu_read_lock(&head->srcu);
+	ns = rblk_head_find_path(head);
+	if (likely(ns)) {
+		bio_set_dev(bio, ns->disk->part0);
+		trace_block_bio_remap(bio, disk_devt(head->disk),
+				      bio->bi_iter.bi_sector);
+		submit_bio_noacct(bio);
+	} else if (rblk_head_available(head)) {
+		pr_info_ratelimited("%s: no usable path - requeuing I/O\n",
+				    head->name);
+		spin_lock_irq(&head->requeue_lock);
+		bio_list_add(&head->requeue_list, bio);
+		spin_unlock_irq(&head->requeue_lock);
+		/*
+		 * A path that became usable, or the last one that became
+		 * unavailable, meanwhile kicked before the add.  Else the
+		 * paths' news kick it; and it is looked at again in a second
+		 * all the same, so that held I/O never depends on one
+		 * notification alone (one was seen lost, once, in testing).
+		 */
+		if (rblk_head_find_path(head) || !rblk_head_available(head))
+			rblk_head_kick(head);
+		else
+			queue_delayed_work(rblk_wq, &head->requeue_work, HZ);
+	} else {
+		pr_warn_ratelimited("%s: no available path - failing I/O\n",
+				    head->name);
+		bio_io_error(bio);
+	}
+	srcu_read_unlock(&head->srcu, srcu_idx);
+}
+
+/**
+ * rblk_head_open_path() - the path a head's I/O would take now, to send a
+ *	passthrough command through
+ * @head: head
+ *
+ * Return: the path, its disk referenced (give it back with
+ * rblk_ns_close()), or NULL if none may serve.
+ */
+struct rblk_ns *rblk_head_open_path(struct rblk_head *head)
+{
+	struct rblk_ns *ns;
+	int srcu_idx;
+
+	srcu_idx = srcu_read_lock(&head->srcu);
+	ns = rblk_head_find_path(head);
+	/* An attached path's disk is added and stays until it detaches. */
+	if (ns)
+		get_device(disk_to_dev(ns->disk));
+	srcu_read_unlock(&head->srcu, srcu_idx);
+	return ns;
+}
+
+/**
+ * rblk_head_nsid() - the namespace id of a head
+ * @head: head
+ *
+ * Return: the NSID.
+ */
+u32 rblk_head_nsid(struct rblk_head *head)
+{
+	return head->nsid;
+}
+
+/**
+ * rblk_head_open() - whether a head's disk may be opened
+ * @head: head
+ *
+ * Return: 0, or -ENXIO once its last path is leaving.
+ */
+int rblk_head_open(struct rblk_head *head)
+{
+	return test_bit(RBLK_HEAD_REMOVING, &head->flags) ? -ENXIO : 0;
+}
+
+/*
+ * The live head of @nsid in @subsys, referenced, or NULL.  Under
+ * subsys->lock: a listed head's reference is never zero.
+ */
+static struct rblk_head *rblk_head_lookup(struct rblk_subsys *subsys, u32 nsid)
+{
+	struct rblk_head *head;
+
+	lockdep_assert_held(&subsys->lock);
+	list_for_each_entry(head, &subsys->heads, entry) {
+		if (head->nsid == nsid) {
+			kref_get(&head->ref);
+			return head;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The head's partitions, read once the disk is added: not by
+ * device_add_disk() under head->lock, where a read held for a
+ * reconnecting path would wait for that reconnect, which waits for
+ * head->lock to update the head (as nvme defers it).
+ */
+static void rblk_head_partition_work(struct work_struct *work)
+{
+	struct rblk_head *head = container_of(work, struct rblk_head,
+					      partition_work);
+
+	if (WARN_ON_ONCE(!test_and_clear_bit(GD_SUPPRESS_PART_SCAN,
+					     &head->disk->state)))
+		return;
+	mutex_lock(&head->disk->open_mutex);
+	bdev_disk_changed(head->disk, false);
+	mutex_unlock(&head->disk->open_mutex);
+}
+
+static struct rblk_head *rblk_head_alloc(struct rblk_ctrl *ctrl, u32 nsid,
+					 const struct rblk_ns_info *info,
+					 const struct block_device_operations *fops)
+{
+	struct rblk_head *head;
+	int ret = -ENOMEM;
+
+	head = kzalloc(sizeof(*head), GFP_KERNEL);
+	if (!head)
+		return ERR_PTR(-ENOMEM);
+	ret = init_srcu_struct(&head->srcu);
+	if (ret)
+		goto out_free;
+	ret = rblk_disk_index_alloc();
+	if (ret < 0)
+		goto out_srcu;
+	head->index = ret;
+	kref_init(&head->ref);
+	mutex_init(&head->lock);
+	INIT_LIST_HEAD(&head->paths);
+	spin_lock_init(&head->requeue_lock);
+	bio_list_init(&head->requeue_list);
+	INIT_DELAYED_WORK(&head->requeue_work, rblk_head_requeue_work);
+	INIT_WORK(&head->partition_work, rblk_head_partition_work);
+	head->nsid = nsid;
+	head->ids = info->ids;
+	head->shared = info->shared;
+	head->vid = ctrl->vid;
+	snprintf(head->name, sizeof(head->name), RBLK_NS_NAME_PREFIX "%d",
+		 head->index);
+
+	head->disk = rblk_alloc_bio_disk(ctrl->numa_node);
+	if (IS_ERR(head->disk)) {
+		ret = PTR_ERR(head->disk);
+		goto out_index;
+	}
+	rblk_disk_set_devt(head->disk, head->index);
+	head->disk->fops = fops;
+	head->disk->private_data = head;
+	strscpy(head->disk->disk_name, head->name, DISK_NAME_LEN);
+	/* Last: the release function puts it. */
+	rblk_subsys_get(ctrl->subsys);
+	head->subsys = ctrl->subsys;
+	return head;
+
+out_index:
+	mutex_destroy(&head->lock);
+	rblk_disk_index_free(head->index);
+out_srcu:
+	cleanup_srcu_struct(&head->srcu);
+out_free:
+	kfree(head);
+	return ERR_PTR(ret);
+}
+
+/**
+ * rblk_head_get() - the head a new path of a namespace joins
+ * @ctrl: the path's controller, bound to its subsystem
+ * @nsid: namespace id
+ * @info: what Identify Namespace said on @ctrl
+ * @fops: the operations of a new head's disk
+ *
+ * The subsystem's head of @nsid, or a new one (its disk not added until a
+ * path is attached).  A head whose identifiers differ from @info's is
+ * not joined, as nvme-core refuses it.
+ *
+ * Return: the head, referenced (for &rblk_ns.head) and counting the
+ * path until rblk_head_detach(), or an ERR_PTR(): -EINVAL if the
+ * namespace may not join the head, -ENOMEM.
+ */
+struct rblk_head *rblk_head_get(struct rblk_ctrl *ctrl, u32 nsid,
+				const struct rblk_ns_info *info,
+				const struct block_device_operations *fops)
+{
+	struct rblk_subsys *subsys = ctrl->subsys;
+	struct rblk_head *head;
+
+	mutex_lock(&subsys->lock);
+	head = rblk_head_lookup(subsys, nsid);
+	if (head) {
+		if (!head->shared || !info->shared) {
+			rblk_err(ctrl, "Duplicate unshared namespace %u\n",
+				 nsid);
+			goto refuse;
+		}
+		if (!rblk_ns_ids_equal(&head->ids, &info->ids)) {
+			rblk_err(ctrl, "IDs don't match for shared namespace %u\n",
+				 nsid);
+			goto refuse;
+		}
+		head->nr_paths++;
+		goto out_unlock;
+	}
+	head = rblk_head_alloc(ctrl, nsid, info, fops);
+	if (!IS_ERR(head)) {
+		/* The list's reference, and the caller's. */
+		kref_get(&head->ref);
+		head->nr_paths = 1;
+		list_add_tail(&head->entry, &subsys->heads);
+	}
+out_unlock:
+	mutex_unlock(&subsys->lock);
+	return head;
+
+refuse:
+	mutex_unlock(&subsys->lock);
+	rblk_head_put(head);
+	return ERR_PTR(-EINVAL);
+}
+
+/*
+ * The head's limits from its paths', and its size from @from's (the path
+ * that changed, or NULL), under head->lock.  Stacked anew each time, so
+ * that a path whose controller or format changed changes the head;
+ * frozen, so that no bio is split by the old limits while the new apply
+ * (a bio-based freeze waits only for running submit_bio calls, never for
+ * I/O a path or the head holds).
+ */
+static void rblk_head_restack(struct rblk_head *head, struct rblk_ns *from)
+{
+	struct rblk_limits l;
+	struct rblk_ns *ns;
+	int srcu_idx, ret;
+
+	lockdep_assert_held(&head->lock);
+	/* The last path leaving: the limits stay for the dying disk. */
+	if (list_empty(&head->paths))
+		return;
+	blk_mq_freeze_queue(head->disk->queue);
+	rblk_limits_start_stacking(&l, head->disk->queue);
+	srcu_idx = srcu_read_lock(&head->srcu);
+	list_for_each_entry_srcu(ns, &head->paths, siblings,
+				 srcu_read_lock_held(&head->srcu))
+		rblk_limits_stack_disk(&l, ns->disk, head->name);
+	srcu_read_unlock(&head->srcu, srcu_idx);
+	ret = rblk_limits_commit(&l);
+	blk_mq_unfreeze_queue(head->disk->queue);
+	if (ret)
+		pr_warn("%s: the paths' limits were refused: %d\n", head->name,
+			ret);
+	if (from && get_capacity(head->disk) != get_capacity(from->disk))
+		set_capacity_and_notify(head->disk, get_capacity(from->disk));
+}
+
+/**
+ * rblk_head_update() - a path's format, limits or size changed
+ * @ns: the path, attached
+ */
+void rblk_head_update(struct rblk_ns *ns)
+{
+	struct rblk_head *head = ns->head;
+
+	if (!head || !test_bit(RBLK_NS_ATTACHED, &ns->flags))
+		return;
+	mutex_lock(&head->lock);
+	rblk_head_restack(head, ns);
+	mutex_unlock(&head->lock);
+}
+
+/**
+ * rblk_head_attach() - make a namespace whose disk was added a path of its
+ *	head, and add the head's disk with its first path
+ * @ns: namespace with &rblk_ns.head, its hidden disk added
+ * @groups: the sysfs attribute groups of the head's disk
+ *
+ * Return: 0, or a negative errno if the head has no disk: its addition
+ * failed, now or for an earlier path (the path stays attached:
+ * rblk_head_detach() takes it off).
+ */
+int rblk_head_attach(struct rblk_ns *ns, const struct attribute_group **groups)
+{
+	struct rblk_head *head = ns->head;
+	struct rblk_subsys *subsys = head->subsys;
+	int ret = 0;
+
+	mutex_lock(&subsys->lock);
+	list_add_tail_rcu(&ns->siblings, &head->paths);
+	set_bit(RBLK_NS_ATTACHED, &ns->flags);
+	mutex_unlock(&subsys->lock);
+
+	mutex_lock(&head->lock);
+	rblk_head_restack(head, ns);
+	/* Once: a gendisk whose addition failed cannot be added again. */
+	if (!test_and_set_bit(RBLK_HEAD_DISK_TRIED, &head->flags)) {
+		/* No I/O under head->lock: partitions are read by a work. */
+		set_bit(GD_SUPPRESS_PART_SCAN, &head->disk->state);
+		ret = device_add_disk(&subsys->dev, head->disk, groups);
+		if (ret) {
+			rblk_err(ns->ctrl, "%s: namespace %u: no block device: %d\n",
+				 head->name, head->nsid, ret);
+			goto out_unlock;
+		}
+		kref_get(&head->ref);	/* put by ->free_disk */
+		set_bit(RBLK_HEAD_DISK_LIVE, &head->flags);
+		queue_work(rblk_wq, &head->partition_work);
+	} else if (!test_bit(RBLK_HEAD_DISK_LIVE, &head->flags)) {
+		ret = -ENXIO;
+		goto out_unlock;
+	}
+	/* As nvme: a missing link is only a nuisance. */
+	if (sysfs_add_link_to_group(&disk_to_dev(head->disk)->kobj, "multipath",
+				    &disk_to_dev(ns->disk)->kobj,
+				    ns->disk->disk_name))
+		rblk_warn(ns->ctrl, "%s: failed to link path %s\n", head->name,
+			  ns->disk->disk_name);
+out_unlock:
+	mutex_unlock(&head->lock);
+	/* Held bios may take the new path. */
+	rblk_head_kick(head);
+	return ret;
+}
+
+/**
+ * rblk_head_detach() - take a path off its head, before its disk is deleted
+ * @ns: namespace being removed, or whose addition failed: with a head
+ *	from rblk_head_get(), attached or not
+ * @gone: the namespace left the target: the head's I/O fails at once
+ *
+ * The last path removes the head's disk first, so that, unless @gone,
+ * what is cached is written back through it; so does the last attached
+ * path, while another is still on its way (it may not make it).  A path
+ * counts from rblk_head_get() on, so that a head another controller is
+ * about to join is not removed under it.  No lock is held across I/O.
+ *
+ * Return: true if this was the last path: the caller calls
+ * rblk_head_finish() once the path's own disk is deleted.
+ */
+bool rblk_head_detach(struct rblk_ns *ns, bool gone)
+{
+	struct rblk_head *head = ns->head;
+	struct rblk_subsys *subsys = head->subsys;
+	bool attached = test_bit(RBLK_NS_ATTACHED, &ns->flags);
+	bool last, live, last_attached;
+
+	mutex_lock(&subsys->lock);
+	last = !--head->nr_paths;
+	last_attached = attached && list_is_singular(&head->paths);
+	if (last) {
+		/* No new path joins it, no new open. */
+		set_bit(RBLK_HEAD_REMOVING, &head->flags);
+		list_del_init(&head->entry);
+	}
+	mutex_unlock(&subsys->lock);
+
+	live = test_bit(RBLK_HEAD_DISK_LIVE, &head->flags);
+	if (live && attached)
+		sysfs_remove_link_from_group(&disk_to_dev(head->disk)->kobj,
+					     "multipath", ns->disk->disk_name);
+	if (live && (last || last_attached)) {
+		/*
+		 * Held bios out first: through this path while it serves,
+		 * else they fail, so that nothing below waits for them.
+		 */
+		rblk_head_kick(head);
+		flush_delayed_work(&head->requeue_work);
+		if (!last && !gone)
+			sync_blockdev(head->disk->part0);
+	}
+	if (live && last) {
+		/* Its partition scan may wait for I/O the kick released. */
+		flush_work(&head->partition_work);
+		if (gone)
+			blk_mark_disk_dead(head->disk);
+		del_gendisk(head->disk);
+		clear_bit(RBLK_HEAD_DISK_LIVE, &head->flags);
+	}
+
+	if (attached) {
+		mutex_lock(&subsys->lock);
+		list_del_rcu(&ns->siblings);
+		clear_bit(RBLK_NS_ATTACHED, &ns->flags);
+		mutex_unlock(&subsys->lock);
+		synchronize_srcu(&head->srcu);
+	}
+
+	/* What this path held goes elsewhere, or fails with no path left. */
+	rblk_head_kick(head);
+	if (!last) {
+		mutex_lock(&head->lock);
+		rblk_head_restack(head, NULL);
+		mutex_unlock(&head->lock);
+	}
+	return last;
+}
+
+/**
+ * rblk_head_finish() - let go of a head whose last path left
+ * @ns: that path, its own disk deleted (its requests drained: those that
+ *	failed over are on the head's list)
+ *
+ * What the head still holds fails (its disk is dead); then its disk and
+ * the subsystem list's reference go.
+ */
+void rblk_head_finish(struct rblk_ns *ns)
+{
+	struct rblk_head *head = ns->head;
+
+	rblk_head_kick(head);
+	flush_delayed_work(&head->requeue_work);
+	put_disk(head->disk);
+	rblk_head_put(head);	/* the list's reference */
+}
+
+/**
+ * rblk_mpath_init() - register the block major
+ *
+ * Return: 0 or a negative errno.
+ */
+int rblk_mpath_init(void)
+{
+	rblk_major = register_blkdev(0, RBLK_NS_NAME_PREFIX);
+	return rblk_major < 0 ? rblk_major : 0;
+}
+
+/**
+ * rblk_mpath_exit() - undo rblk_mpath_init(), all disks gone
+ */
+void rblk_mpath_exit(void)
+{
+	unregister_blkdev(rblk_major, RBLK_NS_NAME_PREFIX);
+	ida_destroy(&rblk_disk_ida);
+}

@@ -1,0 +1,185 @@
+#!/bin/sh
+# ANA states of multipath paths (issue 27, step 8), rblk.multipath=Y, two
+# controllers to one subsystem over two nvmet ports (ANA group 1 on each),
+# next to nvme-rdma's native multipath connected the same way:
+#  - each path shows its group and state in ana_grpid and ana_state (nvme's
+#    names), following the target's changes within seconds (the ANA change
+#    notice), as nvme-rdma's paths do;
+#  - under a verifying writer: I/O stays off an inaccessible path, prefers
+#    an optimized path to a non-optimized one, uses a non-optimized one
+#    when it is the only usable one; no I/O error;
+#  - both paths inaccessible: a write is held, and completes once one turns
+#    optimized; both in persistent loss: I/O fails at once (rblk does not
+#    wait for a final state);
+#  - what was written is on the target.
+# rblk-timeout: 600
+# rblk-lockdep: port-disable
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+NVMET=${RBLK_NVMET_PORT%/*}
+P1=$RBLK_NVMET_PORT
+P2=$NVMET/2
+SVC2=4421
+
+ana_set() { echo "$2" > "$1/ana_groups/1/ana_state" || fail "cannot set $1's ANA group 1 to $2"; }
+cleanup() {
+	ana_set "$P1" optimized 2>/dev/null
+	nvme disconnect -n "$RBLK_NQN" >/dev/null 2>&1
+	modprobe -r nvme-rdma 2>/dev/null
+	rblk_unload 2>/dev/null
+	rm -f "$P2/subsystems/$RBLK_NQN" 2>/dev/null
+	rmdir "$P2" 2>/dev/null
+	rm -f /tmp/ma.fio /tmp/ma.dd /tmp/ma.pat /tmp/ma.got
+}
+trap cleanup EXIT
+
+{ mkdir "$P2" && echo rdma > "$P2/addr_trtype" &&
+  echo ipv4 > "$P2/addr_adrfam" &&
+  echo "$RBLK_TRADDR" > "$P2/addr_traddr" &&
+  echo "$SVC2" > "$P2/addr_trsvcid" &&
+  ln -s "$RBLK_NVMET_SUBSYS" "$P2/subsystems/$RBLK_NQN"; } ||
+	fail "cannot create nvmet port 2"
+[ -f "$P2/ana_groups/1/ana_state" ] || skip "nvmet without ANA groups"
+
+rblk_load multipath=1
+connect_svc() {
+	_o=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$1" -n "$RBLK_NQN" 2>&1) ||
+		{ echo "FAIL: $TEST_NAME: connect to port $1: $_o" >&2; return 1; }
+	echo "$_o" | head -n 1
+}
+A=$(connect_svc "$RBLK_TRSVCID") || exit "$KSFT_FAIL"
+B=$(connect_svc "$SVC2") || exit "$KSFT_FAIL"
+dev=$(rblk_ns_dev "$A" "$RBLK_NSID_FILE") || fail "no namespace $RBLK_NSID_FILE on $A"
+h=${dev##*/}
+pa=; pb=
+for p in /sys/block/"$h"/multipath/*; do
+	c=$(readlink -f "$p"); c=${c%/*}; c=${c##*/}
+	[ "$c" = "$A" ] && pa=${p##*/}
+	[ "$c" = "$B" ] && pb=${p##*/}
+done
+[ -n "$pa" ] && [ -n "$pb" ] || fail "paths of $h: $(ls "/sys/block/$h/multipath")"
+st() { cat "/sys/block/$1/ana_state"; }
+io() { echo $(($(cat "/sys/block/$1/rblk/writes") + $(cat "/sys/block/$1/rblk/reads"))); }
+[ "$(st "$pa")" = optimized ] && [ "$(st "$pb")" = optimized ] ||
+	fail "initial states $pa $(st "$pa"), $pb $(st "$pb")"
+[ "$(cat "/sys/block/$pa/ana_grpid")" = 1 ] || fail "$pa ana_grpid $(cat "/sys/block/$pa/ana_grpid")"
+[ ! -e "/sys/block/$h/ana_state" ] || fail "the head $h has an ana_state"
+
+# ctrl_paths_state CTRL STATE: every rblk path of controller CTRL is in STATE.
+ctrl_paths_state() {
+	for _p in /sys/class/rblk/"$1"/rblk*c*; do
+		[ "$(cat "$_p/ana_state")" = "$2" ] || return 1
+	done
+}
+
+# wait_state PATH STATE: within 5 s.
+wait_state() {
+	_n=50
+	while [ "$(st "$1")" != "$2" ]; do
+		_n=$((_n - 1))
+		[ "$_n" -gt 0 ] || fail "$1 is $(st "$1"), expected $2 within 5 s"
+		usleep 100000
+	done
+}
+# uses PATH: I/O over PATH grows in 2 s; unused PATH: it does not.
+uses() { _0=$(io "$1"); sleep 2; [ "$(io "$1")" -gt "$_0" ] || fail "$3: no I/O over $1 ($2)"; }
+unused() { _0=$(io "$1"); sleep 2; [ "$(io "$1")" -eq "$_0" ] || fail "$3: I/O over $1 ($2)"; }
+
+fio --name=ana --filename="$dev" --direct=1 --ioengine=libaio --rw=randwrite \
+	--bs=4k --iodepth=16 --size=16M --time_based --runtime=30 \
+	--verify=crc32c --verify_fatal=1 --verify_backlog=256 > /tmp/ma.fio 2>&1 &
+pid=$!
+sleep 1
+uses "$pa" "first optimized path" "both optimized"
+ana_set "$P1" inaccessible
+wait_state "$pa" inaccessible
+unused "$pa" inaccessible "port 1 inaccessible"
+uses "$pb" optimized "port 1 inaccessible"
+ana_set "$P1" non-optimized
+wait_state "$pa" non-optimized
+unused "$pa" non-optimized "port 1 non-optimized, port 2 optimized"
+ana_set "$P2" inaccessible
+wait_state "$pb" inaccessible
+uses "$pa" non-optimized "port 1 non-optimized, port 2 inaccessible"
+ana_set "$P1" optimized
+ana_set "$P2" optimized
+wait_state "$pa" optimized
+wait_state "$pb" optimized
+running "$pid" || fail "the writer ended early: $(grep -E 'err=|error' /tmp/ma.fio | head -3)"
+wait "$pid"; rc=$?
+[ "$rc" -eq 0 ] && grep -q 'err= 0' /tmp/ma.fio ||
+	fail "fio failed ($rc): $(grep -E 'err=|verify|error' /tmp/ma.fio | head -5)"
+log "inaccessible avoided, optimized preferred, non-optimized used alone; fio: no error"
+
+# Both inaccessible: held; port 2 optimized: done.
+pattern_file /tmp/ma.pat 1048576
+ana_set "$P1" inaccessible
+ana_set "$P2" inaccessible
+wait_state "$pa" inaccessible
+wait_state "$pb" inaccessible
+dd if=/tmp/ma.pat of="$dev" bs=64k seek=320 oflag=direct conv=notrunc > /tmp/ma.dd 2>&1 &
+dpid=$!
+sleep 3
+running "$dpid" || fail "the write ended with both paths inaccessible: $(cat /tmp/ma.dd)"
+ana_set "$P2" optimized
+wait_until 20 exited "$dpid" || fail "the held write did not complete once $pb was optimized"
+wait "$dpid" || fail "the held write failed: $(cat /tmp/ma.dd)"
+read_region "$RBLK_BACKING" 20971520 1048576 /tmp/ma.got
+assert_same /tmp/ma.pat /tmp/ma.got "held while inaccessible, then written, on the target"
+log "both inaccessible: the write was held 3 s and completed over $pb"
+
+# The same states under nvme-rdma, side by side.
+must modprobe nvme-rdma
+must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN"
+must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$SVC2" -n "$RBLK_NQN"
+nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE" > /dev/null || fail "nvme-rdma did not connect"
+# nvme_ctrl_paths_state SVC STATE: nvme-rdma's paths through port SVC.
+nvme_ctrl_paths_state() {
+	for _c in /sys/class/nvme/nvme*; do
+		grep -q "trsvcid=$1" "$_c/address" 2>/dev/null || continue
+		_n=${_c##*/}
+		for _p in /sys/block/"${_n%%[0-9]*}"*c"${_n#nvme}"n*; do
+			[ -e "$_p" ] || return 1
+			[ "$(cat "$_p/ana_state")" = "$2" ] || return 1
+		done
+		return 0
+	done
+	return 1
+}
+wait_until 10 nvme_ctrl_paths_state "$RBLK_TRSVCID" inaccessible ||
+	fail "nvme-rdma's paths on port 1 are not inaccessible"
+wait_until 10 nvme_ctrl_paths_state "$SVC2" optimized ||
+	fail "nvme-rdma's paths on port 2 are not optimized"
+ctrl_paths_state "$A" inaccessible || fail "rblk's paths on $A are not all inaccessible"
+ctrl_paths_state "$B" optimized || fail "rblk's paths on $B are not all optimized"
+ana_set "$P1" non-optimized
+wait_until 10 nvme_ctrl_paths_state "$RBLK_TRSVCID" non-optimized ||
+	fail "nvme-rdma's paths on port 1 did not turn non-optimized"
+wait_until 10 ctrl_paths_state "$A" non-optimized || fail "rblk's paths on $A did not turn non-optimized"
+nvme disconnect -n "$RBLK_NQN" > /dev/null
+modprobe -r nvme-rdma
+log "nvme-rdma's paths show the same states"
+
+# Persistent loss on both: no waiting.
+ana_set "$P1" persistent-loss
+ana_set "$P2" persistent-loss
+wait_state "$pa" persistent-loss
+wait_state "$pb" persistent-loss
+t0=$(uptime_ms)
+out=$(dd if="$dev" of=/dev/null bs=4k count=1 iflag=direct 2>&1) &&
+	fail "read succeeded with both paths in persistent loss"
+ms=$(($(uptime_ms) - t0))
+echo "$out" | grep -qE "Input/output error|I/O error" || fail "expected EIO, got: $out"
+[ "$ms" -le 3000 ] || fail "persistent loss failed I/O after ${ms} ms"
+ana_set "$P1" optimized
+ana_set "$P2" optimized
+wait_state "$pa" optimized
+wait_until 10 sh -c "dd if=$dev of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null" ||
+	fail "$dev did not serve again once optimized"
+log "persistent loss on both: EIO after ${ms} ms; optimized again: served"
+
+assert_on_target "$dev" "$RBLK_BACKING" 22 "what was written through $dev"
+must nvmecfg disconnect "$A"
+must nvmecfg disconnect "$B"
+exit 0
