@@ -232,6 +232,13 @@ rblk_connect_all() {
 	done
 }
 
+# nvme_native_mpath: nvme_core (loaded here) does native multipath, as
+# Debian's kernels do; the debug kernel does not (CONFIG_NVME_MULTIPATH).
+nvme_native_mpath() {
+	modprobe nvme-rdma 2>/dev/null || return 1
+	[ "$(cat /sys/module/nvme_core/parameters/multipath 2>/dev/null)" = Y ]
+}
+
 # rblk_ns_dev CTRL NSID: /dev/rblkN of that namespace on controller CTRL
 # (with multipath, of the head whose path rblkNcM the controller has);
 # 1 if there is none.

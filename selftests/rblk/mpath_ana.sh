@@ -129,11 +129,6 @@ read_region "$RBLK_BACKING" 20971520 1048576 /tmp/ma.got
 assert_same /tmp/ma.pat /tmp/ma.got "held while inaccessible, then written, on the target"
 log "both inaccessible: the write was held 3 s and completed over $pb"
 
-# The same states under nvme-rdma, side by side.
-must modprobe nvme-rdma
-must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN"
-must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$SVC2" -n "$RBLK_NQN"
-nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE" > /dev/null || fail "nvme-rdma did not connect"
 # nvme_ctrl_paths_state SVC STATE: nvme-rdma's paths through port SVC.
 nvme_ctrl_paths_state() {
 	for _c in /sys/class/nvme/nvme*; do
@@ -147,19 +142,29 @@ nvme_ctrl_paths_state() {
 	done
 	return 1
 }
-wait_until 10 nvme_ctrl_paths_state "$RBLK_TRSVCID" inaccessible ||
-	fail "nvme-rdma's paths on port 1 are not inaccessible"
-wait_until 10 nvme_ctrl_paths_state "$SVC2" optimized ||
-	fail "nvme-rdma's paths on port 2 are not optimized"
-ctrl_paths_state "$A" inaccessible || fail "rblk's paths on $A are not all inaccessible"
-ctrl_paths_state "$B" optimized || fail "rblk's paths on $B are not all optimized"
-ana_set "$P1" non-optimized
-wait_until 10 nvme_ctrl_paths_state "$RBLK_TRSVCID" non-optimized ||
-	fail "nvme-rdma's paths on port 1 did not turn non-optimized"
-wait_until 10 ctrl_paths_state "$A" non-optimized || fail "rblk's paths on $A did not turn non-optimized"
-nvme disconnect -n "$RBLK_NQN" > /dev/null
-modprobe -r nvme-rdma
-log "nvme-rdma's paths show the same states"
+# The same states under nvme-rdma, side by side.
+if nvme_native_mpath; then
+	must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN"
+	must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$SVC2" -n "$RBLK_NQN"
+	nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE" > /dev/null || fail "nvme-rdma did not connect"
+	wait_until 10 nvme_ctrl_paths_state "$RBLK_TRSVCID" inaccessible ||
+		fail "nvme-rdma's paths on port 1 are not inaccessible"
+	wait_until 10 nvme_ctrl_paths_state "$SVC2" optimized ||
+		fail "nvme-rdma's paths on port 2 are not optimized"
+	ctrl_paths_state "$A" inaccessible || fail "rblk's paths on $A are not all inaccessible"
+	ctrl_paths_state "$B" optimized || fail "rblk's paths on $B are not all optimized"
+	ana_set "$P1" non-optimized
+	wait_until 10 nvme_ctrl_paths_state "$RBLK_TRSVCID" non-optimized ||
+		fail "nvme-rdma's paths on port 1 did not turn non-optimized"
+	wait_until 10 ctrl_paths_state "$A" non-optimized || fail "rblk's paths on $A did not turn non-optimized"
+	nvme disconnect -n "$RBLK_NQN" > /dev/null
+	modprobe -r nvme-rdma
+	log "nvme-rdma's paths show the same states"
+else
+	ana_set "$P1" non-optimized
+	wait_until 10 ctrl_paths_state "$A" non-optimized || fail "rblk's paths on $A did not turn non-optimized"
+	log "nvme_core without native multipath: no reference"
+fi
 
 # Persistent loss on both: no waiting.
 ana_set "$P1" persistent-loss

@@ -152,23 +152,26 @@ for x in "$@"; do [ "$x" != "$pa" ] && pb=$x; done
 [ "$(heads)" = "$heads0" ] || fail "block devices '$(heads)' after a second path, were '$heads0'"
 [ "$(readlink "/sys/block/$h/device")" = "$S" ] || fail "$h moved to $(readlink "/sys/block/$h/device")"
 
-must modprobe nvme-rdma
-must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN"
-must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$SVC2" -n "$RBLK_NQN"
-nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE" > /dev/null || fail "nvme-rdma did not connect"
-# nvme-rdma adds its namespaces one by one: wait for the counts to agree.
-nr=$(ls /sys/block | grep -c '^rblk[0-9]*$')
-rp=$(ls /sys/block | grep -c '^rblk[0-9]*c[0-9]*$')
-same_counts() {
-	nn=$(ls /sys/block | grep -c '^nvme[0-9]*n[0-9]*$')
-	np=$(ls /sys/block | grep -c '^nvme[0-9]*c[0-9]*n[0-9]*$')
-	[ "$nn" = "$nr" ] && [ "$np" = "$rp" ]
-}
-wait_until 10 same_counts ||
-	fail "nvme-rdma shows $nn namespace devices over $np paths, rblk $nr over $rp"
-nvme disconnect -n "$RBLK_NQN" > /dev/null
-modprobe -r nvme-rdma
-log "$B joined $h: paths $p; nvme-rdma: $nn namespace devices over $np paths, as rblk"
+if nvme_native_mpath; then
+	must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN"
+	must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$SVC2" -n "$RBLK_NQN"
+	nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE" > /dev/null || fail "nvme-rdma did not connect"
+	# nvme-rdma adds its namespaces one by one: wait for the counts to agree.
+	nr=$(ls /sys/block | grep -c '^rblk[0-9]*$')
+	rp=$(ls /sys/block | grep -c '^rblk[0-9]*c[0-9]*$')
+	same_counts() {
+		nn=$(ls /sys/block | grep -c '^nvme[0-9]*n[0-9]*$')
+		np=$(ls /sys/block | grep -c '^nvme[0-9]*c[0-9]*n[0-9]*$')
+		[ "$nn" = "$nr" ] && [ "$np" = "$rp" ]
+	}
+	wait_until 10 same_counts ||
+		fail "nvme-rdma shows $nn namespace devices over $np paths, rblk $nr over $rp"
+	nvme disconnect -n "$RBLK_NQN" > /dev/null
+	modprobe -r nvme-rdma
+	log "$B joined $h: paths $p; nvme-rdma: $nn namespace devices over $np paths, as rblk"
+else
+	log "$B joined $h: paths $p (nvme_core without native multipath: no reference)"
+fi
 
 # One path left, then the other: the head and its data stay.
 must nvmecfg disconnect "$A"
