@@ -42,20 +42,23 @@ ln -s "$NVMET/hosts/$HN" "${RBLK_NVMET_SUBSYS%/*}/$ACL/allowed_hosts/$HN" ||
 	fail "cannot allow $HN on $ACL"
 
 # connect ARGS...: nvmecfg connect to $ACL; prints the output, sets $rc.
+# connect ARGS...: out is what it printed (the controller, the devices),
+# err its messages.
 connect() {
 	rc=0
-	out=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$ACL" "$@" 2>&1) || rc=$?
+	out=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$ACL" "$@" 2>/tmp/hi.err) || rc=$?
+	err=$(cat /tmp/hi.err)
 }
 # refused WHAT ARGS...: the connect fails as permission denied (exit 4,
 # EACCES: the target's ACL), names the cause, leaves nothing.
 refused() {
 	_what=$1; shift
 	connect "$@"
-	[ "$rc" -eq 4 ] || fail "$_what: exit $rc, want 4: $out"
-	printf '%s\n' "$out" | grep -qi "not allow" ||
-		fail "$_what: message does not say the host is not allowed: $out"
+	[ "$rc" -eq 4 ] || fail "$_what: exit $rc, want 4: $out $err"
+	printf '%s\n' "$err" | grep -qi "not allow" ||
+		fail "$_what: message does not say the host is not allowed: $err"
 	ls /sys/class/rblk | grep -q rblk-ctrl && fail "$_what: a controller was left behind"
-	log "ok: $_what refused: $out"
+	log "ok: $_what refused: $(printf '%s\n' "$err" | tail -n 1)"
 }
 ctrl_attr() { cat "/sys/class/rblk/$(echo "$out" | head -n 1)/$1"; }
 
@@ -122,6 +125,11 @@ printf '%s\n' "$show" | jq -e --arg hn "$mod_hn" \
 	'.hostnqn == $hn and .hostnqn_source == "module"' >/dev/null ||
 	fail "nvmecfg show without /etc/nvme does not report the module's identity: $show"
 refused "the module's generated host NQN"
+# Said once, on stderr: the identity will not survive a reload.
+printf '%s\n' "$err" | grep -q "not persistent" ||
+	fail "no warning that the module's host NQN is not persistent: $err"
+printf '%s\n' "$err" | grep -q "nvmecfg gen-hostnqn > /etc/nvme/hostnqn" ||
+	fail "the warning does not say how to persist an identity: $err"
 connect -q "$HN"
 [ "$rc" -eq 0 ] || fail "connect -q $HN without /etc/nvme refused: $out"
 [ "$(ctrl_attr hostid)" = "$HI" ] || fail "-q $HN: hostid $(ctrl_attr hostid), want its UUID $HI"

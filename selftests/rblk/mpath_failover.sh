@@ -109,7 +109,16 @@ dpid=$!
 sleep 3
 running "$dpid" || fail "the write ended with no path: $(cat /tmp/mf.dd)"
 port_relink "$PORT2"
-wait_until 30 exited "$dpid" || fail "the held write did not complete after port 2 returned"
+if ! wait_until 30 exited "$dpid"; then
+	# What holds it: the tasks in D state and each path's state.
+	for p in /sys/block/"$h"/multipath/*; do
+		echo "${p##*/}: $(cat "$p/rblk/state" 2>/dev/null)"
+	done
+	echo w > /proc/sysrq-trigger
+	sleep 1
+	dmesg | grep -A30 " state:D " | grep -v "^\[ *[0-9.]*\]  ? " | head -150
+	fail "the held write did not complete after port 2 returned"
+fi
 wait "$dpid" || fail "the held write failed: $(cat /tmp/mf.dd)"
 read_region "$RBLK_BACKING" 4194304 1048576 /tmp/mf.got
 assert_same /tmp/mf.pat /tmp/mf.got "held with no path, completed over $B, on the target"
