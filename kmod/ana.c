@@ -205,7 +205,9 @@ static void rblk_ana_set(struct rblk_ana_apply *a, struct rblk_ns *ns,
 	u8 old = ns->ana_state;
 
 	ns->ana_grpid = grpid;
-	clear_bit(RBLK_NS_ANA_PENDING, &ns->flags);
+	/* Usable again, maybe in the same state: the heads look again. */
+	if (test_and_clear_bit(RBLK_NS_ANA_PENDING, &ns->flags))
+		a->changed = true;
 	if (old == state)
 		return;
 	WRITE_ONCE(ns->ana_state, state);

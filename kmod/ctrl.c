@@ -155,7 +155,14 @@ bool rblk_change_state(struct rblk_ctrl *ctrl, enum rblk_state new)
 		rblk_dbg(ctrl, "state %s -> %s\n", rblk_state_name(old),
 			 rblk_state_name(new));
 		rblk_notify(ctrl, NULL, RBLK_EVENT_STATE);
-		rblk_paths_changed(ctrl);
+		/*
+		 * Going live tells once the queues run again
+		 * (rblk_ctrl_went_live()): a head kicked before that sends
+		 * I/O to a quiesced queue, which 6.1's blk-mq may not run
+		 * again when unquiesced at the same moment.
+		 */
+		if (new != RBLK_STATE_LIVE)
+			rblk_paths_changed(ctrl);
 	}
 	return ok;
 }
@@ -1168,6 +1175,7 @@ out_teardown_admin:
 static void rblk_ctrl_went_live(struct rblk_ctrl *ctrl)
 {
 	rblk_unquiesce_io(ctrl);
+	rblk_paths_changed(ctrl);
 	if (ctrl->ops->live)
 		ctrl->ops->live(ctrl);
 	queue_work(rblk_wq, &ctrl->aer_work);

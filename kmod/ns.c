@@ -429,6 +429,11 @@ static void rblk_ns_remove(struct rblk_ns *ns, bool gone)
 	if (last)
 		rblk_head_finish(ns);
 	rblk_ctrl_del_ns(ctrl, ns);
+	/*
+	 * Off the list: no recovery kicks its queue any more; what one did
+	 * since del_gendisk() cancelled the queue's works is cancelled.
+	 */
+	rblk_ns_cancel_queue_work(ns->queue);
 	rblk_info(ctrl, "%s: namespace %u removed\n", ns->name, ns->nsid);
 	rblk_notify(ctrl, ns, RBLK_EVENT_NS_REMOVED);
 	put_disk(ns->disk);
