@@ -328,6 +328,25 @@ nvmet_relink() {
 		fail "cannot relink the nvmet port"
 }
 
+NVMET_PORT2=${RBLK_NVMET_PORT%/*}/2
+NVMET_SVC2=$((${RBLK_TRSVCID:-4420} + 1))
+# nvmet_port2_add: a second nvmet port, "$NVMET_PORT2" on the test address
+# and trsvcid "$NVMET_SVC2", with the test subsystem on it: a second path.
+# nvmet_port2_del undoes it (for cleanup: never fails).
+nvmet_port2_add() {
+	{ mkdir "$NVMET_PORT2" && echo rdma > "$NVMET_PORT2/addr_trtype" &&
+	  echo ipv4 > "$NVMET_PORT2/addr_adrfam" &&
+	  echo "$RBLK_TRADDR" > "$NVMET_PORT2/addr_traddr" &&
+	  echo "$NVMET_SVC2" > "$NVMET_PORT2/addr_trsvcid" &&
+	  ln -s "$RBLK_NVMET_SUBSYS" "$NVMET_PORT2/subsystems/$RBLK_NQN"; } ||
+		fail "cannot create nvmet port 2"
+}
+nvmet_port2_del() {
+	rm -f "$NVMET_PORT2/subsystems/$RBLK_NQN" 2>/dev/null
+	rmdir "$NVMET_PORT2" 2>/dev/null
+	return 0
+}
+
 # nvmet_subsys_add NQN FILE MIB: an nvmet subsystem named NQN with one
 # namespace (nsid 1) on a new file FILE of MIB MiB, open to any host and on
 # the test port.

@@ -17,10 +17,9 @@
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-NVMET=${RBLK_NVMET_PORT%/*}
 P1=$RBLK_NVMET_PORT
-P2=$NVMET/2
-SVC2=4421
+P2=$NVMET_PORT2
+SVC2=$NVMET_SVC2
 
 ana_set() { echo "$2" > "$1/ana_groups/1/ana_state" || fail "cannot set $1's ANA group 1 to $2"; }
 cleanup() {
@@ -28,18 +27,12 @@ cleanup() {
 	nvme disconnect -n "$RBLK_NQN" >/dev/null 2>&1
 	modprobe -r nvme-rdma 2>/dev/null
 	rblk_unload 2>/dev/null
-	rm -f "$P2/subsystems/$RBLK_NQN" 2>/dev/null
-	rmdir "$P2" 2>/dev/null
+	nvmet_port2_del
 	rm -f /tmp/ma.fio /tmp/ma.dd /tmp/ma.pat /tmp/ma.got
 }
 trap cleanup EXIT
 
-{ mkdir "$P2" && echo rdma > "$P2/addr_trtype" &&
-  echo ipv4 > "$P2/addr_adrfam" &&
-  echo "$RBLK_TRADDR" > "$P2/addr_traddr" &&
-  echo "$SVC2" > "$P2/addr_trsvcid" &&
-  ln -s "$RBLK_NVMET_SUBSYS" "$P2/subsystems/$RBLK_NQN"; } ||
-	fail "cannot create nvmet port 2"
+nvmet_port2_add
 [ -f "$P2/ana_groups/1/ana_state" ] || skip "nvmet without ANA groups"
 
 rblk_load multipath=1

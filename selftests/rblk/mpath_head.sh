@@ -20,26 +20,19 @@
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-NVMET=${RBLK_NVMET_PORT%/*}
-PORT2=$NVMET/2
-SVC2=4421
+PORT2=$NVMET_PORT2
+SVC2=$NVMET_SVC2
 
 cleanup() {
 	nvme disconnect -n "$RBLK_NQN" >/dev/null 2>&1
 	modprobe -r nvme-rdma 2>/dev/null
 	rblk_unload 2>/dev/null
-	rm -f "$PORT2/subsystems/$RBLK_NQN" 2>/dev/null
-	rmdir "$PORT2" 2>/dev/null
+	nvmet_port2_del
 	rm -f /tmp/mh.pat /tmp/mh.pat2 /tmp/mh.blk /tmp/mh.got
 }
 trap cleanup EXIT
 
-{ mkdir "$PORT2" && echo rdma > "$PORT2/addr_trtype" &&
-  echo ipv4 > "$PORT2/addr_adrfam" &&
-  echo "$RBLK_TRADDR" > "$PORT2/addr_traddr" &&
-  echo "$SVC2" > "$PORT2/addr_trsvcid" &&
-  ln -s "$RBLK_NVMET_SUBSYS" "$PORT2/subsystems/$RBLK_NQN"; } ||
-	fail "cannot create nvmet port 2"
+nvmet_port2_add
 
 rblk_load multipath=1
 [ "$(cat /sys/module/rblk/parameters/multipath)" = Y ] ||

@@ -20,9 +20,8 @@
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-NVMET=${RBLK_NVMET_PORT%/*}
-PORT2=$NVMET/2
-SVC2=4421
+PORT2=$NVMET_PORT2
+SVC2=$NVMET_SVC2
 NQN2=nqn.2026-12.io.rblk:subsys-paths
 IMG2=/tmp/subsys_paths.img
 HOSTNQN2=nqn.2014-08.org.nvmexpress:uuid:5b0a0b6e-6a7c-4d36-8d7e-2f7f3c0f0a01
@@ -32,8 +31,7 @@ cleanup() {
 	nvme disconnect -n "$RBLK_NQN" >/dev/null 2>&1
 	modprobe -r nvme-rdma 2>/dev/null
 	rblk_unload 2>/dev/null
-	rm -f "$PORT2/subsystems/$RBLK_NQN" 2>/dev/null
-	rmdir "$PORT2" 2>/dev/null
+	nvmet_port2_del
 	nvmet_subsys_del "$NQN2"
 	rm -f "$IMG2" /tmp/sp.pat /tmp/sp.got
 }
@@ -47,12 +45,7 @@ for d in "${RBLK_ABI_DIR:-}" /usr/share/doc/rblk \
 done
 [ -n "$doc" ] || fail "sysfs-class-rblk-subsystem is not in the guest"
 
-{ mkdir "$PORT2" && echo rdma > "$PORT2/addr_trtype" &&
-  echo ipv4 > "$PORT2/addr_adrfam" &&
-  echo "$RBLK_TRADDR" > "$PORT2/addr_traddr" &&
-  echo "$SVC2" > "$PORT2/addr_trsvcid" &&
-  ln -s "$RBLK_NVMET_SUBSYS" "$PORT2/subsystems/$RBLK_NQN"; } ||
-	fail "cannot create nvmet port 2"
+nvmet_port2_add
 
 rblk_load
 [ -d "$SC" ] || fail "$SC missing"
