@@ -20,7 +20,6 @@
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-PORT2=$NVMET_PORT2
 SVC2=$NVMET_SVC2
 
 cleanup() {
@@ -48,7 +47,9 @@ connect_svc() {
 # paths DEV: the names of the head's paths, sorted.
 paths() { ls "/sys/block/${1##*/}/multipath" 2>/dev/null | sort | tr '\n' ' '; }
 # heads: the rblk block devices users see.
-heads() { ls /sys/block | grep '^rblk[0-9]*$' | sort | tr '\n' ' '; }
+# disks ERE: the names in /sys/block that match, one a line, sorted.
+disks() { for _d in /sys/block/*; do echo "${_d##*/}"; done | grep -E "$1" | sort; }
+heads() { disks '^rblk[0-9]+$' | tr '\n' ' '; }
 
 out=$(connect_svc "$RBLK_TRSVCID") || exit "$KSFT_FAIL"
 A=$(echo "$out" | head -n 1)
@@ -103,6 +104,7 @@ assert_same /tmp/mh.pat2 /tmp/mh.got "4 KiB written through $h"
 	fail "$pa counted no write for the head's"
 
 # The head's own I/O statistics (iostat), as nvme's head counts them.
+# shellcheck disable=SC2046 # the stat fields, one an argument
 set -- $(cat "/sys/block/$h/stat")
 [ "$1" -gt 0 ] && [ "$5" -gt 0 ] || fail "$h stat counts reads $1, writes $5 after I/O"
 [ "$9" -eq 0 ] || fail "$h stat has $9 I/O in flight when idle"
@@ -150,11 +152,11 @@ if nvme_native_mpath; then
 	must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$SVC2" -n "$RBLK_NQN"
 	nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE" > /dev/null || fail "nvme-rdma did not connect"
 	# nvme-rdma adds its namespaces one by one: wait for the counts to agree.
-	nr=$(ls /sys/block | grep -c '^rblk[0-9]*$')
-	rp=$(ls /sys/block | grep -c '^rblk[0-9]*c[0-9]*$')
+	nr=$(disks '^rblk[0-9]+$' | grep -c .)
+	rp=$(disks '^rblk[0-9]+c[0-9]+$' | grep -c .)
 	same_counts() {
-		nn=$(ls /sys/block | grep -c '^nvme[0-9]*n[0-9]*$')
-		np=$(ls /sys/block | grep -c '^nvme[0-9]*c[0-9]*n[0-9]*$')
+		nn=$(disks '^nvme[0-9]+n[0-9]+$' | grep -c .)
+		np=$(disks '^nvme[0-9]+c[0-9]+n[0-9]+$' | grep -c .)
 		[ "$nn" = "$nr" ] && [ "$np" = "$rp" ]
 	}
 	wait_until 10 same_counts ||

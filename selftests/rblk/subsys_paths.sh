@@ -20,7 +20,6 @@
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-PORT2=$NVMET_PORT2
 SVC2=$NVMET_SVC2
 NQN2=nqn.2026-12.io.rblk:subsys-paths
 IMG2=/tmp/subsys_paths.img
