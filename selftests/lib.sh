@@ -347,6 +347,36 @@ nvmet_port2_del() {
 	return 0
 }
 
+# rblk_connect_port SVC [OPTIONS...]: nvmecfg connect to the test subsystem
+# on port SVC; print its output (the controller, then the namespaces'
+# devices).  A failure is said on stderr (stdout is the caller's $(...)),
+# status 1.  rblk_connect_port_ctrl prints the controller only.
+rblk_connect_port() {
+	_svc=$1; shift
+	_o=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$_svc" -n "$RBLK_NQN" "$@" 2>&1) ||
+		{ echo "FAIL: $TEST_NAME: connect to port $_svc $*: $_o" >&2; return 1; }
+	echo "$_o"
+}
+rblk_connect_port_ctrl() {
+	_o=$(rblk_connect_port "$@") || return 1
+	echo "$_o" | head -n 1
+}
+
+# rblk_path_of HEAD CTRL: the path rblkNcM of multipath head HEAD (rblkN)
+# on controller CTRL; 1 if it has none there.
+rblk_path_of() {
+	for _p in /sys/block/"$1"/multipath/*; do
+		_c=$(readlink -f "$_p"); _c=${_c%/*}
+		[ "${_c##*/}" = "$2" ] && { echo "${_p##*/}"; return 0; }
+	done
+	return 1
+}
+
+# rblk_path_ios PATH: reads and writes completed over a path (rblkNcM).
+rblk_path_ios() {
+	echo $(($(cat "/sys/block/$1/rblk/reads") + $(cat "/sys/block/$1/rblk/writes")))
+}
+
 # nvmet_subsys_add NQN FILE MIB: an nvmet subsystem named NQN with one
 # namespace (nsid 1) on a new file FILE of MIB MiB, open to any host and on
 # the test port.

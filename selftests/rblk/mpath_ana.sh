@@ -36,24 +36,14 @@ nvmet_port2_add
 [ -f "$P2/ana_groups/1/ana_state" ] || skip "nvmet without ANA groups"
 
 rblk_load multipath=1
-connect_svc() {
-	_o=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$1" -n "$RBLK_NQN" 2>&1) ||
-		{ echo "FAIL: $TEST_NAME: connect to port $1: $_o" >&2; return 1; }
-	echo "$_o" | head -n 1
-}
-A=$(connect_svc "$RBLK_TRSVCID") || exit "$KSFT_FAIL"
-B=$(connect_svc "$SVC2") || exit "$KSFT_FAIL"
+A=$(rblk_connect_port_ctrl "$RBLK_TRSVCID") || exit "$KSFT_FAIL"
+B=$(rblk_connect_port_ctrl "$SVC2") || exit "$KSFT_FAIL"
 dev=$(rblk_ns_dev "$A" "$RBLK_NSID_FILE") || fail "no namespace $RBLK_NSID_FILE on $A"
 h=${dev##*/}
-pa=; pb=
-for p in /sys/block/"$h"/multipath/*; do
-	c=$(readlink -f "$p"); c=${c%/*}; c=${c##*/}
-	[ "$c" = "$A" ] && pa=${p##*/}
-	[ "$c" = "$B" ] && pb=${p##*/}
-done
-[ -n "$pa" ] && [ -n "$pb" ] || fail "paths of $h: $(ls "/sys/block/$h/multipath")"
+pa=$(rblk_path_of "$h" "$A") && pb=$(rblk_path_of "$h" "$B") ||
+	fail "paths of $h: $(ls "/sys/block/$h/multipath")"
 st() { cat "/sys/block/$1/ana_state"; }
-io() { echo $(($(cat "/sys/block/$1/rblk/writes") + $(cat "/sys/block/$1/rblk/reads"))); }
+io() { rblk_path_ios "$1"; }
 [ "$(st "$pa")" = optimized ] && [ "$(st "$pb")" = optimized ] ||
 	fail "initial states $pa $(st "$pa"), $pb $(st "$pb")"
 [ "$(cat "/sys/block/$pa/ana_grpid")" = 1 ] || fail "$pa ana_grpid $(cat "/sys/block/$pa/ana_grpid")"

@@ -51,26 +51,17 @@ writer_ok() {
 
 # --- rblk ---
 rblk_load multipath=1
-connect_svc() {
-	_svc=$1; shift
-	_o=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$_svc" -n "$RBLK_NQN" -k 2 -c 1 -l 60 "$@" 2>&1) ||
-		{ echo "FAIL: $TEST_NAME: connect to port $_svc: $_o" >&2; return 1; }
-	echo "$_o" | head -n 1
-}
+# connect_svc SVC [OPTIONS]: the controller; the target's loss seen in 2 s.
+connect_svc() { rblk_connect_port_ctrl "$@" -k 2 -c 1 -l 60; }
 A=$(connect_svc "$RBLK_TRSVCID") || exit "$KSFT_FAIL"
 B=$(connect_svc "$SVC2") || exit "$KSFT_FAIL"
 dev=$(rblk_ns_dev "$A" "$RBLK_NSID_FILE") || fail "no namespace $RBLK_NSID_FILE on $A"
 [ "$(rblk_ns_dev "$B" "$RBLK_NSID_FILE")" = "$dev" ] || fail "$B's path is not under $dev"
 h=${dev##*/}
-pa=; pb=
-for p in /sys/block/"$h"/multipath/*; do
-	c=$(readlink -f "$p"); c=${c%/*}; c=${c##*/}
-	[ "$c" = "$A" ] && pa=${p##*/}
-	[ "$c" = "$B" ] && pb=${p##*/}
-done
-[ -n "$pa" ] && [ -n "$pb" ] || fail "paths of $h: $(ls "/sys/block/$h/multipath")"
+pa=$(rblk_path_of "$h" "$A") && pb=$(rblk_path_of "$h" "$B") ||
+	fail "paths of $h: $(ls "/sys/block/$h/multipath")"
 # I/O over a path (fio may be in a verify pass: reads).
-wr() { echo $(($(cat "/sys/block/$1/rblk/writes") + $(cat "/sys/block/$1/rblk/reads"))); }
+wr() { rblk_path_ios "$1"; }
 
 # Port 1 away under the writer.
 writer "$dev"; pid=$!

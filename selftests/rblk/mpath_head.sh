@@ -37,13 +37,6 @@ rblk_load multipath=1
 [ "$(cat /sys/module/rblk/parameters/multipath)" = Y ] ||
 	fail "multipath parameter reads '$(cat /sys/module/rblk/parameters/multipath)'"
 
-# connect_svc SVC: nvmecfg connect to the test subsystem on port SVC;
-# print its output (the controller, then the namespaces' devices).
-connect_svc() {
-	_o=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$1" -n "$RBLK_NQN" 2>&1) ||
-		{ echo "FAIL: $TEST_NAME: connect to port $1: $_o" >&2; return 1; }
-	echo "$_o"
-}
 # paths DEV: the names of the head's paths, sorted.
 paths() { ls "/sys/block/${1##*/}/multipath" 2>/dev/null | sort | tr '\n' ' '; }
 # heads: the rblk block devices users see.
@@ -51,7 +44,7 @@ paths() { ls "/sys/block/${1##*/}/multipath" 2>/dev/null | sort | tr '\n' ' '; }
 disks() { for _d in /sys/block/*; do echo "${_d##*/}"; done | grep -E "$1" | sort; }
 heads() { disks '^rblk[0-9]+$' | tr '\n' ' '; }
 
-out=$(connect_svc "$RBLK_TRSVCID") || exit "$KSFT_FAIL"
+out=$(rblk_connect_port "$RBLK_TRSVCID") || exit "$KSFT_FAIL"
 A=$(echo "$out" | head -n 1)
 dev=$(rblk_ns_dev "$A" "$RBLK_NSID_FILE") || fail "no namespace $RBLK_NSID_FILE on $A: $out"
 h=${dev##*/}
@@ -134,7 +127,7 @@ log "data through $h: read back, on the target, across a reset"
 
 # A second path: the same heads.
 heads0=$(heads)
-out=$(connect_svc "$SVC2") || exit "$KSFT_FAIL"
+out=$(rblk_connect_port "$SVC2") || exit "$KSFT_FAIL"
 B=$(echo "$out" | head -n 1)
 [ "$B" != "$A" ] || fail "port 2 gave $A again"
 echo "$out" | grep -qx "$h" || fail "connect over port 2 printed '$out', not $h"
@@ -178,7 +171,7 @@ assert_same /tmp/mh.pat /tmp/mh.got "read through $h over $B alone"
 write_direct /tmp/mh.pat "$dev" 16777216
 read_region "$RBLK_BACKING" 16777216 4194304 /tmp/mh.got
 assert_same /tmp/mh.pat /tmp/mh.got "written through $h over $B alone, on the target"
-out=$(connect_svc "$RBLK_TRSVCID") || exit "$KSFT_FAIL"
+out=$(rblk_connect_port "$RBLK_TRSVCID") || exit "$KSFT_FAIL"
 A=$(echo "$out" | head -n 1)
 must nvmecfg disconnect "$B"
 wait_until 10 sh -c "[ ! -e /sys/class/rblk/$B ]" || fail "$B still there"
@@ -191,8 +184,8 @@ wait_for_path "/sys/block/$h" 10 ! || fail "$h still there after its last path l
 log "one path at a time kept $h and its data; the last disconnect removed it"
 
 # rmmod with a two-path head.
-connect_svc "$RBLK_TRSVCID" > /dev/null || exit "$KSFT_FAIL"
-connect_svc "$SVC2" > /dev/null || exit "$KSFT_FAIL"
+rblk_connect_port "$RBLK_TRSVCID" > /dev/null || exit "$KSFT_FAIL"
+rblk_connect_port "$SVC2" > /dev/null || exit "$KSFT_FAIL"
 [ "$(echo "$(heads)" | wc -w)" -eq "$(echo "$heads0" | wc -w)" ] ||
 	fail "block devices '$(heads)' after connecting two paths again, were '$heads0'"
 timeout 60 rmmod rblk || fail "rmmod with a two-path head failed or hung"

@@ -56,15 +56,6 @@ subsys_of() {
 	done
 	return 1
 }
-# connect_svc SVC [OPTIONS]: nvmecfg connect to the test subsystem on
-# port SVC; print the controller.
-# (A failure is said on stderr: stdout is the caller's $(...).)
-connect_svc() {
-	_svc=$1; shift
-	_o=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$_svc" -n "$RBLK_NQN" "$@" 2>&1) ||
-		{ echo "FAIL: $TEST_NAME: connect to port $_svc $*: $_o" >&2; return 1; }
-	echo "$_o" | head -n 1
-}
 # count PATTERN...: how many of the glob's matches exist.
 count() {
 	_n=0
@@ -74,8 +65,8 @@ count() {
 nr_subsys() { count "$SC"/rblk-subsys*; }
 nr_links() { count "$SC/$1"/rblk-ctrl*; }
 
-A=$(connect_svc "$RBLK_TRSVCID") || exit "$KSFT_FAIL"
-B=$(connect_svc "$SVC2") || exit "$KSFT_FAIL"
+A=$(rblk_connect_port_ctrl "$RBLK_TRSVCID") || exit "$KSFT_FAIL"
+B=$(rblk_connect_port_ctrl "$SVC2") || exit "$KSFT_FAIL"
 [ "$A" != "$B" ] || fail "the second port gave the same controller $A"
 
 S=$(subsys_of "$A") || fail "$A is in no subsystem: $(ls "$SC")"
@@ -167,7 +158,7 @@ nvmet_subsys_add "$NQN2" "$IMG2" 16
 c_out=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$NQN2" 2>&1) ||
 	fail "connect to $NQN2: $c_out"
 C=$(echo "$c_out" | head -n 1)
-D=$(connect_svc "$RBLK_TRSVCID" -q "$HOSTNQN2") || exit "$KSFT_FAIL"
+D=$(rblk_connect_port_ctrl "$RBLK_TRSVCID" -q "$HOSTNQN2") || exit "$KSFT_FAIL"
 SC2=$(subsys_of "$C") || fail "$C is in no subsystem"
 SD=$(subsys_of "$D") || fail "$D is in no subsystem"
 if [ "$SC2" = "$S" ] || [ "$SD" = "$S" ] || [ "$SC2" = "$SD" ]; then
@@ -199,8 +190,8 @@ wait_until 10 gone "$S" || fail "$S still there after its last controller left"
 log "reset kept $A in $S; disconnects removed the links, then $S"
 
 # rmmod with two paths connected.
-connect_svc "$RBLK_TRSVCID" > /dev/null || exit "$KSFT_FAIL"
-connect_svc "$SVC2" > /dev/null || exit "$KSFT_FAIL"
+rblk_connect_port_ctrl "$RBLK_TRSVCID" > /dev/null || exit "$KSFT_FAIL"
+rblk_connect_port_ctrl "$SVC2" > /dev/null || exit "$KSFT_FAIL"
 [ "$(nr_subsys)" -eq 1 ] || fail "$(nr_subsys) subsystems after connecting again"
 timeout 60 rmmod rblk || fail "rmmod with two paths failed or hung"
 [ ! -e "$SC" ] || fail "$SC still there after rmmod"
