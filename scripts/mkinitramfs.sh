@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build the test guest's initramfs: busybox for the basics, dash as /bin/sh,
 # the real tools the tests drive (iproute2 ip/rdma, nvme-cli, fio, e2fsprogs,
-# kmod, jq, udev; perf with RBLK_GUEST_PERF=1) with the shared libraries ldd finds,
+# kmod, jq, udev, smartctl; perf with RBLK_GUEST_PERF=1) with the shared libraries ldd finds,
 # the guest kernel's modules with dependencies resolved by modprobe itself,
 # our rblk.ko and nvmecfg, and selftests/ (with selftests/init.sh as /init).
 #
@@ -94,6 +94,7 @@ done
 copy_bin /usr/bin/ip
 copy_bin /usr/bin/rdma
 copy_bin /usr/sbin/nvme
+copy_bin /usr/sbin/smartctl
 copy_bin /usr/bin/fio
 copy_bin /usr/sbin/mke2fs
 copy_bin /usr/sbin/e2fsck

@@ -31,11 +31,11 @@ export DEBIAN_FRONTEND=noninteractive
 # dmsetup: dm-delay namespaces in the guest;
 # linux-perf: perf in the guest for `make bench RBLK_BENCH_PERF=1`;
 # dkms: the DKMS build test; udev: udevd and its rules in the guest (the
-# by-id links test).
+# by-id links test); smartmontools: smartctl -d nvme in the guest (passthru).
 BASE_PKGS=(qemu-system-x86 busybox-static kmod cpio iproute2 libnl-genl-3-dev
       libnl-3-dev pkg-config nvme-cli fio e2fsprogs sparse jq gnuplot-nox
       gcc make python3 util-linux flex bison bc libelf-dev libssl-dev
-      dmsetup linux-perf dkms udev)
+      dmsetup linux-perf dkms udev smartmontools)
 # The headers package, or what its unpacked copy needs (decided below).
 HDR_PKGS_FILE=$BUILD/.setup-$KVER.hdr-pkgs
 HDR_PKGS=("$HDR")

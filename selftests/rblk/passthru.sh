@@ -4,7 +4,8 @@
 # for the same subsystem in the same boot:
 #  - id-ctrl prints the same fields (but cntlid), id-ns the same namespace
 #    data, get-log of the effects log and get-feature -f 7 the same;
-#    smart-log and error-log work;
+#    smart-log and error-log work; ana-log and smartctl -d nvme -a (on the
+#    controller and the namespace) print what they print on nvme-rdma's;
 #  - nvme write and read (NVME_IOCTL_IO_CMD) and NVME_IOCTL_SUBMIT_IO move
 #    data that reads back through the block device and is in the target's
 #    file;
@@ -86,6 +87,33 @@ log "id-ctrl, id-ns, effects log, get-feature -f 7: as nvme-rdma's"
 nvme smart-log "$cdev" > "$T/s" 2>&1 || fail "smart-log: $(cat "$T/s")"
 grep -q critical_warning "$T/s" || fail "smart-log printed no critical_warning: $(cat "$T/s")"
 nvme error-log "$cdev" -e 4 > "$T/e" 2>&1 || fail "error-log: $(cat "$T/e")"
+# The ANA log (nvmet has every port in group 1): the same as nvme-rdma's.
+same ana-log "$cdev" "$nctrl" '^$|^Asymmetric Namespace Access Log for'
+grep -qi 'state.*optimized' "$T/r" ||
+	fail "ana-log shows no optimized group: $(cat "$T/r")"
+log "ana-log: as nvme-rdma's"
+
+# smartctl -d nvme (what monitoring builds on): the same report as on
+# nvme-rdma's devices, but for the device names, the time and the cntlid.
+if command -v smartctl > /dev/null; then
+	for pair in "$cdev $nctrl" "$dev $ndev"; do
+		# shellcheck disable=SC2086
+		set -- $pair
+		for d in "$1" "$2"; do
+			smartctl -d nvme -j -a "$d" > "$T/sm" 2>&1
+			rc=$?
+			[ $((rc & 7)) -eq 0 ] || fail "smartctl -a $d: exit $rc: $(cat "$T/sm")"
+			jq -S 'del(.smartctl, .local_time, .device, .nvme_controller_id)' "$T/sm" > "$T/sm.${d##*/}" ||
+				fail "smartctl -j $d: no JSON: $(cat "$T/sm")"
+		done
+		jq -e '.model_name and .serial_number and .nvme_smart_health_information_log' "$T/sm.${1##*/}" > /dev/null ||
+			fail "smartctl $1: no model, serial or health log: $(cat "$T/sm.${1##*/}")"
+		_d=$(diff "$T/sm.${2##*/}" "$T/sm.${1##*/}") || fail "smartctl -a $1 differs from $2's: $_d"
+	done
+	log "smartctl -d nvme -a on $cdev and $dev: as on $nctrl and $ndev"
+else
+	fail "no smartctl in the guest"
+fi
 nvme id-ctrl "$dev" > "$T/r" 2>&1 || fail "id-ctrl on the block device: $(cat "$T/r")"
 [ "$(nvme id-ns "$cdev" -n "$RBLK_NSID_FILE" | md5sum)" = "$(nvme id-ns "$dev" | md5sum)" ] ||
 	fail "id-ns through $cdev -n $RBLK_NSID_FILE differs from $dev's"
