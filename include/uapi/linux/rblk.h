@@ -108,6 +108,11 @@
  * @RBLK_CMD_RESET_STATS: zero the statistics of one namespace, or of all
  *	namespaces and the controller. Needs CAP_NET_ADMIN
  *	and CAP_SYS_ADMIN.
+ * @RBLK_CMD_SET: change settings of the controller named (directly or by
+ *	one of its namespaces): %RBLK_ATTR_IOPOLICY sets the I/O policy of
+ *	its subsystem (-EOPNOTSUPP when the module was loaded without
+ *	multipath).  At least one setting; answers with no payload.
+ *	Needs CAP_NET_ADMIN and CAP_SYS_ADMIN.
  * @__RBLK_CMD_MAX: number of commands
  */
 enum rblk_cmd {
@@ -119,6 +124,7 @@ enum rblk_cmd {
 	RBLK_CMD_DISCOVER,
 	RBLK_CMD_EVENT,
 	RBLK_CMD_RESET_STATS,
+	RBLK_CMD_SET,
 	__RBLK_CMD_MAX,
 };
 /* Highest valid value of the enum above. */
@@ -195,6 +201,9 @@ enum rblk_cmd {
  *	namespace scan is over (its namespace devices as found then are
  *	there), or will never run (the controller is deleting, or dead);
  *	absent while it is pending
+ * @RBLK_ATTR_IOPOLICY: u8, &enum rblk_iopolicy: in %RBLK_CMD_GET the I/O
+ *	policy of the controller's subsystem (only with multipath), in
+ *	%RBLK_CMD_SET the new one
  * @__RBLK_ATTR_MAX: number of attributes
  */
 enum rblk_attr {
@@ -237,6 +246,7 @@ enum rblk_attr {
 	RBLK_ATTR_NR_POLL_QUEUES,
 	RBLK_ATTR_NR_WRITE_QUEUES,
 	RBLK_ATTR_SCANNED,
+	RBLK_ATTR_IOPOLICY,
 	__RBLK_ATTR_MAX,
 };
 /* Highest valid value of the enum above. */
@@ -321,6 +331,33 @@ enum rblk_state {
 	[RBLK_STATE_RESETTING]	= "resetting",	\
 	[RBLK_STATE_DELETING]	= "deleting",	\
 	[RBLK_STATE_DEAD]	= "dead",	\
+}
+
+/**
+ * enum rblk_iopolicy - how a multipath head picks the path of each I/O,
+ *	among its usable paths, ANA optimized ones first
+ * @RBLK_IOPOLICY_NUMA: the path nearest the submitting CPU's NUMA node
+ *	(the first of equals); the default
+ * @RBLK_IOPOLICY_ROUND_ROBIN: each path in turn
+ * @RBLK_IOPOLICY_QUEUE_DEPTH: the path whose controller has the fewest
+ *	requests of multipath heads in flight
+ * @__RBLK_IOPOLICY_MAX: number of policies
+ */
+enum rblk_iopolicy {
+	RBLK_IOPOLICY_NUMA,
+	RBLK_IOPOLICY_ROUND_ROBIN,
+	RBLK_IOPOLICY_QUEUE_DEPTH,
+	__RBLK_IOPOLICY_MAX,
+};
+
+/*
+ * Names of &enum rblk_iopolicy as sysfs (iopolicy), the module parameter
+ * and nvmecfg spell them: nvme's.  An initializer like %RBLK_STATE_NAMES.
+ */
+#define RBLK_IOPOLICY_NAMES {					\
+	[RBLK_IOPOLICY_NUMA]		= "numa",		\
+	[RBLK_IOPOLICY_ROUND_ROBIN]	= "round-robin",	\
+	[RBLK_IOPOLICY_QUEUE_DEPTH]	= "queue-depth",	\
 }
 
 /**
