@@ -15,15 +15,23 @@
 
 /*
  * A multipath head's disk counts its I/O as nvme's does: from the path's
- * request's dispatch to its end.  Once per request, across retries.
+ * request's dispatch to its end.  Once per request, across retries.  So
+ * does the controller's count of the queue-depth policy, while it is the
+ * subsystem's (as nvme_mpath_start_request()).
  */
 static void rblk_head_acct_start(struct rblk_ns *ns, struct request *rq)
 {
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 	struct gendisk *disk = ns->head->disk;
 
-	if (req->head_acct || blk_rq_is_passthrough(rq) ||
-	    !blk_queue_io_stat(disk->queue))
+	if (blk_rq_is_passthrough(rq))
+		return;
+	if (!req->head_active && READ_ONCE(ns->head->subsys->iopolicy) ==
+				 RBLK_IOPOLICY_QUEUE_DEPTH) {
+		atomic_inc(&req->queue->ctrl->nr_active);
+		req->head_active = true;
+	}
+	if (req->head_acct || !blk_queue_io_stat(disk->queue))
 		return;
 	req->head_acct = true;
 	req->head_start = rblk_acct_start(disk->part0, rq);
@@ -33,6 +41,10 @@ static void rblk_head_acct_end(struct request *rq)
 {
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 
+	if (req->head_active) {
+		req->head_active = false;
+		atomic_dec(&req->queue->ctrl->nr_active);
+	}
 	if (likely(!req->head_acct))
 		return;
 	req->head_acct = false;
@@ -157,6 +169,7 @@ static blk_status_t rblk_setup_cmd(struct rblk_ns *ns, struct request *rq,
 	if (!(rq->rq_flags & RQF_DONTPREP)) {
 		req->retries = 0;
 		req->head_acct = false;
+		req->head_active = false;
 		rq->rq_flags |= RQF_DONTPREP;
 	}
 	switch (req_op(rq)) {

@@ -27,6 +27,7 @@
 #include <linux/idr.h>
 #include <linux/kdev_t.h>
 #include <linux/module.h>
+#include <linux/topology.h>
 #include <linux/slab.h>
 #include <trace/events/block.h>
 
@@ -144,23 +145,86 @@ static bool rblk_path_available(struct rblk_ns *ns)
 }
 
 /*
- * The first usable path in ANA optimized state, else the first usable
- * one (non-optimized), or NULL.  Under head->srcu.
+ * How far @ns is from @node for the numa policy: its controller's RDMA
+ * device's distance, or local when either is unknown.
+ */
+static int rblk_path_distance(struct rblk_ns *ns, int node)
+{
+	int path_node = READ_ONCE(ns->ctrl->numa_node);
+
+	if (node == NUMA_NO_NODE || path_node == NUMA_NO_NODE)
+		return LOCAL_DISTANCE;
+	return node_distance(node, path_node);
+}
+
+/*
+ * Round-robin: the usable paths of the best ANA class (optimized, else
+ * non-optimized) in turn.  Under head->srcu.
+ */
+static struct rblk_ns *rblk_head_rr_path(struct rblk_head *head)
+{
+	unsigned int nr[2] = { 0, 0 }, turn;
+	struct rblk_ns *ns, *first = NULL;
+	bool optimized;
+
+	list_for_each_entry_srcu(ns, &head->paths, siblings,
+				 srcu_read_lock_held(&head->srcu)) {
+		if (rblk_path_usable(ns)) {
+			nr[READ_ONCE(ns->ana_state) != NVME_ANA_OPTIMIZED]++;
+			first = first ?: ns;
+		}
+	}
+	if (!first)
+		return NULL;
+	optimized = nr[0];
+	/* Unlocked: concurrent submitters at worst take the same turn. */
+	turn = READ_ONCE(head->rr_next);
+	WRITE_ONCE(head->rr_next, turn + 1);
+	turn %= nr[!optimized];
+	list_for_each_entry_srcu(ns, &head->paths, siblings,
+				 srcu_read_lock_held(&head->srcu)) {
+		if (rblk_path_usable(ns) &&
+		    (READ_ONCE(ns->ana_state) == NVME_ANA_OPTIMIZED) ==
+		    optimized && !turn--)
+			return ns;
+	}
+	/* The paths changed between the two walks. */
+	return first;
+}
+
+/*
+ * The path for the next bio of @head, by its subsystem's I/O policy, of
+ * the usable ones in ANA optimized state, else of the non-optimized; or
+ * NULL.  numa: the nearest to the submitting CPU; queue-depth: the one
+ * whose controller has the fewest head requests in flight; the first of
+ * equals.  Under head->srcu.
  */
 static struct rblk_ns *rblk_head_find_path(struct rblk_head *head)
 {
-	struct rblk_ns *ns, *fallback = NULL;
+	int policy = READ_ONCE(head->subsys->iopolicy);
+	unsigned int best[2] = { UINT_MAX, UINT_MAX }, score;
+	struct rblk_ns *ns, *found[2] = { NULL, NULL };
+	int node = numa_node_id();
+	bool non_opt;
+
+	if (policy == RBLK_IOPOLICY_ROUND_ROBIN)
+		return rblk_head_rr_path(head);
 
 	list_for_each_entry_srcu(ns, &head->paths, siblings,
 				 srcu_read_lock_held(&head->srcu)) {
 		if (!rblk_path_usable(ns))
 			continue;
-		if (READ_ONCE(ns->ana_state) == NVME_ANA_OPTIMIZED)
-			return ns;
-		if (!fallback)
-			fallback = ns;
+		non_opt = READ_ONCE(ns->ana_state) != NVME_ANA_OPTIMIZED;
+		if (policy == RBLK_IOPOLICY_QUEUE_DEPTH)
+			score = atomic_read(&ns->ctrl->nr_active);
+		else
+			score = rblk_path_distance(ns, node);
+		if (score < best[non_opt]) {
+			best[non_opt] = score;
+			found[non_opt] = ns;
+		}
 	}
-	return fallback;
+	return found[0] ?: found[1];
 }
 
 /* Whether some path may come back.  Under head->srcu. */

@@ -220,6 +220,16 @@ static const struct nla_policy rblk_dev_policy[RBLK_ATTR_MAX + 1] = {
 	[RBLK_ATTR_CTRL_NAME]	= RBLK_POLICY_NAME,
 };
 
+/* RBLK_CMD_SET: what names a controller, and the settings. */
+static const struct nla_policy rblk_set_policy[RBLK_ATTR_MAX + 1] = {
+	[RBLK_ATTR_INDEX]	= RBLK_POLICY_INDEX,
+	[RBLK_ATTR_DISK_NAME]	= RBLK_POLICY_NAME,
+	[RBLK_ATTR_CTRL_INDEX]	= RBLK_POLICY_INDEX,
+	[RBLK_ATTR_CTRL_NAME]	= RBLK_POLICY_NAME,
+	[RBLK_ATTR_IOPOLICY]	= NLA_POLICY_MAX(NLA_U8,
+						 __RBLK_IOPOLICY_MAX - 1),
+};
+
 static const struct nla_policy rblk_discover_policy[RBLK_ATTR_MAX + 1] = {
 	[RBLK_ATTR_TRTYPE]	= RBLK_POLICY_TRTYPE,
 	[RBLK_ATTR_ADRFAM]	= NLA_POLICY_RANGE(NLA_U8, RBLK_ADRFAM_IPV4,
@@ -553,7 +563,7 @@ static size_t rblk_nl_ctrl_id_size(void)
 static size_t rblk_nl_ctrl_attrs_size(void)
 {
 	return nla_total_size(sizeof("rdma")) +
-	       3 * nla_total_size(sizeof(u8)) +		/* adrfam, state, tos */
+	       4 * nla_total_size(sizeof(u8)) +	/* adrfam, state, tos, iopolicy */
 	       2 * nla_total_size(RBLK_TRADDR_MAX_LEN + 1) +	/* and host's */
 	       nla_total_size(RBLK_TRSVCID_MAX_LEN + 1) +
 	       2 * nla_total_size(NVMF_NQN_SIZE + 1) +	/* subsys, host */
@@ -564,6 +574,23 @@ static size_t rblk_nl_ctrl_attrs_size(void)
 	       nla_total_size(sizeof_field(struct rblk_ctrl, model)) +
 	       nla_total_size(sizeof_field(struct rblk_ctrl, serial)) +
 	       nla_total_size(sizeof_field(struct rblk_ctrl, firmware));
+}
+
+/* The I/O policy of the controller's subsystem, with multipath. */
+static int rblk_nl_put_iopolicy(struct sk_buff *skb, struct rblk_ctrl *ctrl)
+{
+	struct rblk_subsys *subsys;
+	int ret = 0;
+
+	if (!rblk_multipath)
+		return 0;
+	subsys = rblk_ctrl_get_subsys(ctrl);
+	if (subsys) {
+		ret = nla_put_u8(skb, RBLK_ATTR_IOPOLICY,
+				 READ_ONCE(subsys->iopolicy));
+		rblk_subsys_put(subsys);
+	}
+	return ret;
 }
 
 static int rblk_nl_put_ctrl_attrs(struct sk_buff *skb,
@@ -609,7 +636,8 @@ static int rblk_nl_put_ctrl_attrs(struct sk_buff *skb,
 	    rblk_nl_put_str(skb, RBLK_ATTR_SERIAL, ctrl->serial,
 			    sizeof(ctrl->serial)) ||
 	    rblk_nl_put_str(skb, RBLK_ATTR_FIRMWARE, ctrl->firmware,
-			    sizeof(ctrl->firmware)))
+			    sizeof(ctrl->firmware)) ||
+	    rblk_nl_put_iopolicy(skb, ctrl))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -1031,6 +1059,39 @@ static int rblk_nl_reset_stats(struct sk_buff *skb, struct genl_info *info)
 	return 0;
 }
 
+static int rblk_nl_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *policy_attr = info->attrs[RBLK_ATTR_IOPOLICY];
+	struct rblk_subsys *subsys;
+	struct rblk_ctrl *ctrl;
+	int ret;
+
+	if (!policy_attr) {
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, RBLK_ATTR_IOPOLICY);
+		NL_SET_ERR_MSG(info->extack, "nothing to set");
+		return -EINVAL;
+	}
+	if (!rblk_multipath) {
+		NL_SET_ERR_MSG_ATTR(info->extack, policy_attr,
+				    "multipath is off (load rblk with multipath=1)");
+		return -EOPNOTSUPP;
+	}
+	ret = rblk_nl_find(info, &ctrl, NULL);
+	if (ret)
+		return ret;
+	subsys = rblk_ctrl_get_subsys(ctrl);
+	rblk_ctrl_put(ctrl);
+	if (!subsys) {
+		/* A discovery controller, or one not yet identified. */
+		NL_SET_ERR_MSG(info->extack,
+			       "the controller is not a path of a subsystem");
+		return -EINVAL;
+	}
+	rblk_subsys_set_iopolicy(subsys, nla_get_u8(policy_attr));
+	rblk_subsys_put(subsys);
+	return 0;
+}
+
 /*
  * The exact size of a record's nest: sized for the largest record, a full
  * log's reply would be ~170 KiB, and with the ACK behind it overrun a
@@ -1322,6 +1383,14 @@ static const struct genl_ops rblk_genl_ops[] = {
 		.policy		= rblk_dev_policy,
 		.maxattr	= RBLK_ATTR_MAX,
 		.doit		= rblk_nl_reset_stats,
+	},
+	{
+		.cmd		= RBLK_CMD_SET,
+		.flags		= GENL_ADMIN_PERM,
+		.internal_flags	= RBLK_NL_SYS_ADMIN,
+		.policy		= rblk_set_policy,
+		.maxattr	= RBLK_ATTR_MAX,
+		.doit		= rblk_nl_set,
 	},
 };
 

@@ -206,6 +206,7 @@ struct rblk_request {
 	u8 opcode;
 	bool responded;
 	bool head_acct;
+	bool head_active;
 	u64 start_ns;
 	unsigned long head_start;
 	struct nvme_dsm_range range __aligned(16);
@@ -265,6 +266,7 @@ enum rblk_head_flags {
  *	lock
  * @nr_paths: paths from rblk_head_get() to rblk_head_detach(), under
  *	the subsystem's lock
+ * @rr_next: the round-robin policy's turn; racy, only a spread
  * @flags: &enum rblk_head_flags
  * @lock: orders the disk's addition, removal and limits
  * @requeue_lock: protects @requeue_list (any context)
@@ -288,6 +290,7 @@ struct rblk_head {
 	struct srcu_struct srcu;
 	struct list_head paths;
 	unsigned int nr_paths;
+	unsigned int rr_next;
 	unsigned long flags;
 	struct mutex lock;
 	spinlock_t requeue_lock;
@@ -415,6 +418,7 @@ enum rblk_ctrl_flags {
  * @model: model number of the first controller
  * @firmware: firmware revision of the controller that connected last;
  *	under @lock
+ * @iopolicy: &enum rblk_iopolicy of its heads; read locklessly
  */
 struct rblk_subsys {
 	struct device dev;
@@ -429,6 +433,7 @@ struct rblk_subsys {
 	char serial[RBLK_SERIAL_SIZE];
 	char model[RBLK_MODEL_SIZE];
 	char firmware[RBLK_FIRMWARE_SIZE];
+	int iopolicy;
 };
 
 /**
@@ -487,8 +492,11 @@ struct rblk_subsys {
  * @subnqn: the subsystem NQN this association's Identify Controller
  *	reports (the connect's NQN if it reports none)
  * @subsys: the subsystem the controller is a path of, from its first
- *	Identify until rblk_subsys_unbind()
+ *	Identify until rblk_subsys_unbind(); set and cleared under
+ *	rblk_subsys_mutex too, for rblk_ctrl_get_subsys()
  * @subsys_entry: in @subsys->ctrls, under @subsys->lock
+ * @nr_active: requests of multipath heads in flight on the controller,
+ *	counted while its subsystem's policy is queue-depth
  * @ioccsz: I/O queue command capsule size in 16-byte units
  * @icdoff: in-capsule data offset in 16-byte units
  * @max_hw_sectors: largest transfer in 512-byte sectors
@@ -587,6 +595,7 @@ struct rblk_ctrl {
 	char subnqn[RBLK_NQN_SIZE];
 	struct rblk_subsys *subsys;
 	struct list_head subsys_entry;
+	atomic_t nr_active;
 	u32 ioccsz;
 	u16 icdoff;
 	u32 max_hw_sectors;
@@ -711,6 +720,9 @@ int rblk_subsys_bind(struct rblk_ctrl *ctrl, const char **errmsg);
 void rblk_subsys_unbind(struct rblk_ctrl *ctrl);
 void rblk_subsys_get(struct rblk_subsys *subsys);
 void rblk_subsys_put(struct rblk_subsys *subsys);
+struct rblk_subsys *rblk_ctrl_get_subsys(struct rblk_ctrl *ctrl);
+void rblk_subsys_set_iopolicy(struct rblk_subsys *subsys, int iopolicy);
+extern const char * const rblk_iopolicy_names[__RBLK_IOPOLICY_MAX];
 void rblk_subsys_exit(void);
 
 /* mpath.c: namespace heads across paths; block device numbers */

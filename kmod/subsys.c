@@ -16,7 +16,9 @@
 
 #include <linux/device.h>
 #include <linux/idr.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/sysfs.h>
 
 #include "rblk.h"
@@ -25,6 +27,37 @@
 static LIST_HEAD(rblk_subsys_list);
 static DEFINE_MUTEX(rblk_subsys_mutex);
 static DEFINE_IDA(rblk_subsys_ida);
+
+const char * const rblk_iopolicy_names[__RBLK_IOPOLICY_MAX] =
+	RBLK_IOPOLICY_NAMES;
+
+/* The policy of new subsystems; sysfs changes each one's (as nvme_core). */
+static int rblk_iopolicy = RBLK_IOPOLICY_NUMA;
+
+static int rblk_iopolicy_param_set(const char *val,
+				   const struct kernel_param *kp)
+{
+	int policy = sysfs_match_string(rblk_iopolicy_names, val);
+
+	if (policy < 0)
+		return -EINVAL;
+	WRITE_ONCE(*(int *)kp->arg, policy);
+	return 0;
+}
+
+static int rblk_iopolicy_param_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n",
+			  rblk_iopolicy_names[READ_ONCE(*(int *)kp->arg)]);
+}
+
+static const struct kernel_param_ops rblk_iopolicy_param_ops = {
+	.set = rblk_iopolicy_param_set,
+	.get = rblk_iopolicy_param_get,
+};
+module_param_cb(iopolicy, &rblk_iopolicy_param_ops, &rblk_iopolicy, 0644);
+MODULE_PARM_DESC(iopolicy,
+		 "I/O policy of new subsystems with multipath: numa (default), round-robin or queue-depth");
 
 static void rblk_subsys_release(struct device *dev)
 {
@@ -107,6 +140,7 @@ static struct rblk_subsys *rblk_subsys_lookup_or_add(struct rblk_ctrl *ctrl)
 	memcpy(subsys->serial, ctrl->serial, sizeof(subsys->serial));
 	memcpy(subsys->model, ctrl->model, sizeof(subsys->model));
 	memcpy(subsys->firmware, ctrl->firmware, sizeof(subsys->firmware));
+	subsys->iopolicy = READ_ONCE(rblk_iopolicy);
 	device_initialize(&subsys->dev);
 	subsys->dev.class = rblk_subsys_class;
 	subsys->dev.groups = rblk_subsys_groups;
@@ -225,15 +259,16 @@ int rblk_subsys_bind(struct rblk_ctrl *ctrl, const char **errmsg)
 	}
 	mutex_lock(&subsys->lock);
 	ret = rblk_subsys_check(subsys, ctrl, errmsg);
-	if (!ret) {
+	if (!ret)
 		list_add_tail(&ctrl->subsys_entry, &subsys->ctrls);
-		ctrl->subsys = subsys;
-	}
 	mutex_unlock(&subsys->lock);
 	if (ret) {
 		rblk_subsys_put(subsys);
 		return ret;
 	}
+	mutex_lock(&rblk_subsys_mutex);
+	ctrl->subsys = subsys;
+	mutex_unlock(&rblk_subsys_mutex);
 	/* As nvme: a missing link is only a nuisance. */
 	if (sysfs_create_link(&subsys->dev.kobj, &ctrl->dev.kobj,
 			      dev_name(&ctrl->dev)))
@@ -261,8 +296,48 @@ void rblk_subsys_unbind(struct rblk_ctrl *ctrl)
 	mutex_lock(&subsys->lock);
 	list_del_init(&ctrl->subsys_entry);
 	mutex_unlock(&subsys->lock);
+	mutex_lock(&rblk_subsys_mutex);
 	ctrl->subsys = NULL;
+	mutex_unlock(&rblk_subsys_mutex);
 	rblk_subsys_put(subsys);
+}
+
+/**
+ * rblk_ctrl_get_subsys() - the subsystem a controller is a path of
+ * @ctrl: controller, referenced by the caller
+ *
+ * Return: the subsystem, referenced (give it back with rblk_subsys_put()),
+ * or NULL before the controller's first Identify and after its teardown.
+ */
+struct rblk_subsys *rblk_ctrl_get_subsys(struct rblk_ctrl *ctrl)
+{
+	struct rblk_subsys *subsys;
+
+	/* The binding holds its reference until it is cleared. */
+	mutex_lock(&rblk_subsys_mutex);
+	subsys = ctrl->subsys;
+	if (subsys)
+		kref_get(&subsys->ref);
+	mutex_unlock(&rblk_subsys_mutex);
+	return subsys;
+}
+
+/**
+ * rblk_subsys_set_iopolicy() - choose how a subsystem's heads pick paths
+ * @subsys: subsystem
+ * @iopolicy: &enum rblk_iopolicy, valid
+ *
+ * Takes effect with the next bio; a request in flight under queue-depth
+ * still leaves its controller's count when it ends.
+ */
+void rblk_subsys_set_iopolicy(struct rblk_subsys *subsys, int iopolicy)
+{
+	int old = xchg(&subsys->iopolicy, iopolicy);
+
+	if (old != iopolicy)
+		pr_notice("%s: iopolicy changed from %s to %s\n",
+			  dev_name(&subsys->dev), rblk_iopolicy_names[old],
+			  rblk_iopolicy_names[iopolicy]);
 }
 
 /**

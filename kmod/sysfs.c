@@ -392,17 +392,54 @@ static ssize_t rblk_subsys_firmware_rev_show(struct device *dev,
 static struct device_attribute rblk_subsys_attr_firmware_rev =
 	__ATTR(firmware_rev, 0444, rblk_subsys_firmware_rev_show, NULL);
 
+static ssize_t rblk_subsys_iopolicy_show(struct device *dev,
+					 struct device_attribute *attr,
+					 char *buf)
+{
+	struct rblk_subsys *subsys = container_of(dev, struct rblk_subsys, dev);
+
+	return sysfs_emit(buf, "%s\n",
+			  rblk_iopolicy_names[READ_ONCE(subsys->iopolicy)]);
+}
+
+static ssize_t rblk_subsys_iopolicy_store(struct device *dev,
+					  struct device_attribute *attr,
+					  const char *buf, size_t count)
+{
+	struct rblk_subsys *subsys = container_of(dev, struct rblk_subsys, dev);
+	int policy = sysfs_match_string(rblk_iopolicy_names, buf);
+
+	if (policy < 0)
+		return -EINVAL;
+	rblk_subsys_set_iopolicy(subsys, policy);
+	return count;
+}
+static struct device_attribute rblk_subsys_attr_iopolicy =
+	__ATTR(iopolicy, 0644, rblk_subsys_iopolicy_show,
+	       rblk_subsys_iopolicy_store);
+
 static struct attribute *rblk_subsys_attrs[] = {
 	&rblk_subsys_attr_subsysnqn.attr,
 	&rblk_subsys_attr_hostnqn.attr,
 	&rblk_subsys_attr_serial.attr,
 	&rblk_subsys_attr_model.attr,
 	&rblk_subsys_attr_firmware_rev.attr,
+	&rblk_subsys_attr_iopolicy.attr,
 	NULL,
 };
 
+/* The I/O policy is the multipath heads': absent without them, as nvme's. */
+static umode_t rblk_subsys_attr_visible(struct kobject *kobj,
+					struct attribute *attr, int n)
+{
+	if (attr == &rblk_subsys_attr_iopolicy.attr && !rblk_multipath)
+		return 0;
+	return attr->mode;
+}
+
 static const struct attribute_group rblk_subsys_attr_group = {
-	.attrs	= rblk_subsys_attrs,
+	.attrs		= rblk_subsys_attrs,
+	.is_visible	= rblk_subsys_attr_visible,
 };
 
 /*
