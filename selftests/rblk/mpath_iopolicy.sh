@@ -85,6 +85,10 @@ if echo bogus > "$S/iopolicy" 2>/dev/null; then
 	fail "$S/iopolicy took 'bogus'"
 fi
 [ "$(pol)" = numa ] || fail "a refused write changed iopolicy to $(pol)"
+[ "$(stat -c %a "$S/iopolicy")" = 644 ] || fail "$S/iopolicy mode $(stat -c %a "$S/iopolicy"), expected 644"
+doc=/usr/share/doc/rblk/sysfs-class-rblk-subsystem
+grep -q "^What:.*/rblk-subsys<K>/iopolicy$" "$doc" ||
+	fail "iopolicy is not in $doc"
 log "$S: iopolicy numa by default; 'bogus' refused"
 
 # numa: one node, so one path (the first of equals).

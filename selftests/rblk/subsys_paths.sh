@@ -14,7 +14,8 @@
 #    away; the last disconnect removes the subsystem, and rmmod with
 #    controllers connected leaves none;
 #  - the files of the directory are those of
-#    Documentation/ABI/testing/sysfs-class-rblk-subsystem.
+#    Documentation/ABI/testing/sysfs-class-rblk-subsystem (without
+#    multipath: but iopolicy).
 # rblk-timeout: 300
 # rblk-lockdep: port-disable
 # shellcheck source=../lib.sh
@@ -94,8 +95,9 @@ log "$A and $B are paths of $S ($RBLK_NQN)"
 present=$(cd "$SC/$S" && for f in *; do
 	case $f in uevent|subsystem|power|rblk-ctrl*) ;; *) echo "$f" ;; esac
 done | sort)
+# iopolicy exists only with multipath (mpath_iopolicy tests it), as nvme's.
 documented=$(sed -n 's|^What:[[:space:]]*/sys/class/rblk-subsystem/rblk-subsys<K>/||p' "$doc" |
-	grep . | sort)
+	grep . | grep -vx iopolicy | sort)
 [ "$present" = "$documented" ] ||
 	fail "$S has: $(echo "$present" | tr '\n' ' '); $doc documents: $(echo "$documented" | tr '\n' ' ')"
 for f in $present; do
