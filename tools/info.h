@@ -81,6 +81,9 @@ struct ctrl_info {
 	bool has_tos;
 	uint8_t tos;
 	bool scanned;		/* the first namespace scan is over */
+	/* Its subsystem's I/O policy: only with multipath, once bound. */
+	bool has_iopolicy;
+	uint8_t iopolicy;	/* enum rblk_iopolicy */
 	struct ns_info *ns;	/* nr_ns of them; nl.c allocates them */
 	size_t nr_ns;
 	size_t ns_cap;		/* allocated entries of ns */
