@@ -115,6 +115,11 @@ static void names(void)
 	CHECK_STR(event_name(RBLK_EVENT_NS_RESIZED), "ns-resized");
 	CHECK_STR(event_name(0), "unknown");
 	CHECK_STR(event_name(__RBLK_EVENT_MAX), "unknown");
+	CHECK_STR(iopolicy_name(RBLK_IOPOLICY_NUMA), "numa");
+	CHECK_STR(iopolicy_name(RBLK_IOPOLICY_ROUND_ROBIN), "round-robin");
+	CHECK_STR(iopolicy_name(RBLK_IOPOLICY_QUEUE_DEPTH), "queue-depth");
+	CHECK_STR(iopolicy_name(__RBLK_IOPOLICY_MAX), "unknown");
+	CHECK_STR(iopolicy_name(255), "unknown");
 	CHECK_STR(adrfam_name(1), "ipv4");
 	CHECK_STR(adrfam_name(2), "ipv6");
 	CHECK_STR(trtype_name(1), "rdma");
@@ -138,6 +143,8 @@ static void names_from_uapi(void)
 	static const char *const states[__RBLK_STATE_MAX] = RBLK_STATE_NAMES;
 	static const char *const events[__RBLK_EVENT_MAX] = RBLK_EVENT_NAMES;
 	static const char *const stats[__RBLK_STAT_MAX] = RBLK_STAT_NAMES;
+	static const char *const policies[__RBLK_IOPOLICY_MAX] =
+		RBLK_IOPOLICY_NAMES;
 	int i;
 
 	for (i = 0; i < __RBLK_STATE_MAX; i++)
@@ -149,6 +156,8 @@ static void names_from_uapi(void)
 		if (stats[i])
 			CHECK_STR(stat_name(i), stats[i]);
 	}
+	for (i = 0; i < __RBLK_IOPOLICY_MAX; i++)
+		CHECK_STR(iopolicy_name(i), policies[i]);
 }
 
 static void sizes_and_ids(void)
@@ -251,6 +260,110 @@ static void list_json(void)
 	print_list(f, OUT_JSON, fc, 0);
 	fclose(f);
 	CHECK_STR(buf, "{\n  \"controllers\": []\n}\n");
+}
+
+/*
+ * With multipath, an IOPolicy column before the NQN ("-" for a controller
+ * not bound to a subsystem yet); without, the table of list_normal.
+ */
+static void list_normal_iopolicy(void)
+{
+	struct ctrl_info c[2] = { fc[0], fc[1] };
+	FILE *f;
+
+	c[0].has_iopolicy = true;
+	c[0].iopolicy = RBLK_IOPOLICY_ROUND_ROBIN;
+	f = capture();
+	print_list(f, OUT_NORMAL, c, 2);
+	fclose(f);
+	CHECK_STR(buf,
+		  "Controller  State       Address    Port   IOPolicy     Subsystem NQN\n"
+		  "  Device    NSID        Size       Block               WWID\n"
+		  "rblk-ctrl0  live        10.99.0.1  4420   round-robin  " FIX_NQN "\n"
+		  "  rblk0     1           1 GiB      512                 " FIX_WWID0 "\n"
+		  "  rblk1     2           256 MiB    4096                " FIX_WWID1 "\n"
+		  "rblk-ctrl7  connecting  fd00::1    4420   -            " FIX_NQN "\n"
+		  "  rblk9     3           64 MiB     512                 " FIX_WWID2 "\n");
+
+	/* numa is a policy too; the column as wide as its widest cell. */
+	c[0].iopolicy = RBLK_IOPOLICY_NUMA;
+	f = capture();
+	print_list(f, OUT_NORMAL, c, 2);
+	fclose(f);
+	CHECK_PREFIX(buf, "Controller  State       Address    Port   IOPolicy  Subsystem NQN\n"
+			  "  Device    NSID        Size       Block            WWID\n"
+			  "rblk-ctrl0  live        10.99.0.1  4420   numa      " FIX_NQN "\n");
+	CHECK_CONTAINS(buf, "rblk-ctrl7  connecting  fd00::1    4420   -         " FIX_NQN "\n");
+
+	/* None has one: no column at all. */
+	c[0].has_iopolicy = false;
+	f = capture();
+	print_list(f, OUT_NORMAL, c, 2);
+	fclose(f);
+	CHECK(!strstr(buf, "IOPolicy"));
+	CHECK_PREFIX(buf, "Controller  State       Address    Port   Subsystem NQN\n");
+}
+
+static void list_json_iopolicy(void)
+{
+	struct ctrl_info c[2] = { fc[0], fc[1] };
+	const char *p;
+	FILE *f;
+
+	c[1].has_iopolicy = true;
+	c[1].iopolicy = RBLK_IOPOLICY_QUEUE_DEPTH;
+	f = capture();
+	print_list(f, OUT_JSON, c, 2);
+	fclose(f);
+	CHECK_CONTAINS(buf, "\"subsysnqn\": \"" FIX_NQN "\",\n"
+			    "      \"iopolicy\": \"queue-depth\",\n"
+			    "      \"hostnqn\": ");
+	/* Only the controller that has one. */
+	p = strstr(buf, "\"iopolicy\"");
+	CHECK(p && p > strstr(buf, "\"rblk-ctrl7\"") &&
+	      !strstr(p + 1, "\"iopolicy\""));
+
+	f = capture();
+	print_list(f, OUT_JSON, fc, 2);
+	fclose(f);
+	CHECK(!strstr(buf, "iopolicy"));
+}
+
+static void show_iopolicy(void)
+{
+	struct ctrl_info c = fc[0];
+	FILE *f;
+
+	c.has_iopolicy = true;
+	c.iopolicy = RBLK_IOPOLICY_NUMA;
+	f = capture();
+	print_show(f, OUT_NORMAL, &c);
+	fclose(f);
+	CHECK_CONTAINS(buf, "  subsysnqn         " FIX_NQN "\n"
+			    "  iopolicy          numa\n"
+			    "  hostnqn           ");
+
+	f = capture();
+	print_show(f, OUT_JSON, &c);
+	fclose(f);
+	CHECK_CONTAINS(buf, "  \"subsysnqn\": \"" FIX_NQN "\",\n"
+			    "  \"iopolicy\": \"numa\",\n");
+
+	/* A policy this nvmecfg has no name for. */
+	c.iopolicy = __RBLK_IOPOLICY_MAX;
+	f = capture();
+	print_show(f, OUT_NORMAL, &c);
+	print_show(f, OUT_JSON, &c);
+	fclose(f);
+	CHECK_CONTAINS(buf, "  iopolicy          unknown\n");
+	CHECK_CONTAINS(buf, "  \"iopolicy\": \"unknown\",\n");
+
+	/* Without multipath: neither. */
+	f = capture();
+	print_show(f, OUT_NORMAL, &fc[0]);
+	print_show(f, OUT_JSON, &fc[0]);
+	fclose(f);
+	CHECK(!strstr(buf, "iopolicy"));
 }
 
 static void show_normal(void)
@@ -622,6 +735,9 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(list_normal),
 	KTAP_CASE(list_normal_widths),
 	KTAP_CASE(list_json),
+	KTAP_CASE(list_normal_iopolicy),
+	KTAP_CASE(list_json_iopolicy),
+	KTAP_CASE(show_iopolicy),
 	KTAP_CASE(show_normal),
 	KTAP_CASE(show_json),
 	KTAP_CASE(stats_output),
