@@ -1119,6 +1119,15 @@ const char *errno_words(int err, bool target)
 	return strerror(-err);
 }
 
+const char *set_errno_words(int err, bool reason)
+{
+	if (err != -EOPNOTSUPP)
+		return NULL;
+	if (reason)
+		return "multipath is off";
+	return "not supported by the rblk module (multipath off, or a module without I/O policies)";
+}
+
 int error_exit(int err, bool blamed)
 {
 	/* What the kernel found wrong with a value is a usage error too. */

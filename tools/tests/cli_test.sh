@@ -36,7 +36,7 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..119"
+echo "1..128"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
@@ -45,8 +45,8 @@ expect help_duplicate_connect 0 '^  -D, --duplicate-connect ' \
 	$NVMECFG connect --help
 expect help_names 0 '^Usage: nvmecfg show \[NAME \| -d NAME \| --index N\]' \
 	$NVMECFG show --help
-for c in connect connect-all disconnect disconnect-all list show show-hostnqn \
-	 show-hostid gen-hostnqn stats discover monitor version; do
+for c in connect connect-all disconnect disconnect-all set-iopolicy list show \
+	 show-hostnqn show-hostid gen-hostnqn stats discover monitor version; do
 	expect "${c}_help" 0 "^Usage: nvmecfg $c" $NVMECFG $c --help
 done
 expect no_command 2 '^Usage: nvmecfg COMMAND' $NVMECFG
@@ -127,6 +127,22 @@ expect connect_all_nsid 2 "unknown option '-N'" \
 	$NVMECFG connect-all -a 10.99.0.1 -N 1
 expect show_hostnqn_with_device 2 'hostnqn and --hostid only without a device' \
 	$NVMECFG show rblk0 -q nqn.x
+
+# set-iopolicy: the names of RBLK_IOPOLICY_NAMES, checked before netlink.
+expect set_iopolicy_help_names 0 '^      --iopolicy POLICY +I/O policy of the subsystem \{numa\|round-robin\|queue-depth\}$' \
+	$NVMECFG set-iopolicy --help
+expect set_iopolicy_bad_name 2 "^nvmecfg: set-iopolicy: --iopolicy: 'rr' is not numa, round-robin or queue-depth$" \
+	$NVMECFG set-iopolicy rblk0 --iopolicy rr
+expect set_iopolicy_case 2 "--iopolicy: 'NUMA' is not numa, round-robin or queue-depth" \
+	$NVMECFG set-iopolicy -d rblk-ctrl0 --iopolicy=NUMA
+expect set_iopolicy_no_policy 2 'set-iopolicy: missing required option --iopolicy' \
+	$NVMECFG set-iopolicy rblk-ctrl0
+expect set_iopolicy_no_device 2 'set-iopolicy: no device given \(rblk-ctrlM, rblkN, --device or --index\)' \
+	$NVMECFG set-iopolicy --iopolicy numa
+expect set_iopolicy_no_value 2 '--iopolicy needs a value' \
+	$NVMECFG set-iopolicy --iopolicy -d rblk0
+expect set_iopolicy_no_nqn 2 "unknown option '-n'" \
+	$NVMECFG set-iopolicy -n $NQN --iopolicy numa
 
 # Host identity from fake /etc/nvme files ($NVMECFG_TEST_ROOT, tests only).
 R="env NVMECFG_TEST_ROOT=$ROOT"
@@ -334,7 +350,7 @@ if [ -d /sys/module/rblk ]; then
 	n=$((n + 1)); echo "ok $n module_missing_ctrl # SKIP rblk loaded"
 	for t in module_missing_hint ipv6_scope_id host_traddr disconnect_nqn \
 		 disconnect_all conf_valid conf_only_tcp connect_all_cmdline \
-		 discover_dump; do
+		 discover_dump set_iopolicy_module_missing; do
 		n=$((n + 1)); echo "ok $n $t # SKIP rblk loaded"
 	done
 else
@@ -364,4 +380,6 @@ else
 		$R $NVMECFG connect-all -a 10.99.0.1 -s 4420 -q host-x -k 3
 	expect discover_dump 3 'rblk module not loaded' \
 		$NVMECFG discover -a 10.99.0.1 -o json
+	expect set_iopolicy_module_missing 3 'rblk module not loaded' \
+		$NVMECFG set-iopolicy --index 0 --iopolicy queue-depth
 fi

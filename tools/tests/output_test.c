@@ -582,6 +582,16 @@ static void error_words(void)
 	CHECK(error_exit(-EPERM, false) == EXIT_PERM);
 	CHECK(error_exit(-EACCES, false) == EXIT_PERM);
 	CHECK(error_exit(-ETIMEDOUT, false) == EXIT_KERNEL);
+
+	/* set-iopolicy: EOPNOTSUPP is multipath=0, exit status 1. */
+	CHECK_STR(set_errno_words(-EOPNOTSUPP, true), "multipath is off");
+	CHECK_STR(set_errno_words(-EOPNOTSUPP, false),
+		  "not supported by the rblk module (multipath off, or a module without I/O policies)");
+	CHECK(!set_errno_words(-ENODEV, true));
+	CHECK(!set_errno_words(-EINVAL, false));
+	CHECK(!set_errno_words(0, false));
+	CHECK(error_exit(-EOPNOTSUPP, false) == EXIT_KERNEL);
+	CHECK(error_exit(-EOPNOTSUPP, true) == EXIT_KERNEL);
 }
 
 static void host_output(void)
