@@ -42,6 +42,7 @@ struct subsys_info {
 	char nqn[RBLK_NQN_MAX_LEN + 1];
 	char hostnqn[RBLK_NQN_MAX_LEN + 1];
 	char hostid[40];	/* of its first path; "" if none */
+	char iopolicy[32];	/* "" without multipath (no sysfs file) */
 	struct path_info *paths;
 	size_t nr_paths;
 };

@@ -680,6 +680,8 @@ static void json_host_subsys(struct json *j, const struct subsys_list *list,
 		json_obj_open(j, NULL);
 		json_str(j, "Name", s->name);
 		json_str(j, "NQN", s->nqn);
+		if (s->iopolicy[0])
+			json_str(j, "IOPolicy", s->iopolicy);
 		json_arr_open(j, "Paths");
 		for (k = 0; k < s->nr_paths; k++) {
 			json_obj_open(j, NULL);
@@ -698,10 +700,10 @@ static void json_host_subsys(struct json *j, const struct subsys_list *list,
 
 /*
  * list-subsys: nvme-cli 2.x's shape.  JSON: an array of hosts (HostNQN,
- * HostID), each with its Subsystems (Name, NQN) and their Paths (Name,
- * Transport, Address, State); no IOPolicy until rblk has one.  Text: per
- * subsystem "NAME - NQN=...", its host NQN, then " +- " and a line per
- * path.
+ * HostID), each with its Subsystems (Name, NQN, IOPolicy with multipath)
+ * and their Paths (Name, Transport, Address, State).  Text: per subsystem
+ * "NAME - NQN=...", its host NQN and I/O policy, then " +- " and a line
+ * per path.
  */
 void print_subsys(FILE *f, enum out_format fmt, const struct subsys_list *list)
 {
@@ -731,6 +733,8 @@ void print_subsys(FILE *f, enum out_format fmt, const struct subsys_list *list)
 
 		fprintf(f, "%s%s - NQN=%s\n", i ? "\n" : "", s->name, s->nqn);
 		fprintf(f, "%*shostnqn=%s\n", w, "", s->hostnqn);
+		if (s->iopolicy[0])
+			fprintf(f, "%*siopolicy=%s\n", w, "", s->iopolicy);
 		fprintf(f, "\\\n");
 		for (k = 0; k < s->nr_paths; k++)
 			fprintf(f, " +- %s %s %s %s\n", s->paths[k].name,

@@ -36,7 +36,7 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..128"
+echo "1..129"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
@@ -276,7 +276,8 @@ expect conf_flag_value 2 "$CONF:1: unexpected argument '1'" \
 	$R $NVMECFG connect-all
 
 # list-subsys reads sysfs, below $NVMECFG_TEST_ROOT here: two subsystems
-# (paths in version order), one host NQN each; JSON in nvme-cli's keys.
+# (paths in version order), one host NQN each, the first with multipath's
+# iopolicy file; JSON in nvme-cli's keys.
 S=$ROOT/sys/class/rblk-subsystem
 HOST=nqn.2014-08.org.nvmexpress:uuid:00000000-0000-0000-0000-000000000001
 mkpath() {
@@ -289,6 +290,7 @@ mkpath() {
 mkdir -p "$S/rblk-subsys0" "$S/rblk-subsys1"
 echo "$NQN" > "$S/rblk-subsys0/subsysnqn"
 echo "$HOST" > "$S/rblk-subsys0/hostnqn"
+echo round-robin > "$S/rblk-subsys0/iopolicy"
 echo nqn.2026-12.io.rblk:other > "$S/rblk-subsys1/subsysnqn"
 echo host-b > "$S/rblk-subsys1/hostnqn"
 mkpath rblk-subsys0 rblk-ctrl10 4421 connecting
@@ -297,6 +299,7 @@ mkpath rblk-subsys1 rblk-ctrl4 4420 live
 cat > "$OUT.want" <<WANT
 rblk-subsys0 - NQN=$NQN
                hostnqn=$HOST
+               iopolicy=round-robin
 \\
  +- rblk-ctrl3 rdma traddr=10.99.0.1,trsvcid=4420 live
  +- rblk-ctrl10 rdma traddr=10.99.0.1,trsvcid=4421 connecting
@@ -315,7 +318,10 @@ else
 	echo "not ok $n list_subsys_text"
 fi
 expect list_subsys_json 0 \
-	'^\[ *\{ *"HostNQN": *"nqn[^"]*", *"HostID": *"00000000-0000-0000-0000-000000000001", *"Subsystems": *\[ *\{ *"Name": *"rblk-subsys0", *"NQN": *"nqn.2026-12.io.rblk:test", *"Paths": *\[ *\{ *"Name": *"rblk-ctrl3", *"Transport": *"rdma", *"Address": *"traddr=10.99.0.1,trsvcid=4420", *"State": *"live" *\}' \
+	'^\[ *\{ *"HostNQN": *"nqn[^"]*", *"HostID": *"00000000-0000-0000-0000-000000000001", *"Subsystems": *\[ *\{ *"Name": *"rblk-subsys0", *"NQN": *"nqn.2026-12.io.rblk:test", *"IOPolicy": *"round-robin", *"Paths": *\[ *\{ *"Name": *"rblk-ctrl3", *"Transport": *"rdma", *"Address": *"traddr=10.99.0.1,trsvcid=4420", *"State": *"live" *\}' \
+	sh -c "env NVMECFG_TEST_ROOT='$ROOT' $NVMECFG list-subsys -o json | tr -d '\n'"
+expect list_subsys_json_no_iopolicy 0 \
+	'"Name": *"rblk-subsys1", *"NQN": *"nqn.2026-12.io.rblk:other", *"Paths": *\[' \
 	sh -c "env NVMECFG_TEST_ROOT='$ROOT' $NVMECFG list-subsys -o json | tr -d '\n'"
 expect list_subsys_no_module 3 'rblk module not loaded' $NVMECFG list-subsys
 

@@ -3,7 +3,7 @@
  * Prints the output of nvmecfg for the test fixtures, so json_test.sh can
  * check it with a real JSON parser: jsongen {list|list-empty|
  * list-iopolicy|show|show-iopolicy|stats|stats-ctrl|discover|connect|event|
- * event-ns|host|host-kernel|host-dmi} [normal|json].
+ * event-ns|host|host-kernel|host-dmi|subsys} [normal|json].
  */
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +25,9 @@ int main(int argc, char **argv)
 		.ctrl_name = "rblk-ctrl0", .state = RBLK_STATE_DELETING,
 	};
 	struct ctrl_event ns_ev;
+	struct subsys_info s[2];
+	struct path_info p[3];
+	struct subsys_list subsys;
 	const char *what;
 
 	if (argc < 2 || argc > 3) {
@@ -39,6 +42,7 @@ int main(int argc, char **argv)
 	fix_disc(e, &log);
 	fix_host(&h);
 	fix_event(&ns_ev);
+	fix_subsys(s, p, &subsys);
 	fix_stats(&st, strcmp(what, "stats-ctrl"));
 	if (!strcmp(what, "list"))
 		print_list(stdout, fmt, c, 2);
@@ -57,6 +61,8 @@ int main(int argc, char **argv)
 			print_show(stdout, fmt, &c[0]);
 	} else if (!strcmp(what, "stats") || !strcmp(what, "stats-ctrl"))
 		print_stats(stdout, fmt, &st);
+	else if (!strcmp(what, "subsys"))
+		print_subsys(stdout, fmt, &subsys);
 	else if (!strcmp(what, "discover"))
 		print_discover(stdout, fmt, &log);
 	else if (!strcmp(what, "connect"))

@@ -366,6 +366,58 @@ static void show_iopolicy(void)
 	CHECK(!strstr(buf, "iopolicy"));
 }
 
+/* nvme-cli 2.x's list-subsys, iopolicy only where sysfs has the file. */
+static void subsys_output(void)
+{
+	struct subsys_info s[2];
+	struct path_info p[3];
+	struct subsys_list list;
+	const char *at;
+	FILE *f;
+
+	fix_subsys(s, p, &list);
+	f = capture();
+	print_subsys(f, OUT_NORMAL, &list);
+	fclose(f);
+	CHECK_STR(buf,
+		  "rblk-subsys0 - NQN=" FIX_NQN "\n"
+		  "               hostnqn=" FIX_HOSTNQN "\n"
+		  "               iopolicy=round-robin\n"
+		  "\\\n"
+		  " +- rblk-ctrl0 rdma traddr=10.99.0.1,trsvcid=4420 live\n"
+		  " +- rblk-ctrl2 rdma traddr=10.99.0.2,trsvcid=4420 connecting\n"
+		  "\n"
+		  "rblk-subsys1 - NQN=nqn.2026-12.io.rblk:other\n"
+		  "               hostnqn=" FIX_HOSTNQN "\n"
+		  "\\\n"
+		  " +- rblk-ctrl1 rdma traddr=10.99.0.1,trsvcid=4421 live\n");
+
+	f = capture();
+	print_subsys(f, OUT_JSON, &list);
+	fclose(f);
+	CHECK_CONTAINS(buf, "        \"Name\": \"rblk-subsys0\",\n"
+			    "        \"NQN\": \"" FIX_NQN "\",\n"
+			    "        \"IOPolicy\": \"round-robin\",\n"
+			    "        \"Paths\": [\n");
+	CHECK_CONTAINS(buf, "        \"Name\": \"rblk-subsys1\",\n"
+			    "        \"NQN\": \"nqn.2026-12.io.rblk:other\",\n"
+			    "        \"Paths\": [\n");
+	/* Once: rblk-subsys1 has none. */
+	at = strstr(buf, "IOPolicy");
+	CHECK(at && !strstr(at + 1, "IOPolicy"));
+
+	/* Multipath off: no iopolicy anywhere. */
+	s[0].iopolicy[0] = '\0';
+	f = capture();
+	print_subsys(f, OUT_NORMAL, &list);
+	print_subsys(f, OUT_JSON, &list);
+	fclose(f);
+	CHECK(!strstr(buf, "iopolicy") && !strstr(buf, "IOPolicy"));
+	CHECK_PREFIX(buf, "rblk-subsys0 - NQN=" FIX_NQN "\n"
+			  "               hostnqn=" FIX_HOSTNQN "\n"
+			  "\\\n +- rblk-ctrl0 ");
+}
+
 static void show_normal(void)
 {
 	FILE *f;
@@ -748,6 +800,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(list_normal_iopolicy),
 	KTAP_CASE(list_json_iopolicy),
 	KTAP_CASE(show_iopolicy),
+	KTAP_CASE(subsys_output),
 	KTAP_CASE(show_normal),
 	KTAP_CASE(show_json),
 	KTAP_CASE(stats_output),
