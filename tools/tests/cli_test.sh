@@ -36,7 +36,7 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..129"
+echo "1..133"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
@@ -348,7 +348,36 @@ else
 	echo "ok $n man_page_complete # SKIP no $MAN"
 fi
 
-# Beyond the command line: the host kernel has no rblk family.
+# The bash completion generated from this nvmecfg, driven as bash drives
+# it: the values of --iopolicy come from its help line.
+GEN_COMP=../../scripts/gen-completion.sh
+# ccheck NAME WANT WORDS...: completing the last of WORDS offers WANT.
+ccheck() {
+	_name=$1 _want=$2
+	shift 2
+	n=$((n + 1))
+	if ! command -v bash > /dev/null || [ ! -r "$GEN_COMP" ]; then
+		echo "ok $n $_name # SKIP no bash or no $GEN_COMP"
+		return
+	fi
+	_got=$(bash -c '. "$1"; shift; COMP_WORDS=("$@")
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _nvmecfg
+		echo "${COMPREPLY[*]}"' sh "$OUT.comp" "$@" 2>&1)
+	if [ "$_got" = "$_want" ]; then
+		echo "ok $n $_name"
+	else
+		echo "# completing '$*': '$_got', want '$_want'"
+		echo "not ok $n $_name"
+	fi
+}
+[ -r "$GEN_COMP" ] && bash "$GEN_COMP" $NVMECFG > "$OUT.comp"
+ccheck completion_command set-iopolicy nvmecfg set-io
+ccheck completion_iopolicy_option --iopolicy nvmecfg set-iopolicy rblk0 --io
+ccheck completion_iopolicy_values "numa round-robin queue-depth" \
+	nvmecfg set-iopolicy rblk0 --iopolicy ''
+ccheck completion_iopolicy_prefix round-robin \
+	nvmecfg set-iopolicy -d rblk-ctrl0 --iopolicy r
+
 # Beyond the command line: the host kernel has no rblk family.
 if [ -d /sys/module/rblk ]; then
 	n=$((n + 1)); echo "ok $n module_missing # SKIP rblk loaded on the host"
