@@ -66,6 +66,24 @@ done
 echo '	esac'
 echo '}'
 echo
+echo '# _nvmecfg_values CMD OPTION: the values of an option whose help lists'
+echo '# them as {a|b|c} (--iopolicy: the names of RBLK_IOPOLICY_NAMES).'
+echo '_nvmecfg_values()'
+echo '{'
+echo '	case "$1 $2" in'
+for c in $cmds; do
+	[ "$c" = help ] && continue
+	"$NVMECFG" "$c" --help 2>&1 | awk -v c="$c" '/^Options:/ { on = 1; next }
+		on && /^$/ { exit }
+		on && match($0, /\{[A-Za-z0-9_.|-]+\}/) {
+		     vals = substr($0, RSTART + 1, RLENGTH - 2); gsub(/\|/, " ", vals)
+		     for (i = 1; i <= NF; i++) { w = $i; sub(/,$/, "", w)
+			if (w ~ /^--?[A-Za-z]/) printf "\t\"%s %s\") echo \"%s\" ;;\n", c, w, vals
+			else break } }'
+done
+echo '	esac'
+echo '}'
+echo
 echo '# Commands that take a controller or namespace NAME as their argument.'
 printf '_nvmecfg_named="'
 for c in $cmds; do
@@ -77,7 +95,7 @@ printf ' "\n\n'
 cat <<'TAIL'
 _nvmecfg()
 {
-	local cur prev cmd arg
+	local cur prev cmd arg vals
 	COMPREPLY=()
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD - 1]}
@@ -94,6 +112,11 @@ _nvmecfg()
 	fi
 
 	arg=$(_nvmecfg_arg "$cmd" "$prev")
+	vals=$(_nvmecfg_values "$cmd" "$prev")
+	if [ -n "$vals" ]; then
+		COMPREPLY=($(compgen -W "$vals" -- "$cur"))
+		return
+	fi
 	if [ -n "$arg" ]; then
 		case $arg in
 		TRTYPE)		COMPREPLY=($(compgen -W "rdma" -- "$cur")) ;;

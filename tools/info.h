@@ -42,6 +42,7 @@ struct subsys_info {
 	char nqn[RBLK_NQN_MAX_LEN + 1];
 	char hostnqn[RBLK_NQN_MAX_LEN + 1];
 	char hostid[40];	/* of its first path; "" if none */
+	char iopolicy[32];	/* "" without multipath (no sysfs file) */
 	struct path_info *paths;
 	size_t nr_paths;
 };
@@ -81,6 +82,9 @@ struct ctrl_info {
 	bool has_tos;
 	uint8_t tos;
 	bool scanned;		/* the first namespace scan is over */
+	/* Its subsystem's I/O policy: only with multipath, once bound. */
+	bool has_iopolicy;
+	uint8_t iopolicy;	/* enum rblk_iopolicy */
 	struct ns_info *ns;	/* nr_ns of them; nl.c allocates them */
 	size_t nr_ns;
 	size_t ns_cap;		/* allocated entries of ns */

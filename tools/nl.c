@@ -58,6 +58,7 @@ static struct nla_policy rnl_policy[RBLK_ATTR_MAX + 1] = {
 	[RBLK_ATTR_TOS]			= { .type = NLA_U8 },
 	[RBLK_ATTR_DISC_GENCTR]		= { .type = NLA_U64 },
 	[RBLK_ATTR_SCANNED]		= { .type = NLA_FLAG },
+	[RBLK_ATTR_IOPOLICY]		= { .type = NLA_U8 },
 };
 
 static struct nla_policy rnl_ns_policy[RBLK_NS_ATTR_MAX + 1] = {
@@ -454,6 +455,17 @@ int rnl_put_connect(struct nl_msg *msg, const struct cfg *cfg)
 	return ret;
 }
 
+/* RBLK_CMD_SET: the controller, and the settings given. */
+int rnl_put_set(struct nl_msg *msg, const struct cfg *cfg)
+{
+	int ret;
+
+	ret = rnl_put_dev(msg, cfg);
+	if (!ret && (cfg->set & OPT(IOPOLICY)))
+		ret = nla_put_u8(msg, RBLK_ATTR_IOPOLICY, cfg->iopolicy);
+	return ret;
+}
+
 /* Build, send, wait: the shape of every request but monitor. */
 static int request(struct rnl *r, uint8_t cmd, int flags,
 		   int (*put)(struct nl_msg *, const struct cfg *),
@@ -572,6 +584,10 @@ static void decode_ctrl(struct nlattr **tb, struct ctrl_info *c)
 	}
 	if (tb[RBLK_ATTR_SCANNED])
 		c->scanned = true;
+	if (tb[RBLK_ATTR_IOPOLICY]) {
+		c->iopolicy = nla_get_u8(tb[RBLK_ATTR_IOPOLICY]);
+		c->has_iopolicy = true;
+	}
 }
 
 /* The entry of controller @index: the one seen before, or a new one. */
@@ -698,6 +714,11 @@ int rnl_list(struct rnl *r, struct ctrl_info **ctrls, size_t *nr)
 	*ctrls = vec.v;
 	*nr = vec.nr;
 	return 0;
+}
+
+int rnl_set(struct rnl *r, const struct cfg *cfg)
+{
+	return request(r, RBLK_CMD_SET, 0, rnl_put_set, cfg, NULL, NULL);
 }
 
 int rnl_parse_stats(struct nlmsghdr *nlh, struct nlattr **tb, void *arg)

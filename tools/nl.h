@@ -44,6 +44,12 @@ int rnl_get(struct rnl *r, const struct cfg *cfg, struct ctrl_info *ctrl);
 int rnl_list(struct rnl *r, struct ctrl_info **ctrls, size_t *nr);
 void rnl_ctrl_free(struct ctrl_info *ctrl);
 void rnl_ctrls_free(struct ctrl_info *ctrls, size_t nr);
+/*
+ * RBLK_CMD_SET: the settings @cfg gives (--iopolicy) of the controller it
+ * names, directly or by a namespace.  -EOPNOTSUPP: the module was loaded
+ * without multipath (or predates the command).
+ */
+int rnl_set(struct rnl *r, const struct cfg *cfg);
 int rnl_stats(struct rnl *r, const struct cfg *cfg, struct stats_info *st);
 int rnl_reset_stats(struct rnl *r, const struct cfg *cfg);
 /*
@@ -78,6 +84,8 @@ int rnl_transact(struct rnl *r, struct nl_msg *msg, rnl_parse_fn parse,
  */
 int rnl_put_dev(struct nl_msg *msg, const struct cfg *cfg);
 int rnl_put_connect(struct nl_msg *msg, const struct cfg *cfg);
+/* Those of RBLK_CMD_SET: the controller or namespace, then the settings. */
+int rnl_put_set(struct nl_msg *msg, const struct cfg *cfg);
 
 /*
  * The decoders of the answers, exposed for the unit tests, which feed them

@@ -546,6 +546,34 @@ static int do_list_subsys(const struct cmd *cmd, struct rnl *r,
 	return EXIT_OK;
 }
 
+/*
+ * The I/O policy of the subsystem of the controller named (directly or by
+ * a namespace), with multipath: RBLK_CMD_SET.  nvme-cli has no command for
+ * it (nvme's is the sysfs file iopolicy); show and list print it.
+ */
+static int do_set_iopolicy(const struct cmd *cmd, struct rnl *r,
+			   struct cfg *cfg)
+{
+	const char *words;
+	int ret;
+
+	ret = open_nl(r);
+	if (ret)
+		return ret;
+	ret = rnl_set(r, cfg);
+	if (!ret)
+		return EXIT_OK;
+	words = set_errno_words(ret, r->msg[0]);
+	if (!words)
+		return kernel_error(cmd, r, ret);
+	fprintf(stderr, "nvmecfg: %s: %s", cmd->name, words);
+	if (r->msg[0])
+		fprintf(stderr, ": %s", r->msg);
+	fprintf(stderr,
+		"\nI/O policies need rblk loaded with multipath=1 (modprobe rblk multipath=1).\n");
+	return error_exit(ret, false);
+}
+
 static int do_reset(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 {
 	return ctrl_ioctl(cmd, r, cfg, NVME_IOCTL_RESET);
@@ -1027,6 +1055,10 @@ static const struct cmd cmds[] = {
 	{ "ns-rescan", do_ns_rescan, DEV_OPTS | OPT(HELP), OPT(DEVICE),
 	  "{NAME | -d NAME | --index N}",
 	  "scan a controller's namespaces again" },
+	{ "set-iopolicy", do_set_iopolicy,
+	  DEV_OPTS | OPT(IOPOLICY) | OPT(HELP), OPT(DEVICE) | OPT(IOPOLICY),
+	  "{NAME | -d NAME | --index N} --iopolicy POLICY",
+	  "set the I/O policy of a controller's subsystem (multipath)" },
 	{ "list-subsys", do_list_subsys, OPT(OUTPUT) | OPT(HELP), 0,
 	  "[-o FORMAT]",
 	  "list the subsystems and the controllers (paths) to each" },

@@ -17,7 +17,9 @@
 
 /*
  * NUM(min, max): a decimal number in [min, max]; the ranges are the UAPI's
- * limits, and both the check and the help text use them.
+ * limits, and both the check and the help text use them.  NAMES(table):
+ * one of the names of a UAPI table, the value their index; the help text
+ * lists them, as "{a|b|c}", which the bash completion reads.
  */
 struct opt_desc {
 	char shrt;		/* 0: long form only */
@@ -27,9 +29,17 @@ struct opt_desc {
 	const char *dflt;	/* help: the default, NULL if none to say */
 	bool num;
 	long long min, max;
+	const char *const *names;
+	unsigned int nr_names;
 };
 
 #define NUM(lo, hi)	.num = true, .min = (lo), .max = (hi)
+#define NAMES(table)	.names = (table), \
+			.nr_names = sizeof(table) / sizeof((table)[0])
+
+/* The UAPI's names: sysfs, the module parameter and nvmecfg spell them so. */
+static const char *const iopolicy_names[__RBLK_IOPOLICY_MAX] =
+	RBLK_IOPOLICY_NAMES;
 
 static const struct opt_desc opt_descs[NR_OPTS] = {
 	[OPT_TRANSPORT]	= { 't', "transport", "TRTYPE",
@@ -99,6 +109,10 @@ static const struct opt_desc opt_descs[NR_OPTS] = {
 	[OPT_WAIT_TIMEOUT] = { 0, "wait-timeout", "SEC",
 			    "wait at most SEC for the devices or their removal",
 			    "no limit", NUM(1, INT32_MAX / 1000) },
+	/* Not nvme-cli's (it writes sysfs): no short form. */
+	[OPT_IOPOLICY]	= { 0, "iopolicy", "POLICY",
+			    "I/O policy of the subsystem", NULL,
+			    NAMES(iopolicy_names) },
 	[OPT_RESET]	= { 'r', "reset",  NULL,
 			    "zero the counters instead of printing them" },
 	[OPT_HELP]	= { 'h', "help", NULL,
@@ -255,6 +269,36 @@ static enum opts_result set_s32(struct cfg *cfg, enum opt_id id,
 	return err ? number_err(cfg, id, val, err, d->min, d->max) : OPTS_OK;
 }
 
+/*
+ * One of option @id's names: its index into *@v.  The error lists them
+ * all: "--iopolicy: 'x' is not numa, round-robin or queue-depth".
+ */
+static enum opts_result set_name(struct cfg *cfg, enum opt_id id,
+				 const char *val, uint8_t *v)
+{
+	const struct opt_desc *d = &opt_descs[id];
+	char name[48], list[128] = "";
+	unsigned int i;
+	size_t n;
+
+	for (i = 0; i < d->nr_names; i++) {
+		if (d->names[i] && !strcmp(val, d->names[i])) {
+			*v = i;
+			return OPTS_OK;
+		}
+	}
+	for (i = 0; i < d->nr_names; i++) {
+		if (!d->names[i])
+			continue;
+		n = strlen(list);
+		snprintf(list + n, sizeof(list) - n, "%s%s",
+			 !n ? "" : i + 1 < d->nr_names ? ", " : " or ",
+			 d->names[i]);
+	}
+	return usage_err(cfg, "%s: '%s' is not %s",
+			 opts_name(id, name, sizeof(name)), val, list);
+}
+
 static enum opts_result set_device(struct cfg *cfg, const char *val)
 {
 	if (!strncmp(val, "/dev/", 5))
@@ -364,6 +408,8 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 		return set_u32(cfg, id, val, &cfg->timeout);
 	case OPT_WAIT_TIMEOUT:
 		return set_u32(cfg, id, val, &cfg->wait_timeout);
+	case OPT_IOPOLICY:
+		return set_name(cfg, id, val, &cfg->iopolicy);
 	case OPT_DUPLICATE_CONNECT:
 	case OPT_RESET:
 	case OPT_HELP:
@@ -527,9 +573,27 @@ enum opts_result opts_parse(struct cfg *cfg, int argc, char *const argv[],
 	return OPTS_OK;
 }
 
+/* " {a|b|c}": the names an option takes, for its help line. */
+static void names_help(const struct opt_desc *d, char *buf, size_t len)
+{
+	unsigned int i;
+	size_t n;
+
+	snprintf(buf, len, " {");
+	for (i = 0; i < d->nr_names; i++) {
+		if (!d->names[i])
+			continue;
+		n = strlen(buf);
+		snprintf(buf + n, len - n, "%s%s", n > 2 ? "|" : "",
+			 d->names[i]);
+	}
+	n = strlen(buf);
+	snprintf(buf + n, len - n, "}");
+}
+
 void opts_help(FILE *f, unsigned int allowed)
 {
-	char left[48], range[48];
+	char left[48], range[64];
 	int id;
 
 	for (id = 0; id < NR_OPTS; id++) {
@@ -547,6 +611,8 @@ void opts_help(FILE *f, unsigned int allowed)
 		if (d->num)
 			snprintf(range, sizeof(range), ", %lld-%lld", d->min,
 				 d->max);
+		if (d->names)
+			names_help(d, range, sizeof(range));
 		fprintf(f, "  %-28s %s%s", left, d->help, range);
 		if (d->dflt)
 			fprintf(f, " (default: %s)", d->dflt);
@@ -613,6 +679,7 @@ int opts_from_attr(int attr)
 		[RBLK_ATTR_INDEX]		= OPT_INDEX + 1,
 		[RBLK_ATTR_DISK_NAME]		= OPT_DEVICE + 1,
 		[RBLK_ATTR_CTRL_NAME]		= OPT_DEVICE + 1,
+		[RBLK_ATTR_IOPOLICY]		= OPT_IOPOLICY + 1,
 	};
 
 	return attr >= 0 && attr <= RBLK_ATTR_MAX ? opt_of[attr] - 1 : -1;

@@ -39,6 +39,7 @@ enum opt_id {
 	OPT_COUNT,
 	OPT_TIMEOUT,
 	OPT_WAIT_TIMEOUT,
+	OPT_IOPOLICY,
 	OPT_RESET,
 	OPT_HELP,
 	NR_OPTS,
@@ -71,6 +72,7 @@ struct cfg {
 	uint32_t count;
 	uint32_t timeout;
 	uint32_t wait_timeout;	/* 0: wait as long as it takes */
+	uint8_t iopolicy;	/* enum rblk_iopolicy */
 	char err[256];
 };
 

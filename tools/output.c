@@ -221,6 +221,8 @@ static const char *name_of(const char *const *names, size_t nr,
 static const char *const state_names[__RBLK_STATE_MAX] = RBLK_STATE_NAMES;
 static const char *const event_names[__RBLK_EVENT_MAX] = RBLK_EVENT_NAMES;
 static const char *const stat_names[__RBLK_STAT_MAX] = RBLK_STAT_NAMES;
+static const char *const iopolicy_names[__RBLK_IOPOLICY_MAX] =
+	RBLK_IOPOLICY_NAMES;
 
 const char *state_name(uint8_t state)
 {
@@ -230,6 +232,11 @@ const char *state_name(uint8_t state)
 const char *event_name(uint8_t event)
 {
 	return name_of(event_names, ARRAY_SIZE(event_names), event);
+}
+
+const char *iopolicy_name(uint8_t iopolicy)
+{
+	return name_of(iopolicy_names, ARRAY_SIZE(iopolicy_names), iopolicy);
 }
 
 /* NVMe-oF ADRFAM and TRTYPE codes, spelled as nvme-cli does. */
@@ -509,6 +516,8 @@ static void json_ctrl(struct json *j, const struct ctrl_info *c)
 	json_str(j, "traddr", c->traddr);
 	json_str(j, "trsvcid", c->trsvcid);
 	json_str(j, "subsysnqn", c->subsysnqn);
+	if (c->has_iopolicy)
+		json_str(j, "iopolicy", iopolicy_name(c->iopolicy));
 	json_str(j, "hostnqn", c->hostnqn);
 	json_str(j, "hostid", uuid_str(c->hostid, uuid, sizeof(uuid)));
 	if (c->nsid)
@@ -534,14 +543,18 @@ static void json_ctrl(struct json *j, const struct ctrl_info *c)
 /*
  * The list table: a line per controller and under it an indented line per
  * namespace, in columns as wide as their widest cell.  list_rows() hands
- * each line to a callback, once to measure and once to print.
+ * each line to a callback, once to measure and once to print.  The
+ * IOPolicy column (the controller's subsystem's) is there only when a
+ * controller has one, with multipath: otherwise the table stays as it was.
  */
-#define LIST_COLS	5
+#define LIST_COLS	6
+#define LIST_POLICY	4
 
 typedef void (*list_row_fn)(const char *const *cell, void *arg);
 
 struct list_table {
 	FILE *f;
+	bool policy;		/* print the LIST_POLICY column */
 	int width[LIST_COLS];
 };
 
@@ -549,7 +562,9 @@ static void list_ns_row(const struct ns_info *ns, list_row_fn fn, void *arg)
 {
 	char name[RBLK_DISK_NAME_LEN + 2], nsid[16], size[32], bs[16];
 	char safe[SAFE_LEN];
-	const char *cell[LIST_COLS] = { name, nsid, size, bs, SAFE(ns->wwid) };
+	const char *cell[LIST_COLS] = {
+		name, nsid, size, bs, "", SAFE(ns->wwid),
+	};
 
 	snprintf(name, sizeof(name), "  %s", ns->name);
 	snprintf(nsid, sizeof(nsid), "%u", ns->nsid);
@@ -562,10 +577,11 @@ static void list_rows(const struct ctrl_info *ctrls, size_t nr,
 		      list_row_fn fn, void *arg)
 {
 	static const char *const ctrl_head[LIST_COLS] = {
-		"Controller", "State", "Address", "Port", "Subsystem NQN",
+		"Controller", "State", "Address", "Port", "IOPolicy",
+		"Subsystem NQN",
 	};
 	static const char *const ns_head[LIST_COLS] = {
-		"  Device", "NSID", "Size", "Block", "WWID",
+		"  Device", "NSID", "Size", "Block", "", "WWID",
 	};
 	char safe[SAFE_LEN];
 	size_t i, k;
@@ -576,6 +592,7 @@ static void list_rows(const struct ctrl_info *ctrls, size_t nr,
 		const struct ctrl_info *c = &ctrls[i];
 		const char *cell[LIST_COLS] = {
 			c->name, state_name(c->state), c->traddr, c->trsvcid,
+			c->has_iopolicy ? iopolicy_name(c->iopolicy) : "-",
 			SAFE(c->subsysnqn),
 		};
 
@@ -602,8 +619,10 @@ static void list_print(const char *const *cell, void *arg)
 	struct list_table *t = arg;
 	int i;
 
-	for (i = 0; i < LIST_COLS - 1; i++)
-		fprintf(t->f, "%-*s  ", t->width[i], cell[i]);
+	for (i = 0; i < LIST_COLS - 1; i++) {
+		if (i != LIST_POLICY || t->policy)
+			fprintf(t->f, "%-*s  ", t->width[i], cell[i]);
+	}
 	fprintf(t->f, "%s\n", cell[LIST_COLS - 1]);
 }
 
@@ -629,6 +648,8 @@ void print_list(FILE *f, enum out_format fmt, const struct ctrl_info *ctrls,
 	/* No controllers, no table: nothing to parse for scripts either. */
 	if (!nr)
 		return;
+	for (i = 0; i < nr; i++)
+		t.policy |= ctrls[i].has_iopolicy;
 	list_rows(ctrls, nr, list_measure, &t);
 	list_rows(ctrls, nr, list_print, &t);
 }
@@ -659,6 +680,8 @@ static void json_host_subsys(struct json *j, const struct subsys_list *list,
 		json_obj_open(j, NULL);
 		json_str(j, "Name", s->name);
 		json_str(j, "NQN", s->nqn);
+		if (s->iopolicy[0])
+			json_str(j, "IOPolicy", s->iopolicy);
 		json_arr_open(j, "Paths");
 		for (k = 0; k < s->nr_paths; k++) {
 			json_obj_open(j, NULL);
@@ -677,10 +700,10 @@ static void json_host_subsys(struct json *j, const struct subsys_list *list,
 
 /*
  * list-subsys: nvme-cli 2.x's shape.  JSON: an array of hosts (HostNQN,
- * HostID), each with its Subsystems (Name, NQN) and their Paths (Name,
- * Transport, Address, State); no IOPolicy until rblk has one.  Text: per
- * subsystem "NAME - NQN=...", its host NQN, then " +- " and a line per
- * path.
+ * HostID), each with its Subsystems (Name, NQN, IOPolicy with multipath)
+ * and their Paths (Name, Transport, Address, State).  Text: per subsystem
+ * "NAME - NQN=...", its host NQN and I/O policy, then " +- " and a line
+ * per path.
  */
 void print_subsys(FILE *f, enum out_format fmt, const struct subsys_list *list)
 {
@@ -710,6 +733,8 @@ void print_subsys(FILE *f, enum out_format fmt, const struct subsys_list *list)
 
 		fprintf(f, "%s%s - NQN=%s\n", i ? "\n" : "", s->name, s->nqn);
 		fprintf(f, "%*shostnqn=%s\n", w, "", s->hostnqn);
+		if (s->iopolicy[0])
+			fprintf(f, "%*siopolicy=%s\n", w, "", s->iopolicy);
 		fprintf(f, "\\\n");
 		for (k = 0; k < s->nr_paths; k++)
 			fprintf(f, " +- %s %s %s %s\n", s->paths[k].name,
@@ -769,6 +794,8 @@ void print_show(FILE *f, enum out_format fmt, const struct ctrl_info *c)
 	show_kv(f, 2, "traddr", "%s", c->traddr);
 	show_kv(f, 2, "trsvcid", "%s", c->trsvcid);
 	show_kv(f, 2, "subsysnqn", "%s", SAFE(c->subsysnqn));
+	if (c->has_iopolicy)
+		show_kv(f, 2, "iopolicy", "%s", iopolicy_name(c->iopolicy));
 	if (c->nsid)
 		show_kv(f, 2, "nsid", "%u", c->nsid);
 	show_kv(f, 2, "hostnqn", "%s", SAFE(c->hostnqn));
@@ -1094,6 +1121,15 @@ const char *errno_words(int err, bool target)
 		return "target busy";
 	}
 	return strerror(-err);
+}
+
+const char *set_errno_words(int err, bool reason)
+{
+	if (err != -EOPNOTSUPP)
+		return NULL;
+	if (reason)
+		return "multipath is off";
+	return "not supported by the rblk module (multipath off, or a module without I/O policies)";
 }
 
 int error_exit(int err, bool blamed)

@@ -48,6 +48,7 @@ void json_print_string(FILE *f, const char *s);
 
 const char *state_name(uint8_t state);
 const char *event_name(uint8_t event);
+const char *iopolicy_name(uint8_t iopolicy);
 const char *adrfam_name(uint8_t adrfam);
 const char *trtype_name(uint8_t trtype);
 const char *subtype_name(uint8_t subtype);
@@ -74,6 +75,13 @@ const char *size_str(uint64_t bytes, char *buf, size_t len);
  * target's answers.
  */
 const char *errno_words(int err, bool target);
+/*
+ * Plain words for a refused RBLK_CMD_SET (set-iopolicy), or NULL where
+ * errno_words() has them: EOPNOTSUPP is a module loaded without multipath
+ * when the kernel says why (@reason), else possibly one that predates the
+ * command (generic netlink's answer to an unknown command).
+ */
+const char *set_errno_words(int err, bool reason);
 /* The exit code of a refused request; @blamed: the kernel named a value. */
 int error_exit(int err, bool blamed);
 

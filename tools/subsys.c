@@ -138,6 +138,8 @@ int subsys_read(const char *root, struct subsys_list *list)
 		list->nr++;
 		read_attr(dir, "subsysnqn", s->nqn, sizeof(s->nqn));
 		read_attr(dir, "hostnqn", s->hostnqn, sizeof(s->hostnqn));
+		/* Only with multipath, as nvme's. */
+		read_attr(dir, "iopolicy", s->iopolicy, sizeof(s->iopolicy));
 		ret = read_paths(dir, s);
 		/* Gone meanwhile: not listed. */
 		if (ret == -ENOENT) {

@@ -36,7 +36,7 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..119"
+echo "1..133"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
@@ -45,8 +45,8 @@ expect help_duplicate_connect 0 '^  -D, --duplicate-connect ' \
 	$NVMECFG connect --help
 expect help_names 0 '^Usage: nvmecfg show \[NAME \| -d NAME \| --index N\]' \
 	$NVMECFG show --help
-for c in connect connect-all disconnect disconnect-all list show show-hostnqn \
-	 show-hostid gen-hostnqn stats discover monitor version; do
+for c in connect connect-all disconnect disconnect-all set-iopolicy list show \
+	 show-hostnqn show-hostid gen-hostnqn stats discover monitor version; do
 	expect "${c}_help" 0 "^Usage: nvmecfg $c" $NVMECFG $c --help
 done
 expect no_command 2 '^Usage: nvmecfg COMMAND' $NVMECFG
@@ -127,6 +127,22 @@ expect connect_all_nsid 2 "unknown option '-N'" \
 	$NVMECFG connect-all -a 10.99.0.1 -N 1
 expect show_hostnqn_with_device 2 'hostnqn and --hostid only without a device' \
 	$NVMECFG show rblk0 -q nqn.x
+
+# set-iopolicy: the names of RBLK_IOPOLICY_NAMES, checked before netlink.
+expect set_iopolicy_help_names 0 '^      --iopolicy POLICY +I/O policy of the subsystem \{numa\|round-robin\|queue-depth\}$' \
+	$NVMECFG set-iopolicy --help
+expect set_iopolicy_bad_name 2 "^nvmecfg: set-iopolicy: --iopolicy: 'rr' is not numa, round-robin or queue-depth$" \
+	$NVMECFG set-iopolicy rblk0 --iopolicy rr
+expect set_iopolicy_case 2 "--iopolicy: 'NUMA' is not numa, round-robin or queue-depth" \
+	$NVMECFG set-iopolicy -d rblk-ctrl0 --iopolicy=NUMA
+expect set_iopolicy_no_policy 2 'set-iopolicy: missing required option --iopolicy' \
+	$NVMECFG set-iopolicy rblk-ctrl0
+expect set_iopolicy_no_device 2 'set-iopolicy: no device given \(rblk-ctrlM, rblkN, --device or --index\)' \
+	$NVMECFG set-iopolicy --iopolicy numa
+expect set_iopolicy_no_value 2 '--iopolicy needs a value' \
+	$NVMECFG set-iopolicy --iopolicy -d rblk0
+expect set_iopolicy_no_nqn 2 "unknown option '-n'" \
+	$NVMECFG set-iopolicy -n $NQN --iopolicy numa
 
 # Host identity from fake /etc/nvme files ($NVMECFG_TEST_ROOT, tests only).
 R="env NVMECFG_TEST_ROOT=$ROOT"
@@ -260,7 +276,8 @@ expect conf_flag_value 2 "$CONF:1: unexpected argument '1'" \
 	$R $NVMECFG connect-all
 
 # list-subsys reads sysfs, below $NVMECFG_TEST_ROOT here: two subsystems
-# (paths in version order), one host NQN each; JSON in nvme-cli's keys.
+# (paths in version order), one host NQN each, the first with multipath's
+# iopolicy file; JSON in nvme-cli's keys.
 S=$ROOT/sys/class/rblk-subsystem
 HOST=nqn.2014-08.org.nvmexpress:uuid:00000000-0000-0000-0000-000000000001
 mkpath() {
@@ -273,6 +290,7 @@ mkpath() {
 mkdir -p "$S/rblk-subsys0" "$S/rblk-subsys1"
 echo "$NQN" > "$S/rblk-subsys0/subsysnqn"
 echo "$HOST" > "$S/rblk-subsys0/hostnqn"
+echo round-robin > "$S/rblk-subsys0/iopolicy"
 echo nqn.2026-12.io.rblk:other > "$S/rblk-subsys1/subsysnqn"
 echo host-b > "$S/rblk-subsys1/hostnqn"
 mkpath rblk-subsys0 rblk-ctrl10 4421 connecting
@@ -281,6 +299,7 @@ mkpath rblk-subsys1 rblk-ctrl4 4420 live
 cat > "$OUT.want" <<WANT
 rblk-subsys0 - NQN=$NQN
                hostnqn=$HOST
+               iopolicy=round-robin
 \\
  +- rblk-ctrl3 rdma traddr=10.99.0.1,trsvcid=4420 live
  +- rblk-ctrl10 rdma traddr=10.99.0.1,trsvcid=4421 connecting
@@ -299,7 +318,10 @@ else
 	echo "not ok $n list_subsys_text"
 fi
 expect list_subsys_json 0 \
-	'^\[ *\{ *"HostNQN": *"nqn[^"]*", *"HostID": *"00000000-0000-0000-0000-000000000001", *"Subsystems": *\[ *\{ *"Name": *"rblk-subsys0", *"NQN": *"nqn.2026-12.io.rblk:test", *"Paths": *\[ *\{ *"Name": *"rblk-ctrl3", *"Transport": *"rdma", *"Address": *"traddr=10.99.0.1,trsvcid=4420", *"State": *"live" *\}' \
+	'^\[ *\{ *"HostNQN": *"nqn[^"]*", *"HostID": *"00000000-0000-0000-0000-000000000001", *"Subsystems": *\[ *\{ *"Name": *"rblk-subsys0", *"NQN": *"nqn.2026-12.io.rblk:test", *"IOPolicy": *"round-robin", *"Paths": *\[ *\{ *"Name": *"rblk-ctrl3", *"Transport": *"rdma", *"Address": *"traddr=10.99.0.1,trsvcid=4420", *"State": *"live" *\}' \
+	sh -c "env NVMECFG_TEST_ROOT='$ROOT' $NVMECFG list-subsys -o json | tr -d '\n'"
+expect list_subsys_json_no_iopolicy 0 \
+	'"Name": *"rblk-subsys1", *"NQN": *"nqn.2026-12.io.rblk:other", *"Paths": *\[' \
 	sh -c "env NVMECFG_TEST_ROOT='$ROOT' $NVMECFG list-subsys -o json | tr -d '\n'"
 expect list_subsys_no_module 3 'rblk module not loaded' $NVMECFG list-subsys
 
@@ -326,7 +348,36 @@ else
 	echo "ok $n man_page_complete # SKIP no $MAN"
 fi
 
-# Beyond the command line: the host kernel has no rblk family.
+# The bash completion generated from this nvmecfg, driven as bash drives
+# it: the values of --iopolicy come from its help line.
+GEN_COMP=../../scripts/gen-completion.sh
+# ccheck NAME WANT WORDS...: completing the last of WORDS offers WANT.
+ccheck() {
+	_name=$1 _want=$2
+	shift 2
+	n=$((n + 1))
+	if ! command -v bash > /dev/null || [ ! -r "$GEN_COMP" ]; then
+		echo "ok $n $_name # SKIP no bash or no $GEN_COMP"
+		return
+	fi
+	_got=$(bash -c '. "$1"; shift; COMP_WORDS=("$@")
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _nvmecfg
+		echo "${COMPREPLY[*]}"' sh "$OUT.comp" "$@" 2>&1)
+	if [ "$_got" = "$_want" ]; then
+		echo "ok $n $_name"
+	else
+		echo "# completing '$*': '$_got', want '$_want'"
+		echo "not ok $n $_name"
+	fi
+}
+[ -r "$GEN_COMP" ] && bash "$GEN_COMP" $NVMECFG > "$OUT.comp"
+ccheck completion_command set-iopolicy nvmecfg set-io
+ccheck completion_iopolicy_option --iopolicy nvmecfg set-iopolicy rblk0 --io
+ccheck completion_iopolicy_values "numa round-robin queue-depth" \
+	nvmecfg set-iopolicy rblk0 --iopolicy ''
+ccheck completion_iopolicy_prefix round-robin \
+	nvmecfg set-iopolicy -d rblk-ctrl0 --iopolicy r
+
 # Beyond the command line: the host kernel has no rblk family.
 if [ -d /sys/module/rblk ]; then
 	n=$((n + 1)); echo "ok $n module_missing # SKIP rblk loaded on the host"
@@ -334,7 +385,7 @@ if [ -d /sys/module/rblk ]; then
 	n=$((n + 1)); echo "ok $n module_missing_ctrl # SKIP rblk loaded"
 	for t in module_missing_hint ipv6_scope_id host_traddr disconnect_nqn \
 		 disconnect_all conf_valid conf_only_tcp connect_all_cmdline \
-		 discover_dump; do
+		 discover_dump set_iopolicy_module_missing; do
 		n=$((n + 1)); echo "ok $n $t # SKIP rblk loaded"
 	done
 else
@@ -364,4 +415,6 @@ else
 		$R $NVMECFG connect-all -a 10.99.0.1 -s 4420 -q host-x -k 3
 	expect discover_dump 3 'rblk module not loaded' \
 		$NVMECFG discover -a 10.99.0.1 -o json
+	expect set_iopolicy_module_missing 3 'rblk module not loaded' \
+		$NVMECFG set-iopolicy --index 0 --iopolicy queue-depth
 fi

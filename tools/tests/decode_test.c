@@ -81,7 +81,9 @@ static void put_ctrl(struct nl_msg *msg, const struct ctrl_info *c)
 	      nla_put_u16(msg, RBLK_ATTR_CNTLID, c->cntlid) ||
 	      nla_put_string(msg, RBLK_ATTR_MODEL, c->model) ||
 	      nla_put_string(msg, RBLK_ATTR_SERIAL, c->serial) ||
-	      nla_put_string(msg, RBLK_ATTR_FIRMWARE, c->firmware);
+	      nla_put_string(msg, RBLK_ATTR_FIRMWARE, c->firmware) ||
+	      (c->has_iopolicy &&
+	       nla_put_u8(msg, RBLK_ATTR_IOPOLICY, c->iopolicy));
 	CHECK(!ret);
 }
 
@@ -163,6 +165,8 @@ static void check_ctrl(const struct ctrl_info *got,
 	CHECK_STR(got->model, want->model);
 	CHECK_STR(got->serial, want->serial);
 	CHECK_STR(got->firmware, want->firmware);
+	CHECK_INT(got->has_iopolicy, want->has_iopolicy);
+	CHECK_INT(got->iopolicy, want->iopolicy);
 	CHECK_INT(got->nr_ns, want->nr_ns);
 	for (i = 0; i < got->nr_ns && i < want->nr_ns; i++)
 		check_ns(&got->ns[i], &want->ns[i]);
@@ -670,6 +674,121 @@ static void discover_dump(void)
 	rnl_disc_free(&got);
 }
 
+/*
+ * The subsystem's I/O policy: only with multipath, where 0 (numa) is a
+ * value too; any u8, even one this nvmecfg has no name for.
+ */
+static void get_iopolicy(void)
+{
+	static const uint8_t policies[] = {
+		RBLK_IOPOLICY_NUMA, RBLK_IOPOLICY_ROUND_ROBIN,
+		RBLK_IOPOLICY_QUEUE_DEPTH, __RBLK_IOPOLICY_MAX, 255,
+	};
+	struct ctrl_info c[2];
+	struct ns_info ns[3];
+	struct ctrl_vec vec;
+	struct nl_msg *msg;
+	size_t i;
+
+	fix_ctrls(c, ns);
+	for (i = 0; i < ARRAY_SIZE(policies); i++) {
+		memset(&vec, 0, sizeof(vec));
+		c[0].has_iopolicy = true;
+		c[0].iopolicy = policies[i];
+		msg = answer(RBLK_CMD_GET);
+		put_ctrl(msg, &c[0]);
+		put_ns(msg, &ns[0]);
+		put_ns(msg, &ns[1]);
+		CHECK_INT(feed(msg, rnl_parse_ctrl, &vec), 0);
+		CHECK_INT(vec.nr, 1);
+		if (vec.nr == 1) {
+			check_ctrl(&vec.v[0], &c[0]);
+			CHECK(vec.v[0].has_iopolicy);
+			CHECK_INT(vec.v[0].iopolicy, policies[i]);
+		}
+		rnl_ctrls_free(vec.v, vec.nr);
+	}
+
+	/* Multipath off, or not bound to a subsystem yet: none. */
+	memset(&vec, 0, sizeof(vec));
+	msg = answer(RBLK_CMD_GET);
+	put_ctrl(msg, &fc[1]);
+	CHECK_INT(feed(msg, rnl_parse_ctrl, &vec), 0);
+	if (vec.nr == 1)
+		CHECK(!vec.v[0].has_iopolicy && !vec.v[0].iopolicy);
+	rnl_ctrls_free(vec.v, vec.nr);
+
+	/* A dump: each controller its own. */
+	memset(&vec, 0, sizeof(vec));
+	c[0].iopolicy = RBLK_IOPOLICY_QUEUE_DEPTH;
+	msg = answer(RBLK_CMD_GET);
+	put_ctrl(msg, &c[0]);
+	CHECK_INT(feed(msg, rnl_parse_ctrl, &vec), 0);
+	msg = answer(RBLK_CMD_GET);
+	put_ctrl(msg, &c[1]);
+	CHECK_INT(feed(msg, rnl_parse_ctrl, &vec), 0);
+	CHECK_INT(vec.nr, 2);
+	if (vec.nr == 2) {
+		CHECK(vec.v[0].has_iopolicy);
+		CHECK_INT(vec.v[0].iopolicy, RBLK_IOPOLICY_QUEUE_DEPTH);
+		CHECK(!vec.v[1].has_iopolicy);
+	}
+	rnl_ctrls_free(vec.v, vec.nr);
+
+	/* Empty: not a u8, refused. */
+	memset(&vec, 0, sizeof(vec));
+	msg = answer(RBLK_CMD_GET);
+	put_ctrl_id(msg, &c[0]);
+	CHECK(!nla_put(msg, RBLK_ATTR_IOPOLICY, 0, NULL));
+	CHECK_INT(feed(msg, rnl_parse_ctrl, &vec), -EBADMSG);
+	rnl_ctrls_free(vec.v, vec.nr);
+}
+
+/* RBLK_CMD_SET: the controller as the other commands name it, the u8. */
+static void request_set(void)
+{
+	struct nlattr *tb[RBLK_ATTR_MAX + 1];
+	struct cfg cfg = {
+		.set = OPT(DEVICE) | OPT(IOPOLICY), .device = "rblk-ctrl3",
+		.iopolicy = RBLK_IOPOLICY_ROUND_ROBIN,
+	};
+	struct nl_msg *msg = answer(RBLK_CMD_SET);
+	int type, n = 0;
+
+	CHECK(!rnl_put_set(msg, &cfg));
+	request_attrs(msg, tb);
+	for (type = 1; type <= RBLK_ATTR_MAX; type++)
+		n += !!tb[type];
+	CHECK_INT(n, 2);
+	CHECK(tb[RBLK_ATTR_CTRL_NAME] &&
+	      !strcmp(nla_get_string(tb[RBLK_ATTR_CTRL_NAME]), "rblk-ctrl3"));
+	CHECK(tb[RBLK_ATTR_IOPOLICY] && nla_len(tb[RBLK_ATTR_IOPOLICY]) == 1 &&
+	      nla_get_u8(tb[RBLK_ATTR_IOPOLICY]) == RBLK_IOPOLICY_ROUND_ROBIN);
+	nlmsg_free(msg);
+
+	/* numa is 0, and still sent; a namespace by index. */
+	cfg.set = OPT(INDEX) | OPT(IOPOLICY);
+	cfg.index = 7;
+	cfg.iopolicy = RBLK_IOPOLICY_NUMA;
+	msg = answer(RBLK_CMD_SET);
+	CHECK(!rnl_put_set(msg, &cfg));
+	request_attrs(msg, tb);
+	CHECK(tb[RBLK_ATTR_INDEX] && nla_get_u32(tb[RBLK_ATTR_INDEX]) == 7);
+	CHECK(!tb[RBLK_ATTR_CTRL_NAME] && !tb[RBLK_ATTR_DISK_NAME]);
+	CHECK(tb[RBLK_ATTR_IOPOLICY] && nla_len(tb[RBLK_ATTR_IOPOLICY]) == 1 &&
+	      nla_get_u8(tb[RBLK_ATTR_IOPOLICY]) == RBLK_IOPOLICY_NUMA);
+	nlmsg_free(msg);
+
+	/* Only what was given. */
+	cfg.set = OPT(DEVICE);
+	cfg.device = "rblk2";
+	msg = answer(RBLK_CMD_SET);
+	CHECK(!rnl_put_set(msg, &cfg));
+	request_attrs(msg, tb);
+	CHECK(tb[RBLK_ATTR_DISK_NAME] && !tb[RBLK_ATTR_IOPOLICY]);
+	nlmsg_free(msg);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(get_several_namespaces),
 	KTAP_CASE(get_split_over_two_messages),
@@ -686,6 +805,8 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(request_host_traddr_tos),
 	KTAP_CASE(get_host_traddr_tos),
 	KTAP_CASE(discover_dump),
+	KTAP_CASE(get_iopolicy),
+	KTAP_CASE(request_set),
 };
 
 int main(void)

@@ -203,4 +203,45 @@ static inline void fix_host(struct host_info *h)
 	strcpy(h->module_hostid, "00000000-0000-0000-0000-000000000001");
 }
 
+/*
+ * Two subsystems of one host, as list-subsys reads them from sysfs:
+ * rblk-subsys0 with multipath's iopolicy file (round-robin) and two paths,
+ * rblk-subsys1 without one (multipath off) and one path.  @p holds the
+ * paths, @s the subsystems, @list describes them.
+ */
+static inline void fix_subsys(struct subsys_info s[2], struct path_info p[3],
+			      struct subsys_list *list)
+{
+	memset(p, 0, 3 * sizeof(*p));
+	strcpy(p[0].name, "rblk-ctrl0");
+	strcpy(p[0].transport, "rdma");
+	strcpy(p[0].address, "traddr=10.99.0.1,trsvcid=4420");
+	strcpy(p[0].state, "live");
+	p[1] = p[0];
+	strcpy(p[1].name, "rblk-ctrl2");
+	strcpy(p[1].address, "traddr=10.99.0.2,trsvcid=4420");
+	strcpy(p[1].state, "connecting");
+	p[2] = p[0];
+	strcpy(p[2].name, "rblk-ctrl1");
+	strcpy(p[2].address, "traddr=10.99.0.1,trsvcid=4421");
+
+	memset(s, 0, 2 * sizeof(*s));
+	strcpy(s[0].name, "rblk-subsys0");
+	strcpy(s[0].nqn, FIX_NQN);
+	strcpy(s[0].hostnqn, FIX_HOSTNQN);
+	strcpy(s[0].hostid, "deadbeef-0001-0203-0405-060708090a0b");
+	strcpy(s[0].iopolicy, "round-robin");
+	s[0].paths = &p[0];
+	s[0].nr_paths = 2;
+	s[1] = s[0];
+	strcpy(s[1].name, "rblk-subsys1");
+	strcpy(s[1].nqn, "nqn.2026-12.io.rblk:other");
+	s[1].iopolicy[0] = '\0';
+	s[1].paths = &p[2];
+	s[1].nr_paths = 1;
+
+	list->subsys = s;
+	list->nr = 2;
+}
+
 #endif /* NVMECFG_FIXTURES_H */

@@ -63,7 +63,7 @@ PY=$(command -v python3)
 
 echo "KTAP version 1"
 echo "# suite: json"
-echo "1..29"
+echo "1..34"
 
 jq_check list_controllers list '.controllers | length == 2'
 jq_check list_fields list '.controllers[0] | .index == 0 and
@@ -102,8 +102,27 @@ jq_check show_object show '.name == "rblk-ctrl7" and .nsid == 3 and
 	(.namespaces | map(.name)) == ["rblk9"]'
 # show prints the very object list has for the controller.
 $GEN list > "$TMP.list"
+$GEN list-iopolicy > "$TMP.list-iopolicy"
 jq_check show_is_list_entry show '. == $l[0].controllers[1]' \
 	--slurpfile l "$TMP.list"
+# With multipath: the subsystem's policy, by name, where the kernel gave one.
+jq_check list_iopolicy list-iopolicy '.controllers[0].iopolicy == "round-robin" and
+	(.controllers[1] | has("iopolicy") | not) and
+	(.controllers[0] | del(.iopolicy)) == $l[0].controllers[0]' \
+	--slurpfile l "$TMP.list"
+jq_check show_iopolicy show-iopolicy '.iopolicy == "round-robin" and
+	. == $l[0].controllers[0]' --slurpfile l "$TMP.list-iopolicy"
+jq_check no_iopolicy list '[.controllers[] | has("iopolicy")] == [false, false]'
+# list-subsys: nvme-cli 2.x's keys, in its order; IOPolicy with multipath.
+jq_check subsys_iopolicy subsys 'length == 1 and
+	.[0].HostNQN == "nqn.2014-08.org.nvmexpress:uuid:deadbeef" and
+	(.[0].Subsystems | map(.Name)) == ["rblk-subsys0", "rblk-subsys1"] and
+	(.[0].Subsystems[0] | keys_unsorted) == ["Name", "NQN", "IOPolicy", "Paths"] and
+	.[0].Subsystems[0].IOPolicy == "round-robin" and
+	(.[0].Subsystems[1] | keys_unsorted) == ["Name", "NQN", "Paths"]'
+jq_check subsys_paths subsys '.[0].Subsystems[0].Paths[1] == {"Name": "rblk-ctrl2",
+	"Transport": "rdma", "Address": "traddr=10.99.0.2,trsvcid=4420",
+	"State": "connecting"}'
 jq_check stats_counters stats '.name == "rblk0" and .index == 0 and
 	.controller == "rblk-ctrl0" and .ctrl_index == 0 and .reads == 1001 and
 	.writes == 1002 and .flushes == 1003 and .discards == 1004 and
@@ -206,7 +225,7 @@ if [ -z "$PY" ]; then
 	skip python_all_documents "no python3"
 else
 	bad=
-	for w in list list-empty show stats stats-ctrl discover connect event \
+	for w in list list-empty list-iopolicy show show-iopolicy subsys stats stats-ctrl discover connect event \
 		 event-ns host host-kernel; do
 		$GEN "$w" | "$PY" -c '
 import json, sys

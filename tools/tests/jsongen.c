@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Prints the output of nvmecfg for the test fixtures, so json_test.sh can
- * check it with a real JSON parser: jsongen {list|list-empty|show|stats|
- * stats-ctrl|discover|connect|event|event-ns|host|host-kernel}
- * [normal|json].
+ * check it with a real JSON parser: jsongen {list|list-empty|
+ * list-iopolicy|show|show-iopolicy|stats|stats-ctrl|discover|connect|event|
+ * event-ns|host|host-kernel|host-dmi|subsys} [normal|json].
  */
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +25,9 @@ int main(int argc, char **argv)
 		.ctrl_name = "rblk-ctrl0", .state = RBLK_STATE_DELETING,
 	};
 	struct ctrl_event ns_ev;
+	struct subsys_info s[2];
+	struct path_info p[3];
+	struct subsys_list subsys;
 	const char *what;
 
 	if (argc < 2 || argc > 3) {
@@ -39,6 +42,7 @@ int main(int argc, char **argv)
 	fix_disc(e, &log);
 	fix_host(&h);
 	fix_event(&ns_ev);
+	fix_subsys(s, p, &subsys);
 	fix_stats(&st, strcmp(what, "stats-ctrl"));
 	if (!strcmp(what, "list"))
 		print_list(stdout, fmt, c, 2);
@@ -46,8 +50,19 @@ int main(int argc, char **argv)
 		print_list(stdout, fmt, c, 0);
 	else if (!strcmp(what, "show"))
 		print_show(stdout, fmt, &c[1]);
-	else if (!strcmp(what, "stats") || !strcmp(what, "stats-ctrl"))
+	else if (!strcmp(what, "list-iopolicy") ||
+		 !strcmp(what, "show-iopolicy")) {
+		/* Multipath: the first one's subsystem has a policy. */
+		c[0].has_iopolicy = true;
+		c[0].iopolicy = RBLK_IOPOLICY_ROUND_ROBIN;
+		if (!strcmp(what, "list-iopolicy"))
+			print_list(stdout, fmt, c, 2);
+		else
+			print_show(stdout, fmt, &c[0]);
+	} else if (!strcmp(what, "stats") || !strcmp(what, "stats-ctrl"))
 		print_stats(stdout, fmt, &st);
+	else if (!strcmp(what, "subsys"))
+		print_subsys(stdout, fmt, &subsys);
 	else if (!strcmp(what, "discover"))
 		print_discover(stdout, fmt, &log);
 	else if (!strcmp(what, "connect"))

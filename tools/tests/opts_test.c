@@ -616,6 +616,103 @@ static void attr_options(void)
 	CHECK(opts_from_attr(RBLK_ATTR_MAX + 1) == -1);
 }
 
+/* set-iopolicy's options, as its line of nvmecfg.c's command table. */
+#define SET_ALLOWED	(OPT(DEVICE) | OPT(INDEX) | OPT(IOPOLICY) | OPT(HELP))
+#define SET_REQUIRED	(OPT(DEVICE) | OPT(IOPOLICY))
+#define SET(...) PARSE(SET_ALLOWED, SET_REQUIRED, __VA_ARGS__)
+
+/* Every name of the UAPI's table, and nothing else, is a policy. */
+static void iopolicy_names(void)
+{
+	static const char *const names[__RBLK_IOPOLICY_MAX] =
+		RBLK_IOPOLICY_NAMES;
+	char arg[64];
+	int i;
+
+	for (i = 0; i < __RBLK_IOPOLICY_MAX; i++) {
+		cfg.err[0] = '\0';
+		CHECK(SET("rblk0", "--iopolicy", (char *)names[i]) == OPTS_OK);
+		CHECK(cfg.iopolicy == i && (cfg.set & OPT(IOPOLICY)));
+		CHECK_STR(cfg.err, "");
+		snprintf(arg, sizeof(arg), "--iopolicy=%s", names[i]);
+		CHECK(SET("-d", "rblk-ctrl1", arg) == OPTS_OK);
+		CHECK(cfg.iopolicy == i);
+		CHECK_STR(cfg.device, "rblk-ctrl1");
+	}
+	CHECK(SET("--index", "4", "--iopolicy", "round-robin") == OPTS_OK);
+	CHECK(cfg.index == 4 && (cfg.set & OPT(INDEX)));
+	CHECK(cfg.iopolicy == RBLK_IOPOLICY_ROUND_ROBIN);
+	CHECK(SET("rblk0", "--iopolicy", "queue-depth") == OPTS_OK);
+	CHECK(cfg.iopolicy == RBLK_IOPOLICY_QUEUE_DEPTH);
+	CHECK(SET("rblk0", "--iopolicy", "numa") == OPTS_OK);
+	CHECK(cfg.iopolicy == RBLK_IOPOLICY_NUMA);
+}
+
+static void iopolicy_bad_names(void)
+{
+	static const char *const bad[] = {
+		"", "NUMA", "Numa", "round_robin", "roundrobin", "rr",
+		"queue_depth", "0", "1", "numa ", " numa", "numa,round-robin",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		char want[96];
+
+		cfg.err[0] = '\0';
+		CHECK(SET("rblk0", "--iopolicy", (char *)bad[i]) == OPTS_ERROR);
+		snprintf(want, sizeof(want),
+			 "--iopolicy: '%s' is not numa, round-robin or queue-depth",
+			 bad[i]);
+		CHECK_STR(cfg.err, want);
+	}
+}
+
+static void iopolicy_usage_errors(void)
+{
+	CHECK(SET("rblk0") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "missing required option --iopolicy");
+	CHECK(SET("--iopolicy", "numa") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "no device given (rblk-ctrlM, rblkN, --device or --index)");
+	CHECK(SET("rblk0", "--iopolicy") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "--iopolicy needs a value");
+	/* A forgotten value does not eat the next option. */
+	CHECK(SET("--iopolicy", "-d", "rblk0") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "--iopolicy needs a value");
+	CHECK(SET("rblk0", "--iopolicy", "numa", "--iopolicy=numa") ==
+	      OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "--iopolicy given more than once");
+	CHECK(SET("rblk0", "rblk1", "--iopolicy", "numa") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "more than one device");
+	/* Long only: no letter that nvme-cli gives another option. */
+	CHECK(SET("rblk0", "-p", "numa") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "unknown option '-p'");
+	CHECK(SET("rblk0", "--io-policy", "numa") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "unknown option '--io-policy'");
+	/* set-iopolicy only. */
+	CHECK(CONNECT_WITH("--iopolicy", "numa") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "unknown option '--iopolicy'");
+	CHECK(DEV("rblk0", "--iopolicy", "numa") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "unknown option '--iopolicy'");
+	CHECK(SET("rblk0", "--iopolicy", "bogus", "-h") == OPTS_HELP);
+}
+
+/* The help lists the names, for people and for the bash completion. */
+static void iopolicy_help(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	opts_help(f, SET_ALLOWED);
+	fclose(f);
+	CHECK_CONTAINS(buf, "  -d, --device NAME ");
+	CHECK_CONTAINS(buf, "      --iopolicy POLICY        I/O policy of the subsystem {numa|round-robin|queue-depth}\n");
+	CHECK(!strstr(buf, "default"));
+	free(buf);
+	CHECK(opts_from_attr(RBLK_ATTR_IOPOLICY) == OPT_IOPOLICY);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(connect_valid),
 	KTAP_CASE(connect_minimal),
@@ -652,6 +749,10 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(merge_every_value),
 	KTAP_CASE(help_ranges),
 	KTAP_CASE(attr_options),
+	KTAP_CASE(iopolicy_names),
+	KTAP_CASE(iopolicy_bad_names),
+	KTAP_CASE(iopolicy_usage_errors),
+	KTAP_CASE(iopolicy_help),
 };
 
 int main(void)

@@ -115,6 +115,11 @@ static void names(void)
 	CHECK_STR(event_name(RBLK_EVENT_NS_RESIZED), "ns-resized");
 	CHECK_STR(event_name(0), "unknown");
 	CHECK_STR(event_name(__RBLK_EVENT_MAX), "unknown");
+	CHECK_STR(iopolicy_name(RBLK_IOPOLICY_NUMA), "numa");
+	CHECK_STR(iopolicy_name(RBLK_IOPOLICY_ROUND_ROBIN), "round-robin");
+	CHECK_STR(iopolicy_name(RBLK_IOPOLICY_QUEUE_DEPTH), "queue-depth");
+	CHECK_STR(iopolicy_name(__RBLK_IOPOLICY_MAX), "unknown");
+	CHECK_STR(iopolicy_name(255), "unknown");
 	CHECK_STR(adrfam_name(1), "ipv4");
 	CHECK_STR(adrfam_name(2), "ipv6");
 	CHECK_STR(trtype_name(1), "rdma");
@@ -138,6 +143,8 @@ static void names_from_uapi(void)
 	static const char *const states[__RBLK_STATE_MAX] = RBLK_STATE_NAMES;
 	static const char *const events[__RBLK_EVENT_MAX] = RBLK_EVENT_NAMES;
 	static const char *const stats[__RBLK_STAT_MAX] = RBLK_STAT_NAMES;
+	static const char *const policies[__RBLK_IOPOLICY_MAX] =
+		RBLK_IOPOLICY_NAMES;
 	int i;
 
 	for (i = 0; i < __RBLK_STATE_MAX; i++)
@@ -149,6 +156,8 @@ static void names_from_uapi(void)
 		if (stats[i])
 			CHECK_STR(stat_name(i), stats[i]);
 	}
+	for (i = 0; i < __RBLK_IOPOLICY_MAX; i++)
+		CHECK_STR(iopolicy_name(i), policies[i]);
 }
 
 static void sizes_and_ids(void)
@@ -251,6 +260,162 @@ static void list_json(void)
 	print_list(f, OUT_JSON, fc, 0);
 	fclose(f);
 	CHECK_STR(buf, "{\n  \"controllers\": []\n}\n");
+}
+
+/*
+ * With multipath, an IOPolicy column before the NQN ("-" for a controller
+ * not bound to a subsystem yet); without, the table of list_normal.
+ */
+static void list_normal_iopolicy(void)
+{
+	struct ctrl_info c[2] = { fc[0], fc[1] };
+	FILE *f;
+
+	c[0].has_iopolicy = true;
+	c[0].iopolicy = RBLK_IOPOLICY_ROUND_ROBIN;
+	f = capture();
+	print_list(f, OUT_NORMAL, c, 2);
+	fclose(f);
+	CHECK_STR(buf,
+		  "Controller  State       Address    Port   IOPolicy     Subsystem NQN\n"
+		  "  Device    NSID        Size       Block               WWID\n"
+		  "rblk-ctrl0  live        10.99.0.1  4420   round-robin  " FIX_NQN "\n"
+		  "  rblk0     1           1 GiB      512                 " FIX_WWID0 "\n"
+		  "  rblk1     2           256 MiB    4096                " FIX_WWID1 "\n"
+		  "rblk-ctrl7  connecting  fd00::1    4420   -            " FIX_NQN "\n"
+		  "  rblk9     3           64 MiB     512                 " FIX_WWID2 "\n");
+
+	/* numa is a policy too; the column as wide as its widest cell. */
+	c[0].iopolicy = RBLK_IOPOLICY_NUMA;
+	f = capture();
+	print_list(f, OUT_NORMAL, c, 2);
+	fclose(f);
+	CHECK_PREFIX(buf, "Controller  State       Address    Port   IOPolicy  Subsystem NQN\n"
+			  "  Device    NSID        Size       Block            WWID\n"
+			  "rblk-ctrl0  live        10.99.0.1  4420   numa      " FIX_NQN "\n");
+	CHECK_CONTAINS(buf, "rblk-ctrl7  connecting  fd00::1    4420   -         " FIX_NQN "\n");
+
+	/* None has one: no column at all. */
+	c[0].has_iopolicy = false;
+	f = capture();
+	print_list(f, OUT_NORMAL, c, 2);
+	fclose(f);
+	CHECK(!strstr(buf, "IOPolicy"));
+	CHECK_PREFIX(buf, "Controller  State       Address    Port   Subsystem NQN\n");
+}
+
+static void list_json_iopolicy(void)
+{
+	struct ctrl_info c[2] = { fc[0], fc[1] };
+	const char *p;
+	FILE *f;
+
+	c[1].has_iopolicy = true;
+	c[1].iopolicy = RBLK_IOPOLICY_QUEUE_DEPTH;
+	f = capture();
+	print_list(f, OUT_JSON, c, 2);
+	fclose(f);
+	CHECK_CONTAINS(buf, "\"subsysnqn\": \"" FIX_NQN "\",\n"
+			    "      \"iopolicy\": \"queue-depth\",\n"
+			    "      \"hostnqn\": ");
+	/* Only the controller that has one. */
+	p = strstr(buf, "\"iopolicy\"");
+	CHECK(p && p > strstr(buf, "\"rblk-ctrl7\"") &&
+	      !strstr(p + 1, "\"iopolicy\""));
+
+	f = capture();
+	print_list(f, OUT_JSON, fc, 2);
+	fclose(f);
+	CHECK(!strstr(buf, "iopolicy"));
+}
+
+static void show_iopolicy(void)
+{
+	struct ctrl_info c = fc[0];
+	FILE *f;
+
+	c.has_iopolicy = true;
+	c.iopolicy = RBLK_IOPOLICY_NUMA;
+	f = capture();
+	print_show(f, OUT_NORMAL, &c);
+	fclose(f);
+	CHECK_CONTAINS(buf, "  subsysnqn         " FIX_NQN "\n"
+			    "  iopolicy          numa\n"
+			    "  hostnqn           ");
+
+	f = capture();
+	print_show(f, OUT_JSON, &c);
+	fclose(f);
+	CHECK_CONTAINS(buf, "  \"subsysnqn\": \"" FIX_NQN "\",\n"
+			    "  \"iopolicy\": \"numa\",\n");
+
+	/* A policy this nvmecfg has no name for. */
+	c.iopolicy = __RBLK_IOPOLICY_MAX;
+	f = capture();
+	print_show(f, OUT_NORMAL, &c);
+	print_show(f, OUT_JSON, &c);
+	fclose(f);
+	CHECK_CONTAINS(buf, "  iopolicy          unknown\n");
+	CHECK_CONTAINS(buf, "  \"iopolicy\": \"unknown\",\n");
+
+	/* Without multipath: neither. */
+	f = capture();
+	print_show(f, OUT_NORMAL, &fc[0]);
+	print_show(f, OUT_JSON, &fc[0]);
+	fclose(f);
+	CHECK(!strstr(buf, "iopolicy"));
+}
+
+/* nvme-cli 2.x's list-subsys, iopolicy only where sysfs has the file. */
+static void subsys_output(void)
+{
+	struct subsys_info s[2];
+	struct path_info p[3];
+	struct subsys_list list;
+	const char *at;
+	FILE *f;
+
+	fix_subsys(s, p, &list);
+	f = capture();
+	print_subsys(f, OUT_NORMAL, &list);
+	fclose(f);
+	CHECK_STR(buf,
+		  "rblk-subsys0 - NQN=" FIX_NQN "\n"
+		  "               hostnqn=" FIX_HOSTNQN "\n"
+		  "               iopolicy=round-robin\n"
+		  "\\\n"
+		  " +- rblk-ctrl0 rdma traddr=10.99.0.1,trsvcid=4420 live\n"
+		  " +- rblk-ctrl2 rdma traddr=10.99.0.2,trsvcid=4420 connecting\n"
+		  "\n"
+		  "rblk-subsys1 - NQN=nqn.2026-12.io.rblk:other\n"
+		  "               hostnqn=" FIX_HOSTNQN "\n"
+		  "\\\n"
+		  " +- rblk-ctrl1 rdma traddr=10.99.0.1,trsvcid=4421 live\n");
+
+	f = capture();
+	print_subsys(f, OUT_JSON, &list);
+	fclose(f);
+	CHECK_CONTAINS(buf, "        \"Name\": \"rblk-subsys0\",\n"
+			    "        \"NQN\": \"" FIX_NQN "\",\n"
+			    "        \"IOPolicy\": \"round-robin\",\n"
+			    "        \"Paths\": [\n");
+	CHECK_CONTAINS(buf, "        \"Name\": \"rblk-subsys1\",\n"
+			    "        \"NQN\": \"nqn.2026-12.io.rblk:other\",\n"
+			    "        \"Paths\": [\n");
+	/* Once: rblk-subsys1 has none. */
+	at = strstr(buf, "IOPolicy");
+	CHECK(at && !strstr(at + 1, "IOPolicy"));
+
+	/* Multipath off: no iopolicy anywhere. */
+	s[0].iopolicy[0] = '\0';
+	f = capture();
+	print_subsys(f, OUT_NORMAL, &list);
+	print_subsys(f, OUT_JSON, &list);
+	fclose(f);
+	CHECK(!strstr(buf, "iopolicy") && !strstr(buf, "IOPolicy"));
+	CHECK_PREFIX(buf, "rblk-subsys0 - NQN=" FIX_NQN "\n"
+			  "               hostnqn=" FIX_HOSTNQN "\n"
+			  "\\\n +- rblk-ctrl0 ");
 }
 
 static void show_normal(void)
@@ -469,6 +634,16 @@ static void error_words(void)
 	CHECK(error_exit(-EPERM, false) == EXIT_PERM);
 	CHECK(error_exit(-EACCES, false) == EXIT_PERM);
 	CHECK(error_exit(-ETIMEDOUT, false) == EXIT_KERNEL);
+
+	/* set-iopolicy: EOPNOTSUPP is multipath=0, exit status 1. */
+	CHECK_STR(set_errno_words(-EOPNOTSUPP, true), "multipath is off");
+	CHECK_STR(set_errno_words(-EOPNOTSUPP, false),
+		  "not supported by the rblk module (multipath off, or a module without I/O policies)");
+	CHECK(!set_errno_words(-ENODEV, true));
+	CHECK(!set_errno_words(-EINVAL, false));
+	CHECK(!set_errno_words(0, false));
+	CHECK(error_exit(-EOPNOTSUPP, false) == EXIT_KERNEL);
+	CHECK(error_exit(-EOPNOTSUPP, true) == EXIT_KERNEL);
 }
 
 static void host_output(void)
@@ -622,6 +797,10 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(list_normal),
 	KTAP_CASE(list_normal_widths),
 	KTAP_CASE(list_json),
+	KTAP_CASE(list_normal_iopolicy),
+	KTAP_CASE(list_json_iopolicy),
+	KTAP_CASE(show_iopolicy),
+	KTAP_CASE(subsys_output),
 	KTAP_CASE(show_normal),
 	KTAP_CASE(show_json),
 	KTAP_CASE(stats_output),
