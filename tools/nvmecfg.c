@@ -566,11 +566,13 @@ static int do_set_iopolicy(const struct cmd *cmd, struct rnl *r,
 	words = set_errno_words(ret, r->msg[0]);
 	if (!words)
 		return kernel_error(cmd, r, ret);
-	fprintf(stderr, "nvmecfg: %s: %s", cmd->name, words);
+	/* The kernel's message says what to do; say it once. */
 	if (r->msg[0])
-		fprintf(stderr, ": %s", r->msg);
-	fprintf(stderr,
-		"\nI/O policies need rblk loaded with multipath=1 (modprobe rblk multipath=1).\n");
+		fprintf(stderr, "nvmecfg: %s: %s\n", cmd->name, r->msg);
+	else
+		fprintf(stderr,
+			"nvmecfg: %s: %s\nI/O policies need rblk loaded with multipath=1 (modprobe rblk multipath=1).\n",
+			cmd->name, words);
 	return error_exit(ret, false);
 }
 

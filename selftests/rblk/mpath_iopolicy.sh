@@ -2,9 +2,12 @@
 # I/O policies of multipath heads (issue 27, step 9), rblk.multipath=Y, two
 # controllers to one subsystem over two nvmet ports, next to nvme-rdma's
 # native multipath connected the same way:
+#  - without multipath there is no iopolicy, and nvmecfg set-iopolicy is
+#    refused (exit 1, "multipath is off");
 #  - the subsystem's iopolicy is numa by default (the module parameter
 #    iopolicy sets new subsystems'), as nvme's; a bad name is refused and
-#    changes nothing;
+#    changes nothing; nvmecfg set-iopolicy sets it, show, list and
+#    list-subsys (nvme-cli's iopolicy=/IOPolicy) print it;
 #  - numa (one node here): all I/O over one path;
 #  - round-robin: synchronous reads alternate between the paths, and a
 #    verifying writer uses both; with one path non-optimized, only the
@@ -76,6 +79,21 @@ load() {
 	da=$(($(io "$pa") - _a)); db=$(($(io "$pb") - _b))
 }
 
+# Without multipath: no policy to set or show.
+rblk_load
+A=$(rblk_connect_port_ctrl "$RBLK_TRSVCID") || exit "$KSFT_FAIL"
+S=$(subsys_of "$A") || fail "$A has no subsystem"
+[ ! -e "$S/iopolicy" ] || fail "$S/iopolicy exists without multipath"
+out=$(nvmecfg set-iopolicy "$A" --iopolicy round-robin 2>&1) &&
+	fail "set-iopolicy without multipath succeeded: $out"
+rc=$?
+[ "$rc" -eq 1 ] && echo "$out" | grep -q "multipath is off" ||
+	fail "set-iopolicy without multipath: exit $rc, $out"
+nvmecfg show "$A" -o json | jq -e 'has("iopolicy") | not' > /dev/null ||
+	fail "show has an iopolicy without multipath: $(nvmecfg show "$A" -o json)"
+must nvmecfg disconnect "$A"
+log "without multipath: no iopolicy file, set-iopolicy refused ($out)"
+
 rblk_load multipath=1
 [ "$(cat "$PARAM")" = numa ] || fail "module parameter iopolicy is $(cat "$PARAM"), expected numa"
 connect_both
@@ -125,8 +143,23 @@ wait_until 10 sh -c "[ \"\$(cat /sys/block/$pb/ana_state)\" = optimized ]" ||
 	fail "$pb did not turn optimized again"
 log "round-robin with $pb non-optimized: all 100 reads over $pa"
 
-# queue-depth: the least busy path; idle ones tie, the first wins.
-echo queue-depth > "$S/iopolicy" || fail "cannot set queue-depth"
+# queue-depth: the least busy path; idle ones tie, the first wins.  Set
+# through netlink, naming the head; shown by show, list and list-subsys.
+must nvmecfg set-iopolicy "$h" --iopolicy queue-depth
+[ "$(pol)" = queue-depth ] || fail "set-iopolicy queue-depth: iopolicy reads $(pol)"
+for c in "$A" "$B"; do
+	[ "$(nvmecfg show "$c" -o json | jq -r .iopolicy)" = queue-depth ] ||
+		fail "show $c: iopolicy $(nvmecfg show "$c" -o json | jq -r .iopolicy)"
+done
+[ "$(nvmecfg list -o json | jq -r '[.. | .iopolicy? // empty] | unique | join(",")')" = queue-depth ] ||
+	fail "list -o json iopolicy: $(nvmecfg list -o json)"
+nvmecfg list-subsys | grep -q "iopolicy=queue-depth" ||
+	fail "list-subsys: $(nvmecfg list-subsys)"
+[ "$(nvmecfg list-subsys -o json | jq -r '[.. | .IOPolicy? // empty] | join(",")')" = queue-depth ] ||
+	fail "list-subsys -o json: $(nvmecfg list-subsys -o json)"
+out=$(nvmecfg set-iopolicy "$h" --iopolicy fastest 2>&1) && fail "set-iopolicy took 'fastest'"
+[ "$(pol)" = queue-depth ] || fail "a refused set-iopolicy changed it to $(pol)"
+log "nvmecfg set-iopolicy: queue-depth; show, list, list-subsys print it; 'fastest' refused"
 sync_reads 100
 [ "$da" -eq 100 ] && [ "$db" -eq 0 ] || fail "queue-depth, one at a time: $pa served $da, $pb $db"
 load 3 2 16
