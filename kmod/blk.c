@@ -43,7 +43,8 @@ static void rblk_head_acct_end(struct request *rq)
 
 	if (req->head_active) {
 		req->head_active = false;
-		atomic_dec(&req->queue->ctrl->nr_active);
+		/* As nvme: a count gone wrong must not hide a path for good. */
+		atomic_dec_if_positive(&req->queue->ctrl->nr_active);
 	}
 	if (likely(!req->head_acct))
 		return;

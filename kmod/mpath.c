@@ -27,8 +27,8 @@
 #include <linux/idr.h>
 #include <linux/kdev_t.h>
 #include <linux/module.h>
-#include <linux/topology.h>
 #include <linux/slab.h>
+#include <linux/topology.h>
 #include <trace/events/block.h>
 
 #include "rblk.h"
@@ -220,6 +220,9 @@ static struct rblk_ns *rblk_head_find_path(struct rblk_head *head)
 		else
 			score = rblk_path_distance(ns, node);
 		if (score < best[non_opt]) {
+			/* An idle optimized path: none is better (as nvme). */
+			if (!score && !non_opt)
+				return ns;
 			best[non_opt] = score;
 			found[non_opt] = ns;
 		}

@@ -1063,6 +1063,7 @@ static int rblk_nl_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *policy_attr = info->attrs[RBLK_ATTR_IOPOLICY];
 	struct rblk_subsys *subsys;
+	enum rblk_state state;
 	struct rblk_ctrl *ctrl;
 	int ret;
 
@@ -1080,12 +1081,18 @@ static int rblk_nl_set(struct sk_buff *skb, struct genl_info *info)
 	if (ret)
 		return ret;
 	subsys = rblk_ctrl_get_subsys(ctrl);
+	state = rblk_ctrl_state(ctrl);
 	rblk_ctrl_put(ctrl);
 	if (!subsys) {
-		/* A discovery controller, or one not yet identified. */
+		/* Bound from its first Identify until its teardown. */
+		if (state == RBLK_STATE_DELETING || state == RBLK_STATE_DEAD) {
+			NL_SET_ERR_MSG(info->extack,
+				       "the controller is being deleted");
+			return -ENODEV;
+		}
 		NL_SET_ERR_MSG(info->extack,
-			       "the controller is not a path of a subsystem");
-		return -EINVAL;
+			       "the controller has not connected yet: try again once it is live");
+		return -EAGAIN;
 	}
 	rblk_subsys_set_iopolicy(subsys, nla_get_u8(policy_attr));
 	rblk_subsys_put(subsys);

@@ -180,6 +180,8 @@ enum rblk_req_flags {
  * @start_ns: submission time, for the latency histogram
  * @head_start: when the head's disk started counting it (jiffies)
  * @head_acct: the multipath head's disk counts it: end that once
+ * @head_active: counted in its controller's @nr_active (queue-depth
+ *	policy): uncount that once
  * @range: DSM range buffer for discard
  * @first_sgl: inline scatterlist storage, must be last
  */
@@ -290,7 +292,8 @@ struct rblk_head {
 	struct srcu_struct srcu;
 	struct list_head paths;
 	unsigned int nr_paths;
-	unsigned int rr_next;
+	/* Written per bio under round-robin: off the paths' line. */
+	unsigned int rr_next ____cacheline_aligned_in_smp;
 	unsigned long flags;
 	struct mutex lock;
 	spinlock_t requeue_lock;
@@ -595,7 +598,8 @@ struct rblk_ctrl {
 	char subnqn[RBLK_NQN_SIZE];
 	struct rblk_subsys *subsys;
 	struct list_head subsys_entry;
-	atomic_t nr_active;
+	/* Written per request under queue-depth: off the I/O path's line. */
+	atomic_t nr_active ____cacheline_aligned_in_smp;
 	u32 ioccsz;
 	u16 icdoff;
 	u32 max_hw_sectors;

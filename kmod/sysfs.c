@@ -414,6 +414,7 @@ static ssize_t rblk_subsys_iopolicy_store(struct device *dev,
 	rblk_subsys_set_iopolicy(subsys, policy);
 	return count;
 }
+
 static struct device_attribute rblk_subsys_attr_iopolicy =
 	__ATTR(iopolicy, 0644, rblk_subsys_iopolicy_show,
 	       rblk_subsys_iopolicy_store);
@@ -428,7 +429,10 @@ static struct attribute *rblk_subsys_attrs[] = {
 	NULL,
 };
 
-/* The I/O policy is the multipath heads': absent without them, as nvme's. */
+/*
+ * The I/O policy is the multipath heads': absent without them (nvme shows
+ * it whenever native multipath is built, even if turned off).
+ */
 static umode_t rblk_subsys_attr_visible(struct kobject *kobj,
 					struct attribute *attr, int n)
 {

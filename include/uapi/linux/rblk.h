@@ -111,7 +111,9 @@
  * @RBLK_CMD_SET: change settings of the controller named (directly or by
  *	one of its namespaces): %RBLK_ATTR_IOPOLICY sets the I/O policy of
  *	its subsystem (-EOPNOTSUPP when the module was loaded without
- *	multipath).  At least one setting; answers with no payload.
+ *	multipath; -EAGAIN before the controller's first connect, -ENODEV
+ *	once it is being deleted).  At least one setting; answers with no
+ *	payload.
  *	Needs CAP_NET_ADMIN and CAP_SYS_ADMIN.
  * @__RBLK_CMD_MAX: number of commands
  */
@@ -202,8 +204,9 @@ enum rblk_cmd {
  *	there), or will never run (the controller is deleting, or dead);
  *	absent while it is pending
  * @RBLK_ATTR_IOPOLICY: u8, &enum rblk_iopolicy: in %RBLK_CMD_GET the I/O
- *	policy of the controller's subsystem (only with multipath), in
- *	%RBLK_CMD_SET the new one
+ *	policy of the controller's subsystem (only with multipath, and
+ *	while the controller is a path: from its first Identify until its
+ *	deletion), in %RBLK_CMD_SET the new one
  * @__RBLK_ATTR_MAX: number of attributes
  */
 enum rblk_attr {
