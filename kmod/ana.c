@@ -212,11 +212,15 @@ static void rblk_ana_set(struct rblk_ana_apply *a, struct rblk_ns *ns,
 		return;
 	WRITE_ONCE(ns->ana_state, state);
 	a->changed = true;
-	if (ns->head)
+	if (ns->head) {
 		rblk_info(a->ctrl, "%s: ANA group %u: %s -> %s\n",
 			  ns->disk->disk_name, grpid,
 			  old ? rblk_ana_state_name(old) : "unknown",
 			  rblk_ana_state_name(state));
+		/* A path not yet announced is announced with its state. */
+		if (rblk_ns_visible(ns))
+			rblk_notify(a->ctrl, ns, RBLK_EVENT_ANA_CHANGED);
+	}
 }
 
 static int rblk_ana_apply_group(const struct rblk_ana_group *g, void *data)

@@ -344,6 +344,17 @@ struct rblk_ns *rblk_head_open_path(struct rblk_head *head)
 }
 
 /**
+ * rblk_head_nr_paths() - how many paths a head has now
+ * @head: head
+ *
+ * Return: the number, a snapshot.
+ */
+unsigned int rblk_head_nr_paths(struct rblk_head *head)
+{
+	return READ_ONCE(head->nr_paths);
+}
+
+/**
  * rblk_head_nsid() - the namespace id of a head
  * @head: head
  *

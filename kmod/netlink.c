@@ -549,7 +549,10 @@ static size_t rblk_nl_ns_size(void)
 	       nla_total_size(RBLK_WWID_MAX_LEN) +
 	       nla_total_size(RBLK_NGUID_LEN) +
 	       nla_total_size(RBLK_EUI64_LEN) +
-	       nla_total_size(RBLK_UUID_LEN);
+	       nla_total_size(RBLK_UUID_LEN) +
+	       nla_total_size(RBLK_DISK_NAME_LEN) +	/* path name */
+	       nla_total_size(sizeof(u32)) +		/* ANA group */
+	       nla_total_size(sizeof(u8));		/* ANA state */
 }
 
 /* CTRL_INDEX and CTRL_NAME, in every message about a controller. */
@@ -643,6 +646,23 @@ static int rblk_nl_put_ctrl_attrs(struct sk_buff *skb,
 }
 
 /* What names a namespace, and its format as @nsze and @lba_shift say. */
+/*
+ * With multipath, which path @ns is and its ANA group and state (racy
+ * reads: also in atomic context, for events).
+ */
+static int rblk_nl_put_path(struct sk_buff *skb, const struct rblk_ns *ns)
+{
+	u8 state = READ_ONCE(ns->ana_state);
+
+	if (!ns->head)
+		return 0;
+	if (nla_put_string(skb, RBLK_NS_ATTR_PATH_NAME, ns->disk->disk_name) ||
+	    nla_put_u32(skb, RBLK_NS_ATTR_ANA_GRPID, READ_ONCE(ns->ana_grpid)) ||
+	    (state && nla_put_u8(skb, RBLK_NS_ATTR_ANA_STATE, state)))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int rblk_nl_put_ns_id(struct sk_buff *skb, const struct rblk_ns *ns,
 			     u64 nsze, u8 lba_shift)
 {
@@ -653,7 +673,7 @@ static int rblk_nl_put_ns_id(struct sk_buff *skb, const struct rblk_ns *ns,
 			      RBLK_NS_ATTR_PAD) ||
 	    nla_put_u32(skb, RBLK_NS_ATTR_BLOCK_SIZE, 1U << lba_shift))
 		return -EMSGSIZE;
-	return 0;
+	return rblk_nl_put_path(skb, ns);
 }
 
 /* One RBLK_ATTR_NS nest with everything known of @ns; may sleep. */
@@ -861,11 +881,28 @@ out_free_opts:
 static int rblk_nl_disconnect(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rblk_ctrl *ctrl;
+	struct rblk_ns *ns;
 	int ret;
 
-	ret = rblk_nl_find(info, &ctrl, NULL);
+	ret = rblk_nl_find(info, &ctrl, &ns);
 	if (ret)
 		return ret;
+
+	/*
+	 * A multipath head's name stands for every path: which controller
+	 * to delete is not the user's guess to leave to us.
+	 */
+	if (ns && ns->head && !info->attrs[RBLK_ATTR_CTRL_INDEX] &&
+	    !info->attrs[RBLK_ATTR_CTRL_NAME] &&
+	    rblk_head_nr_paths(ns->head) > 1) {
+		NL_SET_ERR_MSG(info->extack,
+			       "the device has several paths (controllers): name the controller to disconnect");
+		rblk_ns_put(ns);
+		rblk_ctrl_put(ctrl);
+		return -EINVAL;
+	}
+	if (ns)
+		rblk_ns_put(ns);
 
 	ret = rblk_host_delete(ctrl);
 	if (ret == -EALREADY)

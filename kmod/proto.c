@@ -813,20 +813,16 @@ EXPORT_SYMBOL_IF_KUNIT(rblk_ana_state_available);
  */
 const char *rblk_ana_state_name(u8 state)
 {
-	switch (state) {
-	case NVME_ANA_OPTIMIZED:
-		return "optimized";
-	case NVME_ANA_NONOPTIMIZED:
-		return "non-optimized";
-	case NVME_ANA_INACCESSIBLE:
-		return "inaccessible";
-	case NVME_ANA_PERSISTENT_LOSS:
-		return "persistent-loss";
-	case NVME_ANA_CHANGE:
-		return "change";
-	default:
+	static const char * const names[RBLK_ANA_STATE_MAX + 1] =
+		RBLK_ANA_STATE_NAMES;
+
+	BUILD_BUG_ON(NVME_ANA_OPTIMIZED != 1 || NVME_ANA_NONOPTIMIZED != 2 ||
+		     NVME_ANA_INACCESSIBLE != 3 ||
+		     NVME_ANA_PERSISTENT_LOSS != 4 ||
+		     NVME_ANA_CHANGE != RBLK_ANA_STATE_MAX);
+	if (state > RBLK_ANA_STATE_MAX || !names[state])
 		return "invalid state";
-	}
+	return names[state];
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_ana_state_name);
 

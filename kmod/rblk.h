@@ -747,6 +747,7 @@ int rblk_head_open(struct rblk_head *head);
 void rblk_head_kick(struct rblk_head *head);
 struct rblk_ns *rblk_head_open_path(struct rblk_head *head);
 u32 rblk_head_nsid(struct rblk_head *head);
+unsigned int rblk_head_nr_paths(struct rblk_head *head);
 void rblk_head_free_disk(struct gendisk *disk);
 int rblk_mpath_init(void);
 void rblk_mpath_exit(void);

@@ -26,6 +26,11 @@ struct ns_info {
 	unsigned char nguid[RBLK_NGUID_LEN];
 	unsigned char eui64[RBLK_EUI64_LEN];
 	unsigned char uuid[RBLK_UUID_LEN];
+	/* With multipath: the path's hidden disk, ANA group and state. */
+	char path[RBLK_DISK_NAME_LEN];
+	uint32_t ana_grpid;
+	bool has_ana_state;
+	uint8_t ana_state;
 };
 
 /* A path of a subsystem: one controller, as nvme-cli's list-subsys shows it. */

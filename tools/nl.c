@@ -71,6 +71,9 @@ static struct nla_policy rnl_ns_policy[RBLK_NS_ATTR_MAX + 1] = {
 	[RBLK_NS_ATTR_NGUID]		= { .minlen = RBLK_NGUID_LEN },
 	[RBLK_NS_ATTR_EUI64]		= { .minlen = RBLK_EUI64_LEN },
 	[RBLK_NS_ATTR_UUID]		= { .minlen = RBLK_UUID_LEN },
+	[RBLK_NS_ATTR_PATH_NAME]	= { .type = NLA_STRING },
+	[RBLK_NS_ATTR_ANA_GRPID]	= { .type = NLA_U32 },
+	[RBLK_NS_ATTR_ANA_STATE]	= { .type = NLA_U8 },
 };
 
 static struct nla_policy rnl_disc_policy[RBLK_DISC_MAX + 1] = {
@@ -546,6 +549,10 @@ static int decode_ns(struct nlattr *nest, struct ns_info *ns)
 				sizeof(ns->eui64));
 	ns->has_uuid = get_bin(tb[RBLK_NS_ATTR_UUID], ns->uuid,
 			       sizeof(ns->uuid));
+	GET_STR(tb, RBLK_NS_ATTR_PATH_NAME, ns->path);
+	GET_NUM(tb, RBLK_NS_ATTR_ANA_GRPID, ns->ana_grpid, nla_get_u32);
+	ns->has_ana_state = tb[RBLK_NS_ATTR_ANA_STATE];
+	GET_NUM(tb, RBLK_NS_ATTR_ANA_STATE, ns->ana_state, nla_get_u8);
 	return 0;
 }
 

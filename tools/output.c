@@ -223,6 +223,8 @@ static const char *const event_names[__RBLK_EVENT_MAX] = RBLK_EVENT_NAMES;
 static const char *const stat_names[__RBLK_STAT_MAX] = RBLK_STAT_NAMES;
 static const char *const iopolicy_names[__RBLK_IOPOLICY_MAX] =
 	RBLK_IOPOLICY_NAMES;
+static const char *const ana_state_names[RBLK_ANA_STATE_MAX + 1] =
+	RBLK_ANA_STATE_NAMES;
 
 const char *state_name(uint8_t state)
 {
@@ -237,6 +239,15 @@ const char *event_name(uint8_t event)
 const char *iopolicy_name(uint8_t iopolicy)
 {
 	return name_of(iopolicy_names, ARRAY_SIZE(iopolicy_names), iopolicy);
+}
+
+/* A path's ANA state; "-" before a log has listed it. */
+const char *ana_state_name(const struct ns_info *ns)
+{
+	if (!ns->has_ana_state)
+		return "-";
+	return name_of(ana_state_names, ARRAY_SIZE(ana_state_names),
+		       ns->ana_state);
 }
 
 /* NVMe-oF ADRFAM and TRTYPE codes, spelled as nvme-cli does. */
@@ -469,6 +480,12 @@ static void json_ns(struct json *j, const char *key, const struct ns_info *ns)
 	json_u64(j, "block_size", ns->block_size);
 	json_str(j, "wwid", ns->wwid);
 	ns_ids(ns, json_id, j);
+	if (ns->path[0]) {
+		json_str(j, "path", ns->path);
+		json_u64(j, "ana_grpid", ns->ana_grpid);
+		if (ns->has_ana_state)
+			json_str(j, "ana_state", ana_state_name(ns));
+	}
 	json_obj_close(j);
 }
 
@@ -563,7 +580,8 @@ static void list_ns_row(const struct ns_info *ns, list_row_fn fn, void *arg)
 	char name[RBLK_DISK_NAME_LEN + 2], nsid[16], size[32], bs[16];
 	char safe[SAFE_LEN];
 	const char *cell[LIST_COLS] = {
-		name, nsid, size, bs, "", SAFE(ns->wwid),
+		name, nsid, size, bs, ns->path[0] ? ana_state_name(ns) : "",
+		SAFE(ns->wwid),
 	};
 
 	snprintf(name, sizeof(name), "  %s", ns->name);
@@ -581,7 +599,7 @@ static void list_rows(const struct ctrl_info *ctrls, size_t nr,
 		"Subsystem NQN",
 	};
 	static const char *const ns_head[LIST_COLS] = {
-		"  Device", "NSID", "Size", "Block", "", "WWID",
+		"  Device", "NSID", "Size", "Block", "ANA", "WWID",
 	};
 	char safe[SAFE_LEN];
 	size_t i, k;
@@ -773,6 +791,11 @@ static void show_ns(FILE *f, const struct ns_info *ns)
 	show_kv(f, 4, "block_size", "%u", ns->block_size);
 	show_kv(f, 4, "wwid", "%s", SAFE(ns->wwid));
 	ns_ids(ns, show_id, f);
+	if (ns->path[0]) {
+		show_kv(f, 4, "path", "%s", ns->path);
+		show_kv(f, 4, "ana_grpid", "%u", ns->ana_grpid);
+		show_kv(f, 4, "ana_state", "%s", ana_state_name(ns));
+	}
 }
 
 void print_show(FILE *f, enum out_format fmt, const struct ctrl_info *c)
@@ -1084,6 +1107,9 @@ void print_event(FILE *f, enum out_format fmt, const struct ctrl_event *ev)
 		if (ev->has_ns)
 			fprintf(f, " %s nsid %u size %" PRIu64 " block_size %u",
 				ns->name, ns->nsid, ns->size, ns->block_size);
+		if (ev->has_ns && ns->path[0])
+			fprintf(f, " path %s ana %s", ns->path,
+				ana_state_name(ns));
 		fprintf(f, " (state %s)\n", state_name(ev->state));
 	}
 	fflush(f);

@@ -49,6 +49,7 @@ void json_print_string(FILE *f, const char *s);
 const char *state_name(uint8_t state);
 const char *event_name(uint8_t event);
 const char *iopolicy_name(uint8_t iopolicy);
+const char *ana_state_name(const struct ns_info *ns);
 const char *adrfam_name(uint8_t adrfam);
 const char *trtype_name(uint8_t trtype);
 const char *subtype_name(uint8_t subtype);

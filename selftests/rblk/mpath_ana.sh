@@ -11,7 +11,11 @@
 #  - both paths inaccessible: a write is held, and completes once one turns
 #    optimized; both in persistent loss: I/O fails at once (rblk does not
 #    wait for a final state);
-#  - what was written is on the target.
+#  - nvmecfg show gives each controller's namespace its path, group and
+#    state, and monitor an ana-changed event for a change (netlink);
+#  - what was written is on the target;
+#  - disconnect naming the head is refused while it has two paths, and
+#    removes the last path's controller.
 # rblk-timeout: 600
 # rblk-lockdep: port-disable
 # shellcheck source=../lib.sh
@@ -22,13 +26,15 @@ P2=$NVMET_PORT2
 SVC2=$NVMET_SVC2
 
 ana_set() { echo "$2" > "$1/ana_groups/1/ana_state" || fail "cannot set $1's ANA group 1 to $2"; }
+pid= mon=
 cleanup() {
+	for _p in $pid $mon; do kill "$_p" 2>/dev/null && wait "$_p"; done
 	ana_set "$P1" optimized 2>/dev/null
 	nvme disconnect -n "$RBLK_NQN" >/dev/null 2>&1
 	modprobe -r nvme-rdma 2>/dev/null
 	rblk_unload 2>/dev/null
 	nvmet_port2_del
-	rm -f /tmp/ma.fio /tmp/ma.dd /tmp/ma.pat /tmp/ma.got
+	rm -f /tmp/ma.fio /tmp/ma.dd /tmp/ma.pat /tmp/ma.got /tmp/ma.mon
 }
 trap cleanup EXIT
 
@@ -69,6 +75,21 @@ wait_state() {
 uses() { _0=$(io "$1"); sleep 2; [ "$(io "$1")" -gt "$_0" ] || fail "$3: no I/O over $1 ($2)"; }
 unused() { _0=$(io "$1"); sleep 2; [ "$(io "$1")" -eq "$_0" ] || fail "$3: I/O over $1 ($2)"; }
 
+# Netlink: each controller's namespace is a path of $h, with its group
+# and state (nvmecfg show); a change is an ana-changed event naming it.
+# nspath CTRL FIELD: FIELD of namespace RBLK_NSID_FILE in show's JSON.
+nspath() {
+	nvmecfg show "$1" -o json |
+		jq -r --argjson n "$RBLK_NSID_FILE" ".namespaces[] | select(.nsid == \$n) | .$2"
+}
+[ "$(nspath "$A" name)" = "$h" ] && [ "$(nspath "$A" path)" = "$pa" ] &&
+	[ "$(nspath "$B" path)" = "$pb" ] || fail "show: $(nvmecfg show "$A" -o json)"
+[ "$(nspath "$A" ana_state)" = optimized ] && [ "$(nspath "$A" ana_grpid)" = 1 ] ||
+	fail "show $A: ana_state $(nspath "$A" ana_state), ana_grpid $(nspath "$A" ana_grpid)"
+nvmecfg monitor -o json --timeout 20 > /tmp/ma.mon 2>&1 &
+mon=$!
+sleep 1
+
 fio --name=ana --filename="$dev" --direct=1 --ioengine=libaio --rw=randwrite \
 	--bs=4k --iodepth=16 --size=16M --time_based --runtime=30 \
 	--verify=crc32c --verify_fatal=1 --verify_backlog=256 > /tmp/ma.fio 2>&1 &
@@ -77,6 +98,13 @@ sleep 1
 uses "$pa" "first optimized path" "both optimized"
 ana_set "$P1" inaccessible
 wait_state "$pa" inaccessible
+[ "$(nspath "$A" ana_state)" = inaccessible ] || fail "show $A: ana_state $(nspath "$A" ana_state)"
+sleep 1
+kill "$mon" 2>/dev/null; wait "$mon"; mon=
+jq -se --arg p "$pa" 'any(.[]; .event == "ana-changed" and .namespace.path == $p and
+	.namespace.ana_state == "inaccessible")' /tmp/ma.mon > /dev/null ||
+	fail "no ana-changed event for $pa: $(cat /tmp/ma.mon)"
+log "nvmecfg show: $pa of $h, optimized then inaccessible; monitor: ana-changed"
 unused "$pa" inaccessible "port 1 inaccessible"
 uses "$pb" optimized "port 1 inaccessible"
 ana_set "$P1" non-optimized
@@ -168,6 +196,12 @@ wait_until 10 sh -c "dd if=$dev of=/dev/null bs=4k count=1 iflag=direct 2>/dev/n
 log "persistent loss on both: EIO after ${ms} ms; optimized again: served"
 
 assert_on_target "$dev" "$RBLK_BACKING" 22 "what was written through $dev"
+# The head's name stands for both paths: disconnect wants a controller.
+out=$(nvmecfg disconnect "$h" 2>&1) && fail "disconnect $h with two paths succeeded"
+echo "$out" | grep -q "several paths" || fail "disconnect $h: $out"
 must nvmecfg disconnect "$A"
-must nvmecfg disconnect "$B"
+# One path left: the head's name names its controller.
+must nvmecfg disconnect "$h"
+wait_until 20 sh -c "[ ! -e /sys/class/rblk/$B ]" || fail "disconnect $h did not remove $B"
+log "disconnect $h: refused with two paths ($out); with one, removed $B"
 exit 0

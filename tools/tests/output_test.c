@@ -278,7 +278,7 @@ static void list_normal_iopolicy(void)
 	fclose(f);
 	CHECK_STR(buf,
 		  "Controller  State       Address    Port   IOPolicy     Subsystem NQN\n"
-		  "  Device    NSID        Size       Block               WWID\n"
+		  "  Device    NSID        Size       Block  ANA          WWID\n"
 		  "rblk-ctrl0  live        10.99.0.1  4420   round-robin  " FIX_NQN "\n"
 		  "  rblk0     1           1 GiB      512                 " FIX_WWID0 "\n"
 		  "  rblk1     2           256 MiB    4096                " FIX_WWID1 "\n"
@@ -291,7 +291,7 @@ static void list_normal_iopolicy(void)
 	print_list(f, OUT_NORMAL, c, 2);
 	fclose(f);
 	CHECK_PREFIX(buf, "Controller  State       Address    Port   IOPolicy  Subsystem NQN\n"
-			  "  Device    NSID        Size       Block            WWID\n"
+			  "  Device    NSID        Size       Block  ANA       WWID\n"
 			  "rblk-ctrl0  live        10.99.0.1  4420   numa      " FIX_NQN "\n");
 	CHECK_CONTAINS(buf, "rblk-ctrl7  connecting  fd00::1    4420   -         " FIX_NQN "\n");
 
@@ -302,6 +302,67 @@ static void list_normal_iopolicy(void)
 	fclose(f);
 	CHECK(!strstr(buf, "IOPolicy"));
 	CHECK_PREFIX(buf, "Controller  State       Address    Port   Subsystem NQN\n");
+}
+
+/* With multipath, each namespace is a path: its disk, ANA group and state. */
+static void ns_path_ana(void)
+{
+	struct ctrl_info c[1] = { fc[0] };
+	struct ns_info ns[2] = { fc[0].ns[0], fc[0].ns[1] };
+	struct ctrl_event ev = { .event = RBLK_EVENT_ANA_CHANGED,
+				 .ctrl_name = "rblk-ctrl0", .has_ns = true };
+	FILE *f;
+
+	c[0].ns = ns;
+	c[0].has_iopolicy = true;
+	c[0].iopolicy = RBLK_IOPOLICY_NUMA;
+	strcpy(ns[0].path, "rblk0c0");
+	ns[0].ana_grpid = 7;
+	ns[0].has_ana_state = true;
+	ns[0].ana_state = 2;
+	strcpy(ns[1].path, "rblk1c0");
+	ns[1].ana_grpid = 7;
+
+	f = capture();
+	print_list(f, OUT_NORMAL, c, 1);
+	fclose(f);
+	CHECK_STR(buf,
+		  "Controller  State  Address    Port   IOPolicy       Subsystem NQN\n"
+		  "  Device    NSID   Size       Block  ANA            WWID\n"
+		  "rblk-ctrl0  live   10.99.0.1  4420   numa           " FIX_NQN "\n"
+		  "  rblk0     1      1 GiB      512    non-optimized  " FIX_WWID0 "\n"
+		  /* No log has listed it yet. */
+		  "  rblk1     2      256 MiB    4096   -              " FIX_WWID1 "\n");
+
+	f = capture();
+	print_show(f, OUT_NORMAL, &c[0]);
+	fclose(f);
+	CHECK_CONTAINS(buf, "    path            rblk0c0\n"
+			    "    ana_grpid       7\n"
+			    "    ana_state       non-optimized\n");
+	CHECK_CONTAINS(buf, "    path            rblk1c0\n"
+			    "    ana_grpid       7\n"
+			    "    ana_state       -\n");
+
+	f = capture();
+	print_show(f, OUT_JSON, &c[0]);
+	fclose(f);
+	CHECK_CONTAINS(buf, "\"path\": \"rblk0c0\"");
+	CHECK_CONTAINS(buf, "\"ana_grpid\": 7");
+	CHECK_CONTAINS(buf, "\"ana_state\": \"non-optimized\"");
+
+	ev.ns = ns[0];
+	f = capture();
+	print_event(f, OUT_NORMAL, &ev);
+	fclose(f);
+	CHECK_CONTAINS(buf, "rblk-ctrl0: ana-changed rblk0 nsid 1");
+	CHECK_CONTAINS(buf, " path rblk0c0 ana non-optimized");
+
+	/* Without multipath: none of it. */
+	f = capture();
+	print_show(f, OUT_JSON, &fc[0]);
+	fclose(f);
+	CHECK(!strstr(buf, "ana_state"));
 }
 
 static void list_json_iopolicy(void)
@@ -799,6 +860,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(list_json),
 	KTAP_CASE(list_normal_iopolicy),
 	KTAP_CASE(list_json_iopolicy),
+	KTAP_CASE(ns_path_ana),
 	KTAP_CASE(show_iopolicy),
 	KTAP_CASE(subsys_output),
 	KTAP_CASE(show_normal),

@@ -84,8 +84,8 @@
  *	(-EALREADY) unless %RBLK_ATTR_DUPLICATE_CONNECT is given; one being
  *	deleted does not count.  Needs CAP_NET_ADMIN and CAP_SYS_ADMIN.
  * @RBLK_CMD_DISCONNECT: delete the controller named (directly or by one
- *	of its namespaces) and all its block devices, and shut the
- *	controller down.  Answers at once, with the controller in
+ *	of its namespaces; -EINVAL for a multipath head with several paths)
+ *	and all its block devices, and shut the controller down.  Answers at once, with the controller in
  *	%RBLK_STATE_DELETING; the removal, which waits for the devices' I/O,
  *	runs in the background and ends with %RBLK_EVENT_REMOVED, after
  *	which lookups of the controller fail with -ENODEV.  Needs
@@ -271,6 +271,15 @@ enum rblk_attr {
  * @RBLK_NS_ATTR_EUI64: binary, 8-byte IEEE EUI-64 (only if reported)
  * @RBLK_NS_ATTR_UUID: binary, 16-byte namespace UUID (only if reported)
  * @RBLK_NS_ATTR_PAD: padding for 64-bit attributes
+ * @RBLK_NS_ATTR_PATH_NAME: string, with multipath: the path's hidden disk
+ *	"rblkNcM" (%RBLK_NS_ATTR_INDEX and %RBLK_NS_ATTR_DISK_NAME name the
+ *	head, "rblkN", the device users open)
+ * @RBLK_NS_ATTR_ANA_GRPID: u32, with multipath: the path's ANA group id
+ *	(0 without ANA)
+ * @RBLK_NS_ATTR_ANA_STATE: u8, with multipath: the path's ANA state, the
+ *	NVMe value (1 optimized, 2 non-optimized, 3 inaccessible, 4
+ *	persistent loss, 15 change; names in %RBLK_ANA_STATE_NAMES); absent
+ *	until an ANA log has listed the namespace
  * @__RBLK_NS_ATTR_MAX: number of attributes
  */
 enum rblk_ns_attr {
@@ -285,10 +294,30 @@ enum rblk_ns_attr {
 	RBLK_NS_ATTR_EUI64,
 	RBLK_NS_ATTR_UUID,
 	RBLK_NS_ATTR_PAD,
+	RBLK_NS_ATTR_PATH_NAME,
+	RBLK_NS_ATTR_ANA_GRPID,
+	RBLK_NS_ATTR_ANA_STATE,
 	__RBLK_NS_ATTR_MAX,
 };
 /* Highest valid value of the enum above. */
 #define RBLK_NS_ATTR_MAX (__RBLK_NS_ATTR_MAX - 1)
+
+/* Highest ANA state value (change, 0xf): size of %RBLK_ANA_STATE_NAMES. */
+#define RBLK_ANA_STATE_MAX	15
+
+/*
+ * Names of the ANA states of %RBLK_NS_ATTR_ANA_STATE, as sysfs ana_state
+ * and nvme-core spell them: an initializer for a
+ * "const char * const names[RBLK_ANA_STATE_MAX + 1]"; NULL for values the
+ * specification does not define.
+ */
+#define RBLK_ANA_STATE_NAMES {				\
+	[1]			= "optimized",		\
+	[2]			= "non-optimized",	\
+	[3]			= "inaccessible",	\
+	[4]			= "persistent-loss",	\
+	[RBLK_ANA_STATE_MAX]	= "change",		\
+}
 
 /* Longest RBLK_NS_ATTR_WWID, with its NUL ("nvme." form, 20 + 40 bytes). */
 #define RBLK_WWID_MAX_LEN	160
@@ -372,6 +401,8 @@ enum rblk_iopolicy {
  * @RBLK_EVENT_NS_ADDED: a namespace block device was created
  * @RBLK_EVENT_NS_REMOVED: a namespace block device was removed
  * @RBLK_EVENT_NS_RESIZED: a namespace changed size or logical block size
+ * @RBLK_EVENT_ANA_CHANGED: with multipath, a path's ANA state changed (its
+ *	%RBLK_ATTR_NS nest carries the new %RBLK_NS_ATTR_ANA_STATE)
  * @__RBLK_EVENT_MAX: one above the highest event
  */
 enum rblk_event {
@@ -382,6 +413,7 @@ enum rblk_event {
 	RBLK_EVENT_NS_ADDED,
 	RBLK_EVENT_NS_REMOVED,
 	RBLK_EVENT_NS_RESIZED,
+	RBLK_EVENT_ANA_CHANGED,
 	__RBLK_EVENT_MAX,
 };
 
@@ -394,6 +426,7 @@ enum rblk_event {
 	[RBLK_EVENT_NS_ADDED]		= "ns-added",		\
 	[RBLK_EVENT_NS_REMOVED]		= "ns-removed",		\
 	[RBLK_EVENT_NS_RESIZED]		= "ns-resized",		\
+	[RBLK_EVENT_ANA_CHANGED]	= "ana-changed",	\
 }
 
 /**
