@@ -20,6 +20,12 @@
  *	then finds is a reset that never began.  The controller stays
  *	RESETTING, its I/O held and its recovery off (errors, timers and
  *	further resets do nothing), until it is deleted.
+ *
+ *   /sys/kernel/debug/rblk/flip_ns_ids/
+ *	with multipath, a namespace about to become a path reports other
+ *	identifiers (each one reported, NGUID, EUI-64 or UUID, with its
+ *	last byte inverted) than the target gave: a second controller's
+ *	namespace whose identifiers do not match its head's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -33,6 +39,7 @@ static struct dentry *rblk_debugfs;
 static DECLARE_FAULT_ATTR(rblk_drop_completion);
 static DECLARE_FAULT_ATTR(rblk_fail_add_disk);
 static DECLARE_FAULT_ATTR(rblk_hold_reset);
+static DECLARE_FAULT_ATTR(rblk_flip_ns_ids);
 
 /**
  * rblk_fault_drop_completion() - whether to ignore a work completion
@@ -69,6 +76,16 @@ bool rblk_fault_hold_reset(void)
 	return should_fail(&rblk_hold_reset, 1);
 }
 
+/**
+ * rblk_fault_flip_ns_ids() - whether a new path reports other identifiers
+ *
+ * Return: true if the injected fault says so.
+ */
+bool rblk_fault_flip_ns_ids(void)
+{
+	return should_fail(&rblk_flip_ns_ids, 1);
+}
+
 /** rblk_fault_init() - create the debugfs knobs; failures are ignored */
 void rblk_fault_init(void)
 {
@@ -78,6 +95,8 @@ void rblk_fault_init(void)
 	fault_create_debugfs_attr("fail_add_disk", rblk_debugfs,
 				  &rblk_fail_add_disk);
 	fault_create_debugfs_attr("hold_reset", rblk_debugfs, &rblk_hold_reset);
+	fault_create_debugfs_attr("flip_ns_ids", rblk_debugfs,
+				  &rblk_flip_ns_ids);
 }
 
 /** rblk_fault_exit() - remove them */

@@ -13,6 +13,7 @@
 bool rblk_fault_drop_completion(void);
 bool rblk_fault_fail_add_disk(void);
 bool rblk_fault_hold_reset(void);
+bool rblk_fault_flip_ns_ids(void);
 void rblk_fault_init(void);
 void rblk_fault_exit(void);
 #else
@@ -27,6 +28,11 @@ static inline bool rblk_fault_fail_add_disk(void)
 }
 
 static inline bool rblk_fault_hold_reset(void)
+{
+	return false;
+}
+
+static inline bool rblk_fault_flip_ns_ids(void)
 {
 	return false;
 }

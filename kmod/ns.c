@@ -17,6 +17,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
+#include "fault.h"
 #include "rblk.h"
 
 /* Namespace ids one Identify Active Namespace ID list page holds. */
@@ -281,9 +282,28 @@ static void rblk_ns_cancel_queue_work(struct request_queue *q)
 
 static void rblk_ns_remove(struct rblk_ns *ns, bool gone);
 
+/* The flip_ns_ids fault: each identifier reported, its last byte inverted. */
+static const struct rblk_ns_info *rblk_ns_fault_ids(const struct rblk_ns_info *info,
+						    struct rblk_ns_info *copy)
+{
+	struct rblk_ns_ids *ids = &copy->ids;
+
+	if (!rblk_fault_flip_ns_ids())
+		return info;
+	*copy = *info;
+	if (rblk_ns_has_nguid(ids))
+		ids->nguid[RBLK_NGUID_LEN - 1] ^= 0xff;
+	if (rblk_ns_has_eui64(ids))
+		ids->eui64[RBLK_EUI64_LEN - 1] ^= 0xff;
+	if (rblk_ns_has_uuid(ids))
+		ids->uuid.b[UUID_SIZE - 1] ^= 0xff;
+	return copy;
+}
+
 static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 			  const struct rblk_ns_info *info, int gen)
 {
+	struct rblk_ns_info fault_info;
 	struct gendisk *disk;
 	struct rblk_ns *ns;
 	int ret = -ENOMEM;
@@ -295,6 +315,7 @@ static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 	if (ret)
 		goto out_free_ns;
 	if (rblk_multipath) {
+		info = rblk_ns_fault_ids(info, &fault_info);
 		ns->head = rblk_head_get(ctrl, nsid, info, &rblk_head_fops);
 		if (IS_ERR(ns->head)) {
 			ret = PTR_ERR(ns->head);
