@@ -99,15 +99,44 @@ out:
 	mutex_unlock(&ctrl->ana_lock);
 }
 
-/* Each group read, for dynamic debug. */
-static int rblk_ana_group_dbg(const struct rblk_ana_group *g, void *data)
-{
-	struct rblk_ctrl *ctrl = data;
+struct rblk_ana_scan {
+	struct rblk_ctrl *ctrl;
+	unsigned int nr_change;
+};
 
-	rblk_dbg(ctrl, "ANA group %u: %s, %u namespaces, change count %llu\n",
+/* Each group read: for dynamic debug, and the groups in change state. */
+static int rblk_ana_group_scan(const struct rblk_ana_group *g, void *data)
+{
+	struct rblk_ana_scan *scan = data;
+
+	rblk_dbg(scan->ctrl, "ANA group %u: %s, %u namespaces, change count %llu\n",
 		 g->grpid, rblk_ana_state_name(g->state), g->nr_nsids,
 		 g->chgcnt);
+	scan->nr_change += g->state == NVME_ANA_CHANGE;
 	return 0;
+}
+
+/*
+ * A group still in change state twice ANATT after the log said so: the
+ * controller is stuck, reset it (nvme_anatt_timeout()).  The reconnect
+ * reads the log again.
+ */
+static void rblk_anatt_timeout(struct timer_list *t)
+{
+	struct rblk_ctrl *ctrl = from_timer(ctrl, t, anatt_timer);
+
+	rblk_info(ctrl, "ANATT timeout, resetting controller.\n");
+	rblk_ctrl_reset(ctrl);
+}
+
+/* Arm the ANATT timer while a group is changing, else stop it. */
+static void rblk_anatt_update(struct rblk_ctrl *ctrl, unsigned int nr_change)
+{
+	if (nr_change)
+		mod_timer(&ctrl->anatt_timer,
+			  jiffies + 2 * max_t(u8, ctrl->mpath.anatt, 1) * HZ);
+	else
+		del_timer(&ctrl->anatt_timer);
 }
 
 /**
@@ -126,6 +155,7 @@ static int rblk_ana_group_dbg(const struct rblk_ana_group *g, void *data)
  */
 int rblk_ana_read(struct rblk_ctrl *ctrl)
 {
+	struct rblk_ana_scan scan = { .ctrl = ctrl };
 	const struct nvme_ana_rsp_hdr *hdr;
 	int ret;
 
@@ -157,12 +187,13 @@ int rblk_ana_read(struct rblk_ctrl *ctrl)
 	}
 	ret = rblk_ana_log_parse(ctrl->ana_log, ctrl->ana_log_size,
 				 ctrl->mpath.anagrpmax, ctrl->mpath.nanagrpid,
-				 rblk_ana_group_dbg, ctrl);
+				 rblk_ana_group_scan, &scan);
 	if (ret) {
 		rblk_ana_warn(ctrl, "malformed ANA log page, going on without ANA\n");
 		goto out;
 	}
 	ctrl->ana_log_valid = true;
+	rblk_anatt_update(ctrl, scan.nr_change);
 	/* A later failure is news again. */
 	clear_bit(RBLK_CTRL_ANA_WARNED, &ctrl->flags);
 	hdr = ctrl->ana_log;
@@ -202,14 +233,19 @@ struct rblk_ana_apply {
 static void rblk_ana_set(struct rblk_ana_apply *a, struct rblk_ns *ns,
 			 u32 grpid, u8 state)
 {
+	u32 old_grpid = ns->ana_grpid;
 	u8 old = ns->ana_state;
 
-	ns->ana_grpid = grpid;
+	WRITE_ONCE(ns->ana_grpid, grpid);
 	/* Usable again, maybe in the same state: the heads look again. */
 	if (test_and_clear_bit(RBLK_NS_ANA_PENDING, &ns->flags))
 		a->changed = true;
-	if (old == state)
+	if (old == state) {
+		/* Moved to another group in the same state: news too. */
+		if (old_grpid != grpid && ns->head && rblk_ns_visible(ns))
+			rblk_notify(a->ctrl, ns, RBLK_EVENT_ANA_CHANGED);
 		return;
+	}
 	WRITE_ONCE(ns->ana_state, state);
 	a->changed = true;
 	if (ns->head) {
@@ -282,6 +318,22 @@ void rblk_ana_init(struct rblk_ctrl *ctrl)
 {
 	mutex_init(&ctrl->ana_lock);
 	INIT_WORK(&ctrl->ana_work, rblk_ana_work);
+	timer_setup(&ctrl->anatt_timer, rblk_anatt_timeout, 0);
+}
+
+/**
+ * rblk_ana_stop() - stop the ANA work and timer of a controller that goes
+ *	down (reset or delete), as nvme_mpath_stop()
+ * @ctrl: controller whose admin queue no longer serves
+ *
+ * The reconnect reads the log again, and arms the timer again if a group
+ * still changes.
+ */
+void rblk_ana_stop(struct rblk_ctrl *ctrl)
+{
+	cancel_work_sync(&ctrl->ana_work);
+	/* Only ana_work and a connect's read arm it; neither runs now. */
+	del_timer_sync(&ctrl->anatt_timer);
 }
 
 /**
@@ -290,6 +342,7 @@ void rblk_ana_init(struct rblk_ctrl *ctrl)
  */
 void rblk_ana_free(struct rblk_ctrl *ctrl)
 {
+	WARN_ON_ONCE(timer_pending(&ctrl->anatt_timer));
 	kvfree(ctrl->ana_log);
 	mutex_destroy(&ctrl->ana_lock);
 }

@@ -754,7 +754,7 @@ static void rblk_stop_admin_queue(struct rblk_ctrl *ctrl)
 	 * Only now: its Get Log Page was cancelled above or fails at once.
 	 * The notice it was for is not lost: every connect reads the log.
 	 */
-	cancel_work_sync(&ctrl->ana_work);
+	rblk_ana_stop(ctrl);
 }
 
 static void rblk_teardown_admin_queue(struct rblk_ctrl *ctrl, bool remove)
@@ -1475,7 +1475,7 @@ void rblk_ctrl_stop_recovery(struct rblk_ctrl *ctrl)
 	 * Its Get Log Page ends: answered, or, on an association that broke
 	 * (err_work cancelled above), timed out within the admin timeout.
 	 */
-	cancel_work_sync(&ctrl->ana_work);
+	rblk_ana_stop(ctrl);
 
 	/*
 	 * Decide with no dispatch running, so that none sees the old

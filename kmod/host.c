@@ -441,39 +441,77 @@ struct rblk_ctrl *rblk_ctrl_next(int *index)
 	return found;
 }
 
+/* A controller whose namespaces are on their way out. */
+static bool rblk_ctrl_leaving(struct rblk_ctrl *ctrl)
+{
+	enum rblk_state state = rblk_ctrl_state(ctrl);
+
+	return state == RBLK_STATE_DELETING || state == RBLK_STATE_DEAD;
+}
+
+/* @ctrl's visible namespace of that index or name, referenced, or NULL. */
+static struct rblk_ns *rblk_ns_find_on(struct rblk_ctrl *ctrl, int index,
+				       const char *name)
+{
+	struct rblk_ns *ns, *found = NULL;
+
+	down_read(&ctrl->namespaces_rwsem);
+	list_for_each_entry(ns, &ctrl->namespaces, entry) {
+		if (!rblk_ns_visible(ns))
+			continue;
+		if (index >= 0 ? ns->index == index :
+				 (name && !strcmp(ns->name, name))) {
+			kref_get(&ns->ref);
+			found = ns;
+			break;
+		}
+	}
+	up_read(&ctrl->namespaces_rwsem);
+	return found;
+}
+
 /**
  * rblk_ns_find() - look a namespace device up by index or name
+ * @on: only on this controller, or NULL for any
  * @index: N of rblkN, or negative to match by @name
  * @name: "rblkN", used when @index is negative
+ *
+ * With multipath, several controllers have a namespace (path) of the
+ * same name: without @on, one whose controller is not being deleted or
+ * dead is preferred.
  *
  * Return: the namespace with a reference (rblk_ns_put()), or NULL.  A
  * namespace being removed is not found.
  */
-struct rblk_ns *rblk_ns_find(int index, const char *name)
+struct rblk_ns *rblk_ns_find(struct rblk_ctrl *on, int index, const char *name)
 {
 	struct rblk_ns *ns, *found = NULL;
 	struct rblk_ctrl *ctrl;
 	int ci = 0;
 
+	if (on)
+		return rblk_ns_find_on(on, index, name);
 	/*
 	 * Not under rblk_ctrl_mutex: a controller in recovery may hold its
 	 * namespaces_rwsem for long, and must not stall every other one.
 	 */
-	while (!found && (ctrl = rblk_ctrl_next(&ci))) {
-		down_read(&ctrl->namespaces_rwsem);
-		list_for_each_entry(ns, &ctrl->namespaces, entry) {
-			if (!rblk_ns_visible(ns))
-				continue;
-			if (index >= 0 ? ns->index == index :
-					 (name && !strcmp(ns->name, name))) {
-				kref_get(&ns->ref);
-				found = ns;
-				break;
-			}
-		}
-		up_read(&ctrl->namespaces_rwsem);
+	while ((ctrl = rblk_ctrl_next(&ci))) {
+		ns = rblk_ns_find_on(ctrl, index, name);
 		rblk_ctrl_put(ctrl);
 		ci++;
+		if (!ns)
+			continue;
+		/* A match found before is on a leaving controller. */
+		if (found) {
+			if (rblk_ctrl_leaving(ns->ctrl)) {
+				rblk_ns_put(ns);
+				continue;
+			}
+			rblk_ns_put(found);
+		}
+		found = ns;
+		if (!rblk_ctrl_leaving(found->ctrl))
+			break;
 	}
 	return found;
 }

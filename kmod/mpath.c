@@ -344,14 +344,30 @@ struct rblk_ns *rblk_head_open_path(struct rblk_head *head)
 }
 
 /**
- * rblk_head_nr_paths() - how many paths a head has now
+ * rblk_head_nr_paths() - how many paths of a head users can name now
  * @head: head
+ *
+ * Those attached and visible whose controller is not being deleted or
+ * dead: not one still being added or on its way out.
  *
  * Return: the number, a snapshot.
  */
 unsigned int rblk_head_nr_paths(struct rblk_head *head)
 {
-	return READ_ONCE(head->nr_paths);
+	unsigned int nr = 0;
+	enum rblk_state state;
+	struct rblk_ns *ns;
+	int srcu_idx;
+
+	srcu_idx = srcu_read_lock(&head->srcu);
+	list_for_each_entry_srcu(ns, &head->paths, siblings,
+				 srcu_read_lock_held(&head->srcu)) {
+		state = rblk_ctrl_state(ns->ctrl);
+		nr += rblk_ns_visible(ns) && state != RBLK_STATE_DELETING &&
+		      state != RBLK_STATE_DEAD;
+	}
+	srcu_read_unlock(&head->srcu, srcu_idx);
+	return nr;
 }
 
 /**

@@ -422,17 +422,26 @@ static int rblk_nl_parse_connect(struct genl_info *info,
 
 /* --- naming a controller or a namespace --- */
 
-/* The namespace named by INDEX or DISK_NAME (both must agree). */
-static struct rblk_ns *rblk_nl_lookup_ns(struct genl_info *info)
+/*
+ * The namespace named by INDEX or DISK_NAME (both must agree), on @ctrl
+ * if not NULL: with multipath, a head's path through that controller.
+ */
+static struct rblk_ns *rblk_nl_lookup_ns(struct genl_info *info,
+					 struct rblk_ctrl *ctrl)
 {
 	struct nlattr *index_attr = info->attrs[RBLK_ATTR_INDEX];
 	struct nlattr *name_attr = info->attrs[RBLK_ATTR_DISK_NAME];
 	struct rblk_ns *ns;
 
 	if (index_attr)
-		ns = rblk_ns_find(nla_get_u32(index_attr), NULL);
+		ns = rblk_ns_find(ctrl, nla_get_u32(index_attr), NULL);
 	else
-		ns = rblk_ns_find(-1, nla_data(name_attr));
+		ns = rblk_ns_find(ctrl, -1, nla_data(name_attr));
+	if (!ns && ctrl) {
+		NL_SET_ERR_MSG(info->extack,
+			       "the device is not on this controller");
+		return ERR_PTR(-EINVAL);
+	}
 	if (!ns) {
 		if (index_attr)
 			NL_SET_ERR_MSG_ATTR(info->extack, index_attr,
@@ -509,18 +518,11 @@ static int rblk_nl_find(struct genl_info *info, struct rblk_ctrl **ctrlp,
 			return PTR_ERR(ctrl);
 	}
 	if (by_ns) {
-		ns = rblk_nl_lookup_ns(info);
+		ns = rblk_nl_lookup_ns(info, ctrl);
 		if (IS_ERR(ns)) {
 			if (ctrl)
 				rblk_ctrl_put(ctrl);
 			return PTR_ERR(ns);
-		}
-		if (ctrl && ns->ctrl != ctrl) {
-			rblk_ns_put(ns);
-			rblk_ctrl_put(ctrl);
-			NL_SET_ERR_MSG(info->extack,
-				       "the device is not on this controller");
-			return -EINVAL;
 		}
 		if (!ctrl) {
 			/* The namespace holds it: safe to take another. */
@@ -645,7 +647,6 @@ static int rblk_nl_put_ctrl_attrs(struct sk_buff *skb,
 	return 0;
 }
 
-/* What names a namespace, and its format as @nsze and @lba_shift say. */
 /*
  * With multipath, which path @ns is and its ANA group and state (racy
  * reads: also in atomic context, for events).
@@ -663,6 +664,7 @@ static int rblk_nl_put_path(struct sk_buff *skb, const struct rblk_ns *ns)
 	return 0;
 }
 
+/* What names a namespace, and its format as @nsze and @lba_shift say. */
 static int rblk_nl_put_ns_id(struct sk_buff *skb, const struct rblk_ns *ns,
 			     u64 nsze, u8 lba_shift)
 {

@@ -540,6 +540,8 @@ struct rblk_subsys {
  * @ana_log_valid: @ana_log holds a log read and checked on this
  *	association; under @ana_lock
  * @ana_work: reads the ANA log again after an ANA Change Notice
+ * @anatt_timer: armed while the last ANA log has a group in ANA change
+ *	state, for twice ANATT; its expiry resets the controller (as nvme)
  * @loss_deadline: jiffies after which reconnecting stops
  * @timeouts: command timeouts
  * @reconnects: successful reconnects
@@ -633,6 +635,7 @@ struct rblk_ctrl {
 	size_t ana_log_size;
 	bool ana_log_valid;
 	struct work_struct ana_work;
+	struct timer_list anatt_timer;
 	unsigned long loss_deadline;
 
 	atomic64_t timeouts;
@@ -712,7 +715,7 @@ struct rblk_ctrl *rblk_host_connect(const struct rblk_ctrl_opts *opts,
 int rblk_host_delete(struct rblk_ctrl *ctrl);
 struct rblk_ctrl *rblk_ctrl_find(int index, const char *name);
 struct rblk_ctrl *rblk_ctrl_next(int *index);
-struct rblk_ns *rblk_ns_find(int index, const char *name);
+struct rblk_ns *rblk_ns_find(struct rblk_ctrl *on, int index, const char *name);
 int rblk_discover(const struct rblk_ctrl_opts *opts, u32 max,
 		  struct rblk_disc_log *log, const char **errmsg);
 int rblk_default_hostid(const char *hostnqn, uuid_t *hostid);
@@ -830,6 +833,7 @@ void rblk_event_unregister(struct notifier_block *nb);
 
 /* ana.c: the controller's copy of the ANA log page */
 void rblk_ana_init(struct rblk_ctrl *ctrl);
+void rblk_ana_stop(struct rblk_ctrl *ctrl);
 void rblk_ana_free(struct rblk_ctrl *ctrl);
 void rblk_ana_setup(struct rblk_ctrl *ctrl);
 int rblk_ana_read(struct rblk_ctrl *ctrl);

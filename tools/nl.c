@@ -551,7 +551,7 @@ static int decode_ns(struct nlattr *nest, struct ns_info *ns)
 			       sizeof(ns->uuid));
 	GET_STR(tb, RBLK_NS_ATTR_PATH_NAME, ns->path);
 	GET_NUM(tb, RBLK_NS_ATTR_ANA_GRPID, ns->ana_grpid, nla_get_u32);
-	ns->has_ana_state = tb[RBLK_NS_ATTR_ANA_STATE];
+	ns->has_ana_state = tb[RBLK_NS_ATTR_ANA_STATE] != NULL;
 	GET_NUM(tb, RBLK_NS_ATTR_ANA_STATE, ns->ana_state, nla_get_u8);
 	return 0;
 }

@@ -34,7 +34,7 @@ cleanup() {
 	modprobe -r nvme-rdma 2>/dev/null
 	rblk_unload 2>/dev/null
 	nvmet_port2_del
-	rm -f /tmp/ma.fio /tmp/ma.dd /tmp/ma.pat /tmp/ma.got /tmp/ma.mon
+	rm -f /tmp/ma.fio /tmp/ma.dd /tmp/ma.pat /tmp/ma.got /tmp/ma.mon /tmp/ma.mon.err
 }
 trap cleanup EXIT
 
@@ -86,7 +86,7 @@ nspath() {
 	[ "$(nspath "$B" path)" = "$pb" ] || fail "show: $(nvmecfg show "$A" -o json)"
 [ "$(nspath "$A" ana_state)" = optimized ] && [ "$(nspath "$A" ana_grpid)" = 1 ] ||
 	fail "show $A: ana_state $(nspath "$A" ana_state), ana_grpid $(nspath "$A" ana_grpid)"
-nvmecfg monitor -o json --timeout 20 > /tmp/ma.mon 2>&1 &
+nvmecfg monitor -o json --timeout 20 > /tmp/ma.mon 2> /tmp/ma.mon.err &
 mon=$!
 sleep 1
 
@@ -103,7 +103,7 @@ sleep 1
 kill "$mon" 2>/dev/null; wait "$mon"; mon=
 jq -se --arg p "$pa" 'any(.[]; .event == "ana-changed" and .namespace.path == $p and
 	.namespace.ana_state == "inaccessible")' /tmp/ma.mon > /dev/null ||
-	fail "no ana-changed event for $pa: $(cat /tmp/ma.mon)"
+	fail "no ana-changed event for $pa: $(cat /tmp/ma.mon /tmp/ma.mon.err)"
 log "nvmecfg show: $pa of $h, optimized then inaccessible; monitor: ana-changed"
 unused "$pa" inaccessible "port 1 inaccessible"
 uses "$pb" optimized "port 1 inaccessible"
@@ -201,6 +201,9 @@ out=$(nvmecfg disconnect "$h" 2>&1) && fail "disconnect $h with two paths succee
 echo "$out" | grep -q "several paths" || fail "disconnect $h: $out"
 must nvmecfg disconnect "$A"
 # One path left: the head's name names its controller.
+[ "$(nvmecfg show "$h" -o json | jq -r .name)" = "$B" ] ||
+	fail "show $h names $(nvmecfg show "$h" -o json | jq -r .name), expected $B"
+
 must nvmecfg disconnect "$h"
 wait_until 20 sh -c "[ ! -e /sys/class/rblk/$B ]" || fail "disconnect $h did not remove $B"
 log "disconnect $h: refused with two paths ($out); with one, removed $B"

@@ -84,8 +84,9 @@
  *	(-EALREADY) unless %RBLK_ATTR_DUPLICATE_CONNECT is given; one being
  *	deleted does not count.  Needs CAP_NET_ADMIN and CAP_SYS_ADMIN.
  * @RBLK_CMD_DISCONNECT: delete the controller named (directly or by one
- *	of its namespaces; -EINVAL for a multipath head with several paths)
- *	and all its block devices, and shut the controller down.  Answers at once, with the controller in
+ *	of its namespaces; a multipath head with several paths is refused,
+ *	-EINVAL: name the controller, alone or with the head) and all its
+ *	block devices, and shut the controller down.  Answers at once, with the controller in
  *	%RBLK_STATE_DELETING; the removal, which waits for the devices' I/O,
  *	runs in the background and ends with %RBLK_EVENT_REMOVED, after
  *	which lookups of the controller fail with -ENODEV.  Needs
@@ -278,8 +279,9 @@ enum rblk_attr {
  *	(0 without ANA)
  * @RBLK_NS_ATTR_ANA_STATE: u8, with multipath: the path's ANA state, the
  *	NVMe value (1 optimized, 2 non-optimized, 3 inaccessible, 4
- *	persistent loss, 15 change; names in %RBLK_ANA_STATE_NAMES); absent
- *	until an ANA log has listed the namespace
+ *	persistent loss, 15 change; names in %RBLK_ANA_STATE_NAMES);
+ *	optimized (group 0) for a controller without ANA; absent while an
+ *	ANA log is to say
  * @__RBLK_NS_ATTR_MAX: number of attributes
  */
 enum rblk_ns_attr {
@@ -401,8 +403,9 @@ enum rblk_iopolicy {
  * @RBLK_EVENT_NS_ADDED: a namespace block device was created
  * @RBLK_EVENT_NS_REMOVED: a namespace block device was removed
  * @RBLK_EVENT_NS_RESIZED: a namespace changed size or logical block size
- * @RBLK_EVENT_ANA_CHANGED: with multipath, a path's ANA state changed (its
- *	%RBLK_ATTR_NS nest carries the new %RBLK_NS_ATTR_ANA_STATE)
+ * @RBLK_EVENT_ANA_CHANGED: with multipath, a path's ANA state or group
+ *	changed (its %RBLK_ATTR_NS nest carries the new ones); one per path:
+ *	a group's change is a burst, which a slow listener may lose part of
  * @__RBLK_EVENT_MAX: one above the highest event
  */
 enum rblk_event {

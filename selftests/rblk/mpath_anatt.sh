@@ -1,0 +1,106 @@
+#!/bin/sh
+# The ANA transition time (issue 27, step 8), rblk.multipath=Y, two
+# controllers over two nvmet ports, next to nvme-rdma's native multipath:
+#  - port 1's group in ANA change state past twice ANATT (nvmet: 10 s):
+#    rblk resets controller 1 ("ANATT timeout, resetting controller."),
+#    as nvme-rdma resets its controller through that port; meanwhile a
+#    verifying writer carries on over port 2 without an error, and no I/O
+#    goes over the changing path;
+#  - a change that ends within ANATT: no reset.
+# rblk-timeout: 300
+# rblk-lockdep: port-disable
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+P1=$RBLK_NVMET_PORT
+P2=$NVMET_PORT2
+SVC2=$NVMET_SVC2
+MSG="ANATT timeout, resetting controller"
+pid=
+
+ana_set() { echo "$2" > "$1/ana_groups/1/ana_state" || fail "cannot set $1's ANA group 1 to $2"; }
+cleanup() {
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid"
+	ana_set "$P1" optimized 2>/dev/null
+	nvme disconnect -n "$RBLK_NQN" >/dev/null 2>&1
+	modprobe -r nvme-rdma 2>/dev/null
+	rblk_unload 2>/dev/null
+	nvmet_port2_del
+	rm -f /tmp/mt.fio
+}
+trap cleanup EXIT
+
+nvmet_port2_add
+[ -f "$P2/ana_groups/1/ana_state" ] || skip "nvmet without ANA groups"
+
+rblk_load multipath=1
+A=$(rblk_connect_port_ctrl "$RBLK_TRSVCID") || exit "$KSFT_FAIL"
+B=$(rblk_connect_port_ctrl "$SVC2") || exit "$KSFT_FAIL"
+dev=$(rblk_ns_dev "$A" "$RBLK_NSID_FILE") || fail "no namespace $RBLK_NSID_FILE on $A"
+h=${dev##*/}
+pa=$(rblk_path_of "$h" "$A") && pb=$(rblk_path_of "$h" "$B") ||
+	fail "paths of $h: $(ls "/sys/block/$h/multipath")"
+reconnects() { cat "/sys/class/rblk/$1/reconnects"; }
+st() { cat "/sys/block/$1/ana_state"; }
+nvme_ref=
+if nvme_native_mpath; then
+	must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN"
+	must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$SVC2" -n "$RBLK_NQN"
+	nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE" > /dev/null || fail "nvme-rdma did not connect"
+	nvme_ref=1
+fi
+
+# A change that ends within ANATT: no reset.
+r0=$(reconnects "$A")
+lines=$(dmesg | wc -l)
+ana_set "$P1" change
+wait_until 10 sh -c "[ \"\$(cat /sys/block/$pa/ana_state)\" = change ]" ||
+	fail "$pa is $(st "$pa"), expected change"
+sleep 5
+ana_set "$P1" optimized
+wait_until 10 sh -c "[ \"\$(cat /sys/block/$pa/ana_state)\" = optimized ]" ||
+	fail "$pa is $(st "$pa"), expected optimized"
+sleep 20
+[ "$(reconnects "$A")" = "$r0" ] || fail "$A reconnected after a change of 5 s"
+dmesg | tail -n +$((lines + 1)) | grep -q "rblk.*$MSG" && fail "rblk reset $A after a change of 5 s"
+log "change for 5 s (< ANATT): no reset"
+
+# A change that lasts: reset after twice ANATT, I/O on port 2 meanwhile.
+fio --name=anatt --filename="$dev" --direct=1 --ioengine=libaio --rw=randwrite \
+	--bs=4k --iodepth=8 --size=16M --time_based --runtime=40 \
+	--verify=crc32c --verify_fatal=1 --verify_backlog=256 > /tmp/mt.fio 2>&1 &
+pid=$!
+lines=$(dmesg | wc -l)
+t0=$(uptime_ms)
+ana_set "$P1" change
+wait_until 10 sh -c "[ \"\$(cat /sys/block/$pa/ana_state)\" = change ]" ||
+	fail "$pa is $(st "$pa"), expected change"
+io_a=$(rblk_path_ios "$pa")
+wait_until 40 sh -c "[ \$(cat /sys/class/rblk/$A/reconnects) -gt $r0 ]" ||
+	fail "$A did not reset within 40 s of ANA change ($(dmesg | tail -n +$((lines + 1)) | grep rblk | tail -3))"
+ms=$(($(uptime_ms) - t0))
+[ "$ms" -ge 19000 ] || fail "$A reset after ${ms} ms, before twice ANATT (20 s)"
+[ "$(rblk_path_ios "$pa")" -eq "$io_a" ] ||
+	fail "$pa in change state served $(($(rblk_path_ios "$pa") - io_a)) requests"
+dmesg | tail -n +$((lines + 1)) | grep -q "rblk.*$A.*$MSG" ||
+	fail "no '$MSG' for $A: $(dmesg | tail -n +$((lines + 1)) | grep rblk | tail -5)"
+log "$A: ANA change for ${ms} ms: '$MSG', reconnected"
+if [ -n "$nvme_ref" ]; then
+	wait_until 20 sh -c "dmesg | tail -n +$((lines + 1)) | grep -q 'nvme.*$MSG'" ||
+		fail "nvme-rdma did not reset on ANATT: $(dmesg | tail -n +$((lines + 1)) | grep nvme | tail -5)"
+	log "nvme-rdma: '$(dmesg | tail -n +$((lines + 1)) | grep "nvme.*$MSG" | head -1)'"
+fi
+ana_set "$P1" optimized
+wait_until 20 sh -c "[ \"\$(cat /sys/block/$pa/ana_state)\" = optimized ]" ||
+	fail "$pa is $(st "$pa") after the group turned optimized"
+running "$pid" || fail "the writer ended early: $(grep -E 'err=|error' /tmp/mt.fio | head -3)"
+wait "$pid"; rc=$?; pid=
+[ "$rc" -eq 0 ] && grep -q 'err= 0' /tmp/mt.fio ||
+	fail "fio failed ($rc): $(grep -E 'err=|verify|error' /tmp/mt.fio | head -5)"
+log "the verifying writer carried on over $pb: no error"
+
+assert_on_target "$dev" "$RBLK_BACKING" 16 "what was written through $dev"
+nvme disconnect -n "$RBLK_NQN" > /dev/null 2>&1
+must nvmecfg disconnect "$A"
+must nvmecfg disconnect "$B"
+exit 0
