@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nvmecfg.h"
+#include "util.h"
 #include "output.h"
 
 /* --- JSON writer --- */

@@ -6,7 +6,7 @@
 #include <errno.h>
 
 #include "fixtures.h"
-#include "nvmecfg.h"
+#include "util.h"
 #include "ktap.h"
 #include "output.h"
 
