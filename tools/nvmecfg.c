@@ -609,7 +609,19 @@ static int do_list(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 	ret = rnl_list(r, &ctrls, &nr);
 	if (ret)
 		return kernel_error(cmd, r, ret);
-	print_list(stdout, cfg->format, ctrls, nr);
+	if (cfg->set & OPT(VERBOSE)) {
+		const char *root = getenv("NVMECFG_TEST_ROOT");
+		struct subsys_list subsys;
+		/* The subsystems' names are sysfs's; without them, none. */
+		bool named = !subsys_read(root ? root : "", &subsys);
+
+		print_list_verbose(stdout, cfg->format, ctrls, nr,
+				   named ? &subsys : NULL);
+		if (named)
+			subsys_list_free(&subsys);
+	} else {
+		print_list(stdout, cfg->format, ctrls, nr);
+	}
 	rnl_ctrls_free(ctrls, nr);
 	return EXIT_OK;
 }
@@ -1064,7 +1076,8 @@ static const struct cmd cmds[] = {
 	{ "list-subsys", do_list_subsys, OPT(OUTPUT) | OPT(HELP), 0,
 	  "[-o FORMAT]",
 	  "list the subsystems and the controllers (paths) to each" },
-	{ "list", do_list, OPT(OUTPUT) | OPT(HELP), 0, "[-o FORMAT]",
+	{ "list", do_list, OPT(OUTPUT) | OPT(VERBOSE) | OPT(HELP), 0,
+	  "[-o FORMAT] [-v]",
 	  "list the controllers and their namespaces" },
 	{ "show", do_show,
 	  DEV_OPTS | OPT(HOSTNQN) | OPT(HOSTID) | OPT(OUTPUT) | OPT(HELP), 0,

@@ -18,7 +18,7 @@ enum out_format {
 	OUT_JSON,
 };
 
-#define JSON_MAX_DEPTH	8
+#define JSON_MAX_DEPTH	12
 
 /*
  * A streaming JSON writer. Members are separated and indented as they come;
@@ -88,8 +88,20 @@ int error_exit(int err, bool blamed);
 void print_connect(FILE *f, enum out_format fmt, const struct ctrl_info *c);
 void print_subsys(FILE *f, enum out_format fmt,
 		  const struct subsys_list *list);
+/*
+ * list: JSON in nvme-cli 2.x's nvme list shape, {"Devices": [...]}, a
+ * device per namespace, and rblk's "controllers" beside (each as show
+ * prints it).
+ */
 void print_list(FILE *f, enum out_format fmt, const struct ctrl_info *ctrls,
 		size_t nr);
+/*
+ * list -v: nvme list -v's tree of hosts, subsystems, controllers and
+ * namespaces; the subsystem names from @subsys (sysfs), NULL if unknown.
+ */
+void print_list_verbose(FILE *f, enum out_format fmt,
+			const struct ctrl_info *ctrls, size_t nr,
+			const struct subsys_list *subsys);
 void print_show(FILE *f, enum out_format fmt, const struct ctrl_info *c);
 void print_stats(FILE *f, enum out_format fmt, const struct stats_info *st);
 void print_discover(FILE *f, enum out_format fmt, const struct disc_log *log);
