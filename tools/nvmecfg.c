@@ -92,6 +92,17 @@ static int report(const char *cmd, const char *what, const struct rnl *r,
 		fprintf(stderr, "\nTry 'nvmecfg %s --help'.\n", cmd);
 		return error_exit(err, true);
 	}
+	/*
+	 * A target's NVMe status, by its name and code once: the kernel's
+	 * message for it says no more.
+	 */
+	if (target && connect_status(err)) {
+		uint16_t status = connect_status(err);
+
+		fprintf(stderr, "nvmecfg: %s: target refused: %s (%#x)\n", name,
+			nvme_status_name(status), status);
+		return error_exit(err, false);
+	}
 	/* The kernel says which capability is missing when it knows. */
 	fprintf(stderr, "nvmecfg: %s: %s", name,
 		err == -EPERM && r->msg[0] ? "permission denied" :

@@ -1547,6 +1547,29 @@ const char *errno_words(int err, bool target)
 	return strerror(-err);
 }
 
+uint16_t connect_status(int err)
+{
+	switch (-err) {
+	case ENOENT:
+		return 0x182;	/* Connect Invalid Parameters */
+	case EACCES:
+		return 0x184;	/* Connect Invalid Host */
+	case EBUSY:
+		return 0x181;	/* Controller Busy */
+	}
+	return 0;
+}
+
+/* The UAPI's names, the kernel's too. */
+static const char *const nvme_status_names[] = RBLK_NVME_STATUS_NAMES;
+
+const char *nvme_status_name(uint16_t status)
+{
+	if (status < ARRAY_SIZE(nvme_status_names))
+		return nvme_status_names[status];
+	return NULL;
+}
+
 const char *set_errno_words(int err, bool reason)
 {
 	if (err != -EOPNOTSUPP)

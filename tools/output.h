@@ -82,6 +82,14 @@ const char *errno_words(int err, bool target);
  * command (generic netlink's answer to an unknown command).
  */
 const char *set_errno_words(int err, bool reason);
+/*
+ * The NVMe status a target refused a Fabrics Connect with, as the errno
+ * of a connect or discover tells it (ENOENT, EACCES, EBUSY: see
+ * Documentation/netlink.rst); 0 when the errno does not say.
+ */
+uint16_t connect_status(int err);
+/* The name of NVMe status @status (the UAPI's), NULL if it has none. */
+const char *nvme_status_name(uint16_t status);
 /* The exit code of a refused request; @blamed: the kernel named a value. */
 int error_exit(int err, bool blamed);
 

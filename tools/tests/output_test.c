@@ -693,6 +693,41 @@ static void error_words(void)
 	CHECK(error_exit(-EOPNOTSUPP, true) == EXIT_KERNEL);
 }
 
+/*
+ * A refused Fabrics Connect's NVMe status, from the errno the kernel
+ * documents for it, named by the UAPI's table.
+ */
+static void nvme_statuses(void)
+{
+	static const char *const names[] = RBLK_NVME_STATUS_NAMES;
+	size_t i, nr = 0;
+
+	CHECK(connect_status(-EACCES) == 0x184);
+	CHECK(connect_status(-ENOENT) == 0x182);
+	CHECK(connect_status(-EBUSY) == 0x181);
+	/* Refused for another reason, or not by Connect: no status. */
+	CHECK(connect_status(-ECONNREFUSED) == 0);
+	CHECK(connect_status(-ETIMEDOUT) == 0);
+	CHECK(connect_status(-EPERM) == 0);
+	CHECK(connect_status(0) == 0);
+	CHECK_STR(nvme_status_name(0x184), "Connect Invalid Host");
+	CHECK_STR(nvme_status_name(0x182), "Connect Invalid Parameters");
+	CHECK_STR(nvme_status_name(0x181), "Controller Busy");
+	CHECK_STR(nvme_status_name(0x183), "Connect Restart Discovery");
+	CHECK_STR(nvme_status_name(0x006), "Internal Error");
+	CHECK(!nvme_status_name(0x003));
+	CHECK(!nvme_status_name(0x7ff));
+	CHECK(!nvme_status_name(0xffff));
+	/* The UAPI's table, whole: the Fabrics statuses and the last. */
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		CHECK(nvme_status_name(i) == names[i]);
+		nr += names[i] != NULL;
+	}
+	CHECK(nr >= 20);
+	CHECK_STR(nvme_status_name(ARRAY_SIZE(names) - 1),
+		  "Authentication Required");
+}
+
 static void host_output(void)
 {
 	struct host_info h;
@@ -847,6 +882,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(list_normal),
 	KTAP_CASE(list_normal_widths),
 	KTAP_CASE(list_json),
+	KTAP_CASE(nvme_statuses),
 	KTAP_CASE(list_verbose_normal),
 	KTAP_CASE(list_normal_iopolicy),
 	KTAP_CASE(list_json_iopolicy),
