@@ -94,14 +94,17 @@ static int report(const char *cmd, const char *what, const struct rnl *r,
 		return error_exit(err, true);
 	}
 	/*
-	 * A target's NVMe status, by its name and code once: the kernel's
-	 * message for it says no more.
+	 * A target's NVMe status, by its name and code once, and what it
+	 * means where the name does not say: the kernel's message for it
+	 * says no more.
 	 */
 	if (target && connect_status(err)) {
 		uint16_t status = connect_status(err);
+		const char *words = connect_status_words(status);
 
-		fprintf(stderr, "nvmecfg: %s: target refused: %s (%#x)\n", name,
-			nvme_status_name(status), status);
+		fprintf(stderr, "nvmecfg: %s: target refused: %s (%#x)%s%s\n",
+			name, nvme_status_name(status), status,
+			words ? ": " : "", words ?: "");
 		return error_exit(err, false);
 	}
 	/* The kernel says which capability is missing when it knows. */

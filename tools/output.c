@@ -1570,6 +1570,14 @@ const char *nvme_status_name(uint16_t status)
 	return NULL;
 }
 
+const char *connect_status_words(uint16_t status)
+{
+	/* What nvmet, and rblk's kernel message, mean by it. */
+	if (status == 0x182)
+		return errno_words(-ENOENT, true);
+	return NULL;
+}
+
 const char *set_errno_words(int err, bool reason)
 {
 	if (err != -EOPNOTSUPP)

@@ -90,6 +90,8 @@ const char *set_errno_words(int err, bool reason);
 uint16_t connect_status(int err);
 /* The name of NVMe status @status (the UAPI's), NULL if it has none. */
 const char *nvme_status_name(uint16_t status);
+/* What a Connect status means where its name does not say it, or NULL. */
+const char *connect_status_words(uint16_t status);
 /* The exit code of a refused request; @blamed: the kernel named a value. */
 int error_exit(int err, bool blamed);
 

@@ -718,6 +718,11 @@ static void nvme_statuses(void)
 	CHECK(!nvme_status_name(0x003));
 	CHECK(!nvme_status_name(0x7ff));
 	CHECK(!nvme_status_name(0xffff));
+	/* Which parameters, where the name does not say. */
+	CHECK_STR(connect_status_words(0x182),
+		  "subsystem or host NQN unknown to the target");
+	CHECK(!connect_status_words(0x184));
+	CHECK(!connect_status_words(0x181));
 	/* The UAPI's table, whole: the Fabrics statuses and the last. */
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		CHECK(nvme_status_name(i) == names[i]);
