@@ -131,7 +131,7 @@ jq_check list_mpath_devices list-mpath '(.Devices | map(.DevicePath)) ==
 jq_check list_verbose_nvme_cli_keys list-verbose-mpath "
 	(.Devices[0] | keys_unsorted) == $CLI_HOST and
 	(.Devices[0].Subsystems[0] | keys_unsorted) ==
-		$CLI_SUBSYS[0:2] + [\"IOPolicy\"] + $CLI_SUBSYS[2:] and
+		(${CLI_SUBSYS} | .[0:2] + [\"IOPolicy\"] + .[2:]) and
 	(.Devices[0].Subsystems[0].Controllers | map(keys_unsorted) | unique) ==
 		[$CLI_CTRL - $NONE - [\"Namespaces\"] + [\"State\", \"Namespaces\"]] and
 	(.Devices[0].Subsystems[0].Namespaces[0] | keys_unsorted) ==
