@@ -48,7 +48,8 @@ struct cmd {
 
 static const char exit_help[] =
 	"Exit status: 0 success, 1 the kernel refused the request, 2 usage error,\n"
-	"3 the rblk module is not loaded, 4 permission denied.\n";
+	"3 the rblk module is not loaded (or not in this network namespace),\n"
+	"4 permission denied.\n";
 
 /*
  * How to name what the kernel blamed: the option, or the file the value
@@ -92,6 +93,20 @@ static int report(const char *cmd, const char *what, const struct rnl *r,
 		fprintf(stderr, "\nTry 'nvmecfg %s --help'.\n", cmd);
 		return error_exit(err, true);
 	}
+	/*
+	 * A target's NVMe status, by its name and code once, and what it
+	 * means where the name does not say: the kernel's message for it
+	 * says no more.
+	 */
+	if (target && connect_status(err)) {
+		uint16_t status = connect_status(err);
+		const char *words = connect_status_words(status);
+
+		fprintf(stderr, "nvmecfg: %s: target refused: %s (%#x)%s%s\n",
+			name, nvme_status_name(status), status,
+			words ? ": " : "", words ?: "");
+		return error_exit(err, false);
+	}
 	/* The kernel says which capability is missing when it knows. */
 	fprintf(stderr, "nvmecfg: %s: %s", name,
 		err == -EPERM && r->msg[0] ? "permission denied" :
@@ -110,11 +125,62 @@ static int kernel_error(const struct cmd *cmd, const struct rnl *r, int err)
 	return report(cmd->name, NULL, r, err, false, NULL);
 }
 
+/* @path below $NVMECFG_TEST_ROOT, where the host unit tests fake sysfs. */
+static const char *test_path(const char *path, char *buf, size_t len)
+{
+	const char *root = getenv("NVMECFG_TEST_ROOT");
+
+	snprintf(buf, len, "%s%s", root ? root : "", path);
+	return buf;
+}
+
+/* 1 in another network namespace than init's, 0 in it, -1 unknown. */
+static int other_netns(void)
+{
+	char path[4096], self[64], init[64];
+	ssize_t a, b;
+
+	/* init's needs root (ptrace access to it): unknown otherwise. */
+	a = readlink(test_path("/proc/self/ns/net", path, sizeof(path)), self,
+		     sizeof(self));
+	b = readlink(test_path("/proc/1/ns/net", path, sizeof(path)), init,
+		     sizeof(init));
+	if (a <= 0 || b <= 0)
+		return -1;
+	return a != b || memcmp(self, init, a);
+}
+
+/*
+ * The "rblk" family is registered in the initial network namespace only
+ * (the module does not set netnsok): elsewhere it is missing although the
+ * module is loaded.  Say so rather than "not loaded".
+ */
+static bool family_elsewhere(void)
+{
+	char path[4096];
+
+	if (access(test_path("/sys/module/rblk", path, sizeof(path)), F_OK))
+		return false;
+	if (other_netns() == 1)
+		fprintf(stderr,
+			"nvmecfg: the rblk module is loaded, but its \"%s\" generic netlink family serves only the initial network namespace, not this one\n",
+			RBLK_GENL_NAME);
+	else
+		fprintf(stderr,
+			"nvmecfg: the rblk module is loaded, but there is no \"%s\" generic netlink family here: it serves only the initial network namespace\n",
+			RBLK_GENL_NAME);
+	fprintf(stderr,
+		"Run nvmecfg there (e.g. 'nsenter --net=/proc/1/ns/net nvmecfg ...'); list-subsys, and show without a device, work in any.\n");
+	return true;
+}
+
 /* Opened by the commands that need it: show without a device does not. */
 static int open_nl(struct rnl *r)
 {
 	int ret = rnl_open(r);
 
+	if (ret == -ENOENT && family_elsewhere())
+		return EXIT_NOMODULE;
 	if (ret == -ENOENT) {
 		fprintf(stderr,
 			"nvmecfg: rblk module not loaded (no \"%s\" generic netlink family)\n"
@@ -609,7 +675,19 @@ static int do_list(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 	ret = rnl_list(r, &ctrls, &nr);
 	if (ret)
 		return kernel_error(cmd, r, ret);
-	print_list(stdout, cfg->format, ctrls, nr);
+	if (cfg->set & OPT(VERBOSE)) {
+		const char *root = getenv("NVMECFG_TEST_ROOT");
+		struct subsys_list subsys;
+		/* The subsystems' names are sysfs's; without them, none. */
+		bool named = !subsys_read(root ? root : "", &subsys);
+
+		print_list_verbose(stdout, cfg->format, ctrls, nr,
+				   named ? &subsys : NULL);
+		if (named)
+			subsys_list_free(&subsys);
+	} else {
+		print_list(stdout, cfg->format, ctrls, nr);
+	}
 	rnl_ctrls_free(ctrls, nr);
 	return EXIT_OK;
 }
@@ -1064,7 +1142,8 @@ static const struct cmd cmds[] = {
 	{ "list-subsys", do_list_subsys, OPT(OUTPUT) | OPT(HELP), 0,
 	  "[-o FORMAT]",
 	  "list the subsystems and the controllers (paths) to each" },
-	{ "list", do_list, OPT(OUTPUT) | OPT(HELP), 0, "[-o FORMAT]",
+	{ "list", do_list, OPT(OUTPUT) | OPT(VERBOSE) | OPT(HELP), 0,
+	  "[-o FORMAT] [-v]",
 	  "list the controllers and their namespaces" },
 	{ "show", do_show,
 	  DEV_OPTS | OPT(HOSTNQN) | OPT(HOSTID) | OPT(OUTPUT) | OPT(HELP), 0,

@@ -1,18 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * nvmecfg exit codes; documented in nvmecfg(8), scripts rely on them.
+ * nvmecfg.c's header.  The exit codes and ARRAY_SIZE live in util.h, below
+ * every part of the tool; this stays for the files that include it.
  */
 #ifndef NVMECFG_H
 #define NVMECFG_H
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-
-enum nvmecfg_exit {
-	EXIT_OK		= 0,
-	EXIT_KERNEL	= 1,	/* the kernel refused the request */
-	EXIT_USAGE	= 2,	/* bad command line */
-	EXIT_NOMODULE	= 3,	/* the "rblk" family is not registered */
-	EXIT_PERM	= 4,	/* EPERM or EACCES from the kernel */
-};
+#include "util.h"
 
 #endif /* NVMECFG_H */

@@ -115,6 +115,9 @@ static const struct opt_desc opt_descs[NR_OPTS] = {
 			    NAMES(iopolicy_names) },
 	[OPT_RESET]	= { 'r', "reset",  NULL,
 			    "zero the counters instead of printing them" },
+	/* nvme-cli's list -v: the subsystem, controller, namespace tree. */
+	[OPT_VERBOSE]	= { 'v', "verbose", NULL,
+			    "detail: subsystems, controllers and namespaces" },
 	[OPT_HELP]	= { 'h', "help", NULL,
 			    "show this help (wins over everything else)" },
 };
@@ -412,6 +415,7 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 		return set_name(cfg, id, val, &cfg->iopolicy);
 	case OPT_DUPLICATE_CONNECT:
 	case OPT_RESET:
+	case OPT_VERBOSE:
 	case OPT_HELP:
 	case NR_OPTS:
 		break;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nvmecfg.h"
+#include "util.h"
 #include "output.h"
 
 /* --- JSON writer --- */
@@ -511,8 +511,10 @@ void print_connect(FILE *f, enum out_format fmt, const struct ctrl_info *c)
 			fprintf(f, "%s\n", c->ns[i].name);
 		return;
 	}
+	/* nvme-cli 2.x's {"device": ...}, and rblk's keys beside it. */
 	json_init(&j, f, true);
 	json_obj_open(&j, NULL);
+	json_str(&j, "device", c->name);
 	json_u64(&j, "index", c->index);
 	json_str(&j, "name", c->name);
 	json_namespaces(&j, c);
@@ -555,6 +557,420 @@ static void json_ctrl(struct json *j, const struct ctrl_info *c)
 		json_u64(j, "tos", c->tos);
 	json_namespaces(j, c);
 	json_obj_close(j);
+}
+
+/*
+ * --- list -o json and list -v: nvme-cli 2.x's shapes ---
+ *
+ * nvme list -o json is {"Devices": [...]}, an object per block device
+ * (namespace) in nvme-cli's keys; nvme list -v the tree of hosts,
+ * subsystems, controllers and namespaces.  rblk's keys that nvme-cli has
+ * no equivalent for go beside them, spelled as nvme-cli spells its own.
+ * nvme-cli's UsedBytes (the namespace's utilization), GenericPath and
+ * Generic (the char device) and a controller's Paths have none in rblk:
+ * left out.
+ */
+
+/* Namespace @k of controller @i is a device an earlier one has too. */
+static bool ns_seen(const struct ctrl_info *ctrls, size_t i, size_t k)
+{
+	const char *name = ctrls[i].ns[k].name;
+	size_t a, b;
+
+	for (a = 0; a <= i; a++)
+		for (b = 0; b < (a == i ? k : ctrls[a].nr_ns); b++)
+			if (!strcmp(ctrls[a].ns[b].name, name))
+				return true;
+	return false;
+}
+
+static uint64_t lba_count(const struct ns_info *ns)
+{
+	return ns->block_size ? ns->size / ns->block_size : 0;
+}
+
+/* ns_ids()' keys, upper case: NGUID, EUI64, UUID. */
+static void json_id_upper(const char *key, const char *val, void *j)
+{
+	char up[16];
+	size_t i;
+
+	for (i = 0; key[i] && i < sizeof(up) - 1; i++)
+		up[i] = key[i] >= 'a' && key[i] <= 'z' ? key[i] - 'a' + 'A' :
+			key[i];
+	up[i] = '\0';
+	json_str(j, up, val);
+}
+
+/* rblk's keys of a namespace: its index (rblkN), WWID and identifiers. */
+static void json_ns_rblk(struct json *j, const struct ns_info *ns)
+{
+	json_u64(j, "Index", ns->index);
+	json_str(j, "WWID", ns->wwid);
+	ns_ids(ns, json_id_upper, j);
+}
+
+/* One entry of nvme list -o json's Devices. */
+static void json_device(struct json *j, const struct ctrl_info *c,
+			const struct ns_info *ns)
+{
+	char path[sizeof("/dev/") + RBLK_DISK_NAME_LEN];
+
+	snprintf(path, sizeof(path), "/dev/%s", ns->name);
+	json_obj_open(j, NULL);
+	json_u64(j, "NameSpace", ns->nsid);
+	json_str(j, "DevicePath", path);
+	json_str(j, "Firmware", c->firmware);
+	json_str(j, "ModelNumber", c->model);
+	json_str(j, "SerialNumber", c->serial);
+	json_u64(j, "MaximumLBA", lba_count(ns));
+	json_u64(j, "PhysicalSize", ns->size);
+	json_u64(j, "SectorSize", ns->block_size);
+	json_ns_rblk(j, ns);
+	json_obj_close(j);
+}
+
+/* A namespace in nvme list -v's Namespaces: its name, not its NSID. */
+static void json_detail_ns(struct json *j, const struct ns_info *ns)
+{
+	json_obj_open(j, NULL);
+	json_str(j, "NameSpace", ns->name);
+	json_u64(j, "NSID", ns->nsid);
+	json_u64(j, "MaximumLBA", lba_count(ns));
+	json_u64(j, "PhysicalSize", ns->size);
+	json_u64(j, "SectorSize", ns->block_size);
+	json_ns_rblk(j, ns);
+	json_obj_close(j);
+}
+
+/* The sysfs "address" of a controller: nvme's, and rblk's sysfs's. */
+static const char *ctrl_address(const struct ctrl_info *c, char *buf,
+				size_t len)
+{
+	int n = snprintf(buf, len, "traddr=%s,trsvcid=%s", c->traddr,
+			 c->trsvcid);
+
+	if (c->host_traddr[0] && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, ",host_traddr=%s", c->host_traddr);
+	return buf;
+}
+
+/* The subsystem rblk-subsysK of controller @c, from sysfs; NULL if unknown. */
+static const char *ctrl_subsys(const struct subsys_list *l,
+			       const struct ctrl_info *c)
+{
+	size_t i, k;
+
+	for (i = 0; l && i < l->nr; i++)
+		for (k = 0; k < l->subsys[i].nr_paths; k++)
+			if (!strcmp(l->subsys[i].paths[k].name, c->name))
+				return l->subsys[i].name;
+	return NULL;
+}
+
+/*
+ * Whether controllers @a and @b are of one subsystem (and host): by
+ * sysfs's subsystem where known, else by NQN.
+ */
+static bool same_subsys(const struct subsys_list *l, const struct ctrl_info *a,
+			const struct ctrl_info *b)
+{
+	const char *x = ctrl_subsys(l, a), *y = ctrl_subsys(l, b);
+
+	if (strcmp(a->hostnqn, b->hostnqn))
+		return false;
+	if (x || y)
+		return x && y && !strcmp(x, y);
+	return !strcmp(a->subsysnqn, b->subsysnqn);
+}
+
+/*
+ * The subsystem of controller @first, with the controllers after it.
+ * With multipath (an I/O policy says so) a namespace's device is its
+ * subsystem's, in nvme-cli's subsystem Namespaces; else the controller's.
+ */
+static void json_detail_subsys(struct json *j, const struct ctrl_info *ctrls,
+			       size_t nr, size_t first,
+			       const struct subsys_list *l)
+{
+	const struct ctrl_info *s = &ctrls[first];
+	const char *name = ctrl_subsys(l, s);
+	char addr[sizeof(s->traddr) * 2 + sizeof(s->trsvcid) + 40];
+	size_t i, k;
+
+	json_obj_open(j, NULL);
+	if (name)
+		json_str(j, "Subsystem", name);
+	json_str(j, "SubsystemNQN", s->subsysnqn);
+	if (s->has_iopolicy)
+		json_str(j, "IOPolicy", iopolicy_name(s->iopolicy));
+	json_arr_open(j, "Controllers");
+	for (i = first; i < nr; i++) {
+		const struct ctrl_info *c = &ctrls[i];
+
+		if (!same_subsys(l, s, c))
+			continue;
+		json_obj_open(j, NULL);
+		json_str(j, "Controller", c->name);
+		json_str(j, "SerialNumber", c->serial);
+		json_str(j, "ModelNumber", c->model);
+		json_str(j, "Firmware", c->firmware);
+		json_str(j, "Transport", c->trtype);
+		json_str(j, "Address", ctrl_address(c, addr, sizeof(addr)));
+		json_str(j, "State", state_name(c->state));
+		json_arr_open(j, "Namespaces");
+		for (k = 0; !c->has_iopolicy && k < c->nr_ns; k++)
+			json_detail_ns(j, &c->ns[k]);
+		json_arr_close(j);
+		json_obj_close(j);
+	}
+	json_arr_close(j);
+	json_arr_open(j, "Namespaces");
+	for (i = first; i < nr; i++) {
+		const struct ctrl_info *c = &ctrls[i];
+
+		if (!c->has_iopolicy || !same_subsys(l, s, c))
+			continue;
+		for (k = 0; k < c->nr_ns; k++)
+			if (!ns_seen(ctrls, i, k))
+				json_detail_ns(j, &c->ns[k]);
+	}
+	json_arr_close(j);
+	json_obj_close(j);
+}
+
+static void json_detail_list(FILE *f, const struct ctrl_info *ctrls,
+			     size_t nr, const struct subsys_list *l)
+{
+	char uuid[40];
+	struct json j;
+	size_t i, k, m;
+
+	json_init(&j, f, true);
+	json_obj_open(&j, NULL);
+	json_arr_open(&j, "Devices");
+	for (i = 0; i < nr; i++) {
+		/* Each host NQN once, where it first appears. */
+		for (k = 0; k < i; k++)
+			if (!strcmp(ctrls[k].hostnqn, ctrls[i].hostnqn))
+				break;
+		if (k < i)
+			continue;
+		json_obj_open(&j, NULL);
+		json_str(&j, "HostNQN", ctrls[i].hostnqn);
+		json_str(&j, "HostID", uuid_str(ctrls[i].hostid, uuid,
+						 sizeof(uuid)));
+		json_arr_open(&j, "Subsystems");
+		for (k = i; k < nr; k++) {
+			if (strcmp(ctrls[k].hostnqn, ctrls[i].hostnqn))
+				continue;
+			/* Each subsystem once, where it first appears. */
+			for (m = i; m < k; m++)
+				if (same_subsys(l, &ctrls[m], &ctrls[k]))
+					break;
+			if (m == k)
+				json_detail_subsys(&j, ctrls, nr, k, l);
+		}
+		json_arr_close(&j);
+		json_obj_close(&j);
+	}
+	json_arr_close(&j);
+	json_obj_close(&j);
+	json_end(&j);
+}
+
+/*
+ * Text tables in columns as wide as their widest cell, the last one
+ * unpadded: each table is walked twice, to measure and to print.
+ */
+#define COLS_MAX	9
+
+struct cols {
+	FILE *f;
+	bool print;
+	int n;
+	int width[COLS_MAX];
+};
+
+static void cols_row(struct cols *t, const char *const *cell)
+{
+	int i, len;
+
+	for (i = 0; i < t->n; i++) {
+		if (!t->print) {
+			len = strlen(cell[i]);
+			if (len > t->width[i])
+				t->width[i] = len;
+		} else if (i == t->n - 1) {
+			fprintf(t->f, "%s\n", cell[i]);
+		} else {
+			fprintf(t->f, "%-*s ", t->width[i], cell[i]);
+		}
+	}
+}
+
+/* The header's underline, as nvme-cli draws it. */
+static void cols_dashes(struct cols *t)
+{
+	int i, k;
+
+	if (!t->print)
+		return;
+	for (i = 0; i < t->n; i++) {
+		for (k = 0; k < t->width[i]; k++)
+			fputc('-', t->f);
+		fputc(i == t->n - 1 ? '\n' : ' ', t->f);
+	}
+}
+
+/* Append ", @s" (or "@s" first) to @buf. */
+static void join(char *buf, size_t len, const char *s)
+{
+	size_t n = strlen(buf);
+
+	if (n < len)
+		snprintf(buf + n, len - n, "%s%s", n ? ", " : "", s);
+}
+
+#define JOIN_LEN	256
+
+static void text_detail_subsys(struct cols *t, const struct ctrl_info *ctrls,
+			       size_t nr, const struct subsys_list *l)
+{
+	char list[JOIN_LEN], safe[SAFE_LEN];
+	size_t i, k;
+
+	for (i = 0; i < nr; i++) {
+		const char *name = ctrl_subsys(l, &ctrls[i]);
+		const char *cell[3];
+
+		for (k = 0; k < i; k++)
+			if (same_subsys(l, &ctrls[k], &ctrls[i]))
+				break;
+		if (k < i)
+			continue;
+		list[0] = '\0';
+		for (k = i; k < nr; k++)
+			if (same_subsys(l, &ctrls[i], &ctrls[k]))
+				join(list, sizeof(list), ctrls[k].name);
+		cell[0] = name ?: "-";
+		cell[1] = SAFE(ctrls[i].subsysnqn);
+		cell[2] = list;
+		cols_row(t, cell);
+	}
+}
+
+static void text_detail_ctrls(struct cols *t, const struct ctrl_info *ctrls,
+			      size_t nr, const struct subsys_list *l)
+{
+	char sn[SAFE_LEN], mn[SAFE_LEN], fr[SAFE_LEN], addr[SAFE_LEN];
+	char list[JOIN_LEN], buf[SAFE_LEN];
+	size_t i, k;
+
+	for (i = 0; i < nr; i++) {
+		const struct ctrl_info *c = &ctrls[i];
+		const char *name = ctrl_subsys(l, c);
+		const char *cell[9] = {
+			c->name, printable(c->serial, sn, sizeof(sn)),
+			printable(c->model, mn, sizeof(mn)),
+			printable(c->firmware, fr, sizeof(fr)), c->trtype,
+			printable(ctrl_address(c, buf, sizeof(buf)), addr,
+				  sizeof(addr)),
+			state_name(c->state), name ?: "-", list,
+		};
+
+		list[0] = '\0';
+		for (k = 0; k < c->nr_ns; k++)
+			join(list, sizeof(list), c->ns[k].name);
+		cols_row(t, cell);
+	}
+}
+
+static void text_detail_ns(struct cols *t, const struct ctrl_info *ctrls,
+			   size_t nr)
+{
+	char dev[sizeof("/dev/") + RBLK_DISK_NAME_LEN], nsid[16], size[32];
+	char format[16], list[JOIN_LEN];
+	const char *cell[5] = { dev, nsid, size, format, list };
+	size_t i, k, a, b;
+
+	for (i = 0; i < nr; i++) {
+		for (k = 0; k < ctrls[i].nr_ns; k++) {
+			const struct ns_info *ns = &ctrls[i].ns[k];
+
+			if (ns_seen(ctrls, i, k))
+				continue;
+			snprintf(dev, sizeof(dev), "/dev/%s", ns->name);
+			snprintf(nsid, sizeof(nsid), "%u", ns->nsid);
+			size_str(ns->size, size, sizeof(size));
+			snprintf(format, sizeof(format), "%u B",
+				 ns->block_size);
+			/* Every controller with the device: its paths. */
+			list[0] = '\0';
+			for (a = i; a < nr; a++)
+				for (b = 0; b < ctrls[a].nr_ns; b++)
+					if (!strcmp(ctrls[a].ns[b].name,
+						    ns->name))
+						join(list, sizeof(list),
+						     ctrls[a].name);
+			cols_row(t, cell);
+		}
+	}
+}
+
+/* nvme list -v's three tables: subsystems, controllers, namespaces. */
+static void text_detail_list(FILE *f, const struct ctrl_info *ctrls,
+			     size_t nr, const struct subsys_list *l)
+{
+	static const char *const subsys_head[] = {
+		"Subsystem", "Subsystem-NQN", "Controllers",
+	};
+	static const char *const ctrl_head[] = {
+		"Device", "SN", "MN", "FR", "TxPort", "Address", "State",
+		"Subsystem", "Namespaces",
+	};
+	static const char *const ns_head[] = {
+		"Device", "NSID", "Size", "Format", "Controllers",
+	};
+	struct cols t;
+	int pass;
+
+	memset(&t, 0, sizeof(t));
+	t.f = f;
+	t.n = ARRAY_SIZE(subsys_head);
+	for (pass = 0; pass < 2; pass++, t.print = true) {
+		cols_row(&t, subsys_head);
+		cols_dashes(&t);
+		text_detail_subsys(&t, ctrls, nr, l);
+	}
+	fputc('\n', f);
+	memset(&t, 0, sizeof(t));
+	t.f = f;
+	t.n = ARRAY_SIZE(ctrl_head);
+	for (pass = 0; pass < 2; pass++, t.print = true) {
+		cols_row(&t, ctrl_head);
+		cols_dashes(&t);
+		text_detail_ctrls(&t, ctrls, nr, l);
+	}
+	fputc('\n', f);
+	memset(&t, 0, sizeof(t));
+	t.f = f;
+	t.n = ARRAY_SIZE(ns_head);
+	for (pass = 0; pass < 2; pass++, t.print = true) {
+		cols_row(&t, ns_head);
+		cols_dashes(&t);
+		text_detail_ns(&t, ctrls, nr);
+	}
+}
+
+void print_list_verbose(FILE *f, enum out_format fmt,
+			const struct ctrl_info *ctrls, size_t nr,
+			const struct subsys_list *subsys)
+{
+	if (fmt == OUT_JSON)
+		json_detail_list(f, ctrls, nr, subsys);
+	else if (nr)
+		text_detail_list(f, ctrls, nr, subsys);
 }
 
 /*
@@ -649,11 +1065,19 @@ void print_list(FILE *f, enum out_format fmt, const struct ctrl_info *ctrls,
 {
 	struct list_table t = { .f = f };
 	struct json j;
-	size_t i;
+	size_t i, k;
 
 	if (fmt == OUT_JSON) {
 		json_init(&j, f, true);
 		json_obj_open(&j, NULL);
+		json_arr_open(&j, "Devices");
+		for (i = 0; i < nr; i++)
+			for (k = 0; k < ctrls[i].nr_ns; k++)
+				if (!ns_seen(ctrls, i, k))
+					json_device(&j, &ctrls[i],
+						    &ctrls[i].ns[k]);
+		json_arr_close(&j);
+		/* rblk's own, as before: show -o json of each. */
 		json_arr_open(&j, "controllers");
 		for (i = 0; i < nr; i++)
 			json_ctrl(&j, &ctrls[i]);
@@ -1147,6 +1571,37 @@ const char *errno_words(int err, bool target)
 		return "target busy";
 	}
 	return strerror(-err);
+}
+
+uint16_t connect_status(int err)
+{
+	switch (-err) {
+	case ENOENT:
+		return 0x182;	/* Connect Invalid Parameters */
+	case EACCES:
+		return 0x184;	/* Connect Invalid Host */
+	case EBUSY:
+		return 0x181;	/* Controller Busy */
+	}
+	return 0;
+}
+
+/* The UAPI's names, the kernel's too. */
+static const char *const nvme_status_names[] = RBLK_NVME_STATUS_NAMES;
+
+const char *nvme_status_name(uint16_t status)
+{
+	if (status < ARRAY_SIZE(nvme_status_names))
+		return nvme_status_names[status];
+	return NULL;
+}
+
+const char *connect_status_words(uint16_t status)
+{
+	/* What nvmet, and rblk's kernel message, mean by it. */
+	if (status == 0x182)
+		return errno_words(-ENOENT, true);
+	return NULL;
 }
 
 const char *set_errno_words(int err, bool reason)

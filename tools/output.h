@@ -18,7 +18,7 @@ enum out_format {
 	OUT_JSON,
 };
 
-#define JSON_MAX_DEPTH	8
+#define JSON_MAX_DEPTH	12
 
 /*
  * A streaming JSON writer. Members are separated and indented as they come;
@@ -83,14 +83,36 @@ const char *errno_words(int err, bool target);
  * command (generic netlink's answer to an unknown command).
  */
 const char *set_errno_words(int err, bool reason);
+/*
+ * The NVMe status a target refused a Fabrics Connect with, as the errno
+ * of a connect or discover tells it (ENOENT, EACCES, EBUSY: see
+ * Documentation/netlink.rst); 0 when the errno does not say.
+ */
+uint16_t connect_status(int err);
+/* The name of NVMe status @status (the UAPI's), NULL if it has none. */
+const char *nvme_status_name(uint16_t status);
+/* What a Connect status means where its name does not say it, or NULL. */
+const char *connect_status_words(uint16_t status);
 /* The exit code of a refused request; @blamed: the kernel named a value. */
 int error_exit(int err, bool blamed);
 
 void print_connect(FILE *f, enum out_format fmt, const struct ctrl_info *c);
 void print_subsys(FILE *f, enum out_format fmt,
 		  const struct subsys_list *list);
+/*
+ * list: JSON in nvme-cli 2.x's nvme list shape, {"Devices": [...]}, a
+ * device per namespace, and rblk's "controllers" beside (each as show
+ * prints it).
+ */
 void print_list(FILE *f, enum out_format fmt, const struct ctrl_info *ctrls,
 		size_t nr);
+/*
+ * list -v: nvme list -v's tree of hosts, subsystems, controllers and
+ * namespaces; the subsystem names from @subsys (sysfs), NULL if unknown.
+ */
+void print_list_verbose(FILE *f, enum out_format fmt,
+			const struct ctrl_info *ctrls, size_t nr,
+			const struct subsys_list *subsys);
 void print_show(FILE *f, enum out_format fmt, const struct ctrl_info *c);
 void print_stats(FILE *f, enum out_format fmt, const struct stats_info *st);
 void print_discover(FILE *f, enum out_format fmt, const struct disc_log *log);

@@ -50,13 +50,16 @@ connect() {
 	err=$(cat /tmp/hi.err)
 }
 # refused WHAT ARGS...: the connect fails as permission denied (exit 4,
-# EACCES: the target's ACL), names the cause, leaves nothing.
+# EACCES: the target's ACL), names the target's NVMe status once, leaves
+# nothing.
 refused() {
 	_what=$1; shift
 	connect "$@"
 	[ "$rc" -eq 4 ] || fail "$_what: exit $rc, want 4: $out $err"
-	printf '%s\n' "$err" | grep -qi "not allow" ||
-		fail "$_what: message does not say the host is not allowed: $err"
+	printf '%s\n' "$err" | grep -qx 'nvmecfg: connect: target refused: Connect Invalid Host (0x184)' ||
+		fail "$_what: message does not name the NVMe status: $err"
+	[ "$(printf '%s\n' "$err" | grep -c 'refused\|not allow')" -eq 1 ] ||
+		fail "$_what: the refusal is said more than once: $err"
 	ls /sys/class/rblk | grep -q rblk-ctrl && fail "$_what: a controller was left behind"
 	log "ok: $_what refused: $(printf '%s\n' "$err" | tail -n 1)"
 }

@@ -153,6 +153,22 @@ for c in "$A" "$B"; do
 done
 [ "$(nvmecfg list -o json | jq -r '[.. | .iopolicy? // empty] | unique | join(",")')" = queue-depth ] ||
 	fail "list -o json iopolicy: $(nvmecfg list -o json)"
+# nvme-cli's shapes: a head is one device, however many paths; list -v
+# has the heads in their subsystem's Namespaces, the policy beside.
+json=$(nvmecfg list -o json)
+# shellcheck disable=SC2016 # $names in single quotes are jq variables
+jq_true "list -o json Devices" "$json" '(.Devices | map(.DevicePath)) ==
+	([.controllers[].namespaces[].name] | unique | map("/dev/" + .)) and
+	any(.Devices[]; .DevicePath == "/dev/" + $h)' --arg h "$h"
+json=$(nvmecfg list -v -o json)
+# shellcheck disable=SC2016 # likewise
+jq_true "list -v -o json" "$json" '[.Devices[].Subsystems[] |
+	select(.Subsystem == $s)] as $m | ($m | length) == 1 and
+	$m[0].IOPolicy == "queue-depth" and
+	($m[0].Controllers | map(.Controller) | sort) == ([$a, $b] | sort) and
+	([$m[0].Controllers[].Namespaces[]] | length) == 0 and
+	any($m[0].Namespaces[]; .NameSpace == $h)' \
+	--arg s "${S##*/}" --arg a "$A" --arg b "$B" --arg h "$h"
 nvmecfg list-subsys | grep -q "iopolicy=queue-depth" ||
 	fail "list-subsys: $(nvmecfg list-subsys)"
 [ "$(nvmecfg list-subsys -o json | jq -r '[.. | .IOPolicy? // empty] | join(",")')" = queue-depth ] ||

@@ -127,6 +127,7 @@ must nlraw
 # The family still answers sanely.
 out=$(nvmecfg list -o json) || fail "nvmecfg list failed after nlraw"
 [ "$out" = '{
+  "Devices": [],
   "controllers": []
 }' ] || fail "unexpected list after nlraw: $out"
 no_devices || fail "a device was created"

@@ -91,6 +91,47 @@ done
 [ "$(printf '%s\n' "$json" | jq -r '.controllers[0].namespaces[0].wwid')" = "$(cat /sys/block/rblk0/wwid)" ] ||
 	fail "wwid: netlink and sysfs disagree"
 
+# nvme-cli 2.x's nvme list -o json beside it: a device per namespace.
+jq_true "list Devices" "$json" '.Devices == [{"NameSpace": ($nsid | tonumber),
+	"DevicePath": "/dev/rblk0", "Firmware": .controllers[0].firmware,
+	"ModelNumber": .controllers[0].model,
+	"SerialNumber": .controllers[0].serial,
+	"MaximumLBA": (($bytes | tonumber) / ($lbs | tonumber)),
+	"PhysicalSize": ($bytes | tonumber), "SectorSize": ($lbs | tonumber),
+	"Index": 0, "WWID": .controllers[0].namespaces[0].wwid} +
+	(.Devices[0] | with_entries(select(.key | IN("NGUID", "EUI64", "UUID"))))]' \
+	--arg nsid "$RBLK_NSID_FILE" --arg bytes "$bytes" --arg lbs "$lbs"
+# And nvme list -v's tree, the subsystem named as sysfs names it.
+json=$(nvmecfg list -v -o json) || fail "nvmecfg list -v -o json failed"
+printf '%s\n' "$json"
+subsys=
+for s in /sys/class/rblk-subsystem/*; do
+	[ -e "$s/rblk-ctrl0" ] && subsys=${s##*/}
+done
+[ -n "$subsys" ] || fail "rblk-ctrl0 is in no /sys/class/rblk-subsystem/*"
+jq_true "list -v" "$json" '(.Devices | length) == 1 and
+	.Devices[0].HostNQN == $hostnqn and .Devices[0].HostID == $hostid and
+	.Devices[0].Subsystems == [{"Subsystem": $subsys, "SubsystemNQN": $nqn,
+		"Controllers": [{"Controller": "rblk-ctrl0",
+			"SerialNumber": $serial, "ModelNumber": $model,
+			"Firmware": $fw, "Transport": "rdma",
+			"Address": $addr, "State": "live",
+			"Namespaces": .Devices[0].Subsystems[0].Controllers[0].Namespaces}],
+		"Namespaces": []}] and
+	(.Devices[0].Subsystems[0].Controllers[0].Namespaces | map(.NameSpace)) == ["rblk0"]' \
+	--arg hostnqn "$(cat /sys/class/rblk/rblk-ctrl0/hostnqn)" \
+	--arg hostid "$(cat /sys/class/rblk/rblk-ctrl0/hostid)" \
+	--arg subsys "$subsys" --arg nqn "$RBLK_NQN" \
+	--arg serial "$(cat /sys/class/rblk/rblk-ctrl0/serial)" \
+	--arg model "$(cat /sys/class/rblk/rblk-ctrl0/model)" \
+	--arg fw "$(cat /sys/class/rblk/rblk-ctrl0/firmware_rev)" \
+	--arg addr "$(cat /sys/class/rblk/rblk-ctrl0/address)"
+out=$(nvmecfg list -v) || fail "nvmecfg list -v failed"
+printf '%s\n' "$out"
+printf '%s\n' "$out" | grep -q "^$subsys  *$RBLK_NQN  *rblk-ctrl0\$" ||
+	fail "list -v: no subsystem line"
+printf '%s\n' "$out" | grep -q '^/dev/rblk0 ' || fail "list -v: no /dev/rblk0 line"
+
 # --- show, by every way of naming the controller ---
 out=$(nvmecfg show rblk-ctrl0) || fail "nvmecfg show rblk-ctrl0 failed"
 printf '%s\n' "$out"
@@ -145,7 +186,8 @@ printf '%s\n' "$out" | grep -q '^nvmecfg: connect: .*already' ||
 out=$(nvmecfg connect -a "$RBLK_TRADDR" -n "$RBLK_NQN" --duplicate-connect -o json) ||
 	fail "connect --duplicate-connect failed"
 printf '%s\n' "$out"
-jq_true "connect -o json" "$out" '.index == 1 and .name == "rblk-ctrl1" and
+jq_true "connect -o json" "$out" '.device == "rblk-ctrl1" and
+	.index == 1 and .name == "rblk-ctrl1" and
 	(.namespaces | length) == 3 and
 	([.namespaces[].nsid] == [($a | tonumber), ($b | tonumber), ($c | tonumber)])' \
 	--arg a "$RBLK_NSID_NULL" --arg b "$RBLK_NSID_FILE" --arg c "$RBLK_NSID_512"
@@ -160,7 +202,9 @@ jq_true "list of two" "$json" '[.controllers[].name] == ["rblk-ctrl0", "rblk-ctr
 	(.controllers[1] | has("nsid") | not) and
 	.controllers[1].kato == 5 and .controllers[1].queue_size == 128 and
 	.controllers[1].ctrl_loss_tmo == 600 and
-	(.controllers[1].namespaces[] | select(.name == $null) | .size) == ($size | tonumber)' \
+	(.controllers[1].namespaces[] | select(.name == $null) | .size) == ($size | tonumber) and
+	(.Devices | map(.DevicePath)) == ([.controllers[].namespaces[].name] | map("/dev/" + .)) and
+	(.Devices[] | select(.DevicePath == "/dev/" + $null) | .PhysicalSize) == ($size | tonumber)' \
 	--arg null "$null" --arg size "$RBLK_NULL_SIZE"
 [ "$(nvmecfg list | grep -c '^rblk-ctrl[01] ')" -eq 2 ] || fail "text list lacks a controller"
 [ "$(nvmecfg list | grep -c '^  rblk[0-9]')" -eq 4 ] || fail "text list lacks a namespace"
@@ -175,7 +219,7 @@ wait_for_path /sys/class/rblk/rblk-ctrl1 10 ! || fail "rblk-ctrl1 still there"
 must nvmecfg disconnect --index 0
 wait_for_path /sys/block/rblk0 10 ! || fail "rblk0 still there after disconnect"
 [ -e /dev/rblk0 ] && fail "/dev/rblk0 still exists"
-jq_true "list after disconnect" "$(nvmecfg list -o json)" '.controllers == []'
+jq_true "list after disconnect" "$(nvmecfg list -o json)" '. == {"Devices": [], "controllers": []}'
 
 # Gone means gone: a second disconnect is refused.
 rc=0

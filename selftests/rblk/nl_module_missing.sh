@@ -4,7 +4,8 @@
 # helper made to fail, as on a machine without it installed), nvmecfg says
 # so and how to load it, exits 3, whatever the command, and prints nothing
 # on stdout; usage errors are still found first (exit 2).  Loading the
-# module makes the same commands work.
+# module makes the same commands work, in the initial network namespace:
+# in another one nvmecfg says why the family is missing.
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -58,6 +59,22 @@ echo "$MODPROBE" > /proc/sys/kernel/modprobe
 rblk_load
 out=$(nvmecfg list 2>&1) || fail "nvmecfg list with rblk loaded: $out"
 [ -z "$out" ] || fail "nvmecfg list printed '$out' with no devices"
+
+# Another network namespace: the family is the initial one's only.
+# nvmecfg says so (exit 3) rather than "not loaded"; sysfs still works.
+if ip netns add rblk_nl_missing 2>/dev/null; then
+	rc=0
+	err=$(ip netns exec rblk_nl_missing nvmecfg list 2>&1) || rc=$?
+	[ "$rc" -eq 3 ] || fail "list in another netns: exit $rc, want 3 ($err)"
+	printf '%s\n' "$err" | grep -q 'loaded, but its "rblk" generic netlink family serves only the initial network namespace, not this one' ||
+		fail "list in another netns: message '$err'"
+	log "ok: another netns: $(printf '%s\n' "$err" | head -n 1)"
+	ip netns exec rblk_nl_missing nvmecfg list-subsys >/dev/null ||
+		fail "list-subsys in another netns failed"
+	ip netns del rblk_nl_missing
+else
+	log "no ip netns: the network namespace check is skipped"
+fi
 rblk_unload
 # And after an rmmod, the next command loads it again.
 out=$(nvmecfg list 2>&1) || fail "nvmecfg list after rmmod: $out"

@@ -36,7 +36,7 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..133"
+echo "1..138"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
@@ -49,6 +49,9 @@ for c in connect connect-all disconnect disconnect-all set-iopolicy list show \
 	 show-hostnqn show-hostid gen-hostnqn stats discover monitor version; do
 	expect "${c}_help" 0 "^Usage: nvmecfg $c" $NVMECFG $c --help
 done
+expect help_list_verbose 0 '^  -v, --verbose ' $NVMECFG list --help
+# -v is list's detail, as nvme-cli's list -v; nowhere else.
+expect verbose_not_show 2 "show: unknown option '-v'" $NVMECFG show rblk0 -v
 expect no_command 2 '^Usage: nvmecfg COMMAND' $NVMECFG
 expect unknown_command 2 "unknown command 'frob'" $NVMECFG frob
 expect connect_no_traddr 2 'connect: missing required option --traddr' \
@@ -385,7 +388,8 @@ if [ -d /sys/module/rblk ]; then
 	n=$((n + 1)); echo "ok $n module_missing_ctrl # SKIP rblk loaded"
 	for t in module_missing_hint ipv6_scope_id host_traddr disconnect_nqn \
 		 disconnect_all conf_valid conf_only_tcp connect_all_cmdline \
-		 discover_dump set_iopolicy_module_missing; do
+		 discover_dump set_iopolicy_module_missing list_verbose \
+		 netns_other netns_unknown; do
 		n=$((n + 1)); echo "ok $n $t # SKIP rblk loaded"
 	done
 else
@@ -417,4 +421,17 @@ else
 		$NVMECFG discover -a 10.99.0.1 -o json
 	expect set_iopolicy_module_missing 3 'rblk module not loaded' \
 		$NVMECFG set-iopolicy --index 0 --iopolicy queue-depth
+	expect list_verbose 3 'rblk module not loaded' $NVMECFG list -v -o json
+	# Loaded, but the family is init's only: say so, not "not loaded".
+	NS=$OUT.netns
+	mkdir -p "$NS/sys/module/rblk" "$NS/proc/self/ns" "$NS/proc/1/ns"
+	ln -sf 'net:[4026531840]' "$NS/proc/1/ns/net"
+	ln -sf 'net:[4026532999]' "$NS/proc/self/ns/net"
+	expect netns_other 3 'loaded, but its "rblk" generic netlink family serves only the initial network namespace, not this one' \
+		env NVMECFG_TEST_ROOT="$NS" $NVMECFG list
+	# Not root: init's namespace cannot be read.
+	rm "$NS/proc/1/ns/net"
+	expect netns_unknown 3 "nsenter --net=/proc/1/ns/net nvmecfg" \
+		env NVMECFG_TEST_ROOT="$NS" $NVMECFG show rblk-ctrl0
+	rm -r "$NS"
 fi

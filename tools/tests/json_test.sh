@@ -63,7 +63,7 @@ PY=$(command -v python3)
 
 echo "KTAP version 1"
 echo "# suite: json"
-echo "1..34"
+echo "1..42"
 
 jq_check list_controllers list '.controllers | length == 2'
 jq_check list_fields list '.controllers[0] | .index == 0 and
@@ -97,7 +97,69 @@ jq_check list_second list '.controllers[1] | .index == 7 and
 	.nsid == 3 and .namespaces == [{"index": 9, "name": "rblk9",
 		"nsid": 3, "size": 67108864, "block_size": 512,
 		"wwid": "nvme.0000-3031-4c696e7578-00000003"}]'
-jq_check list_empty list-empty '. == {"controllers": []}'
+jq_check list_empty list-empty '. == {"Devices": [], "controllers": []}'
+
+# nvme-cli 2.x's keys, in its order, as its nvme-print-json.c prints them
+# (json_list_item, json_detail_list, json_print_nvme_subsystem_list,
+# json_connect_msg): a renamed or reordered key fails here.  rblk has
+# nothing for UsedBytes (the namespace's utilization), GenericPath and
+# Generic (the char device) and a controller's Paths: left out, as
+# nvmecfg(8) says; rblk's own keys come after nvme-cli's.
+CLI_LIST='["NameSpace", "DevicePath", "GenericPath", "Firmware",
+	"ModelNumber", "SerialNumber", "UsedBytes", "MaximumLBA", "PhysicalSize",
+	"SectorSize"]'
+CLI_HOST='["HostNQN", "HostID", "Subsystems"]'
+CLI_SUBSYS='["Subsystem", "SubsystemNQN", "Controllers", "Namespaces"]'
+CLI_CTRL='["Controller", "SerialNumber", "ModelNumber", "Firmware",
+	"Transport", "Address", "Namespaces", "Paths"]'
+CLI_NS='["NameSpace", "Generic", "NSID", "UsedBytes", "MaximumLBA",
+	"PhysicalSize", "SectorSize"]'
+NONE='["GenericPath", "Generic", "UsedBytes", "Paths"]'
+jq_check list_nvme_cli_keys list "(.Devices | map(keys_unsorted)) ==
+	[$CLI_LIST - $NONE + [\"Index\", \"WWID\", \"NGUID\", \"UUID\"],
+	 $CLI_LIST - $NONE + [\"Index\", \"WWID\", \"EUI64\"],
+	 $CLI_LIST - $NONE + [\"Index\", \"WWID\"]] and keys_unsorted == [\"Devices\", \"controllers\"]"
+jq_check list_devices list '.Devices[1] == {"NameSpace": 2,
+	"DevicePath": "/dev/rblk1", "Firmware": "6.1.0-57",
+	"ModelNumber": "Linux", "SerialNumber": "0123456789abcdef",
+	"MaximumLBA": 65536, "PhysicalSize": 268435456, "SectorSize": 4096,
+	"Index": 1, "WWID": "eui.0011223344556677", "EUI64": "0011223344556677"}
+	and (.Devices | map(.DevicePath)) == ["/dev/rblk0", "/dev/rblk1", "/dev/rblk9"]'
+# Multipath: a device once, however many controllers (paths) reach it.
+jq_check list_mpath_devices list-mpath '(.Devices | map(.DevicePath)) ==
+	["/dev/rblk0", "/dev/rblk1"] and (.controllers | length) == 2'
+jq_check list_verbose_nvme_cli_keys list-verbose-mpath "
+	(.Devices[0] | keys_unsorted) == $CLI_HOST and
+	(.Devices[0].Subsystems[0] | keys_unsorted) ==
+		(${CLI_SUBSYS} | .[0:2] + [\"IOPolicy\"] + .[2:]) and
+	(.Devices[0].Subsystems[0].Controllers | map(keys_unsorted) | unique) ==
+		[$CLI_CTRL - $NONE - [\"Namespaces\"] + [\"State\", \"Namespaces\"]] and
+	(.Devices[0].Subsystems[0].Namespaces[0] | keys_unsorted) ==
+		$CLI_NS - $NONE + [\"Index\", \"WWID\", \"NGUID\", \"UUID\"] and
+	keys == [\"Devices\"]"
+jq_check list_verbose_mpath list-verbose-mpath '.Devices == [{
+	"HostNQN": "nqn.2014-08.org.nvmexpress:uuid:deadbeef",
+	"HostID": "deadbeef-0001-0203-0405-060708090a0b",
+	"Subsystems": [.Devices[0].Subsystems[0]]}] and
+	.Devices[0].Subsystems[0] as $s | $s.Subsystem == "rblk-subsys0" and
+	$s.SubsystemNQN == "nqn.2026-12.io.rblk:test" and
+	$s.IOPolicy == "round-robin" and
+	($s.Controllers | map([.Controller, .Address, .State, .Namespaces])) == [
+		["rblk-ctrl0", "traddr=10.99.0.1,trsvcid=4420", "live", []],
+		["rblk-ctrl2", "traddr=10.99.0.2,trsvcid=4420,host_traddr=10.99.0.100",
+		 "connecting", []]] and
+	($s.Namespaces | map([.NameSpace, .NSID, .MaximumLBA, .PhysicalSize,
+		.SectorSize, .Index])) == [["rblk0", 1, 2097152, 1073741824, 512, 0],
+		["rblk1", 2, 65536, 268435456, 4096, 1]]'
+# Without multipath the devices are the controllers'; without sysfs, the
+# subsystem has no name.
+jq_check list_verbose_plain list-verbose '(.Devices | length) == 1 and
+	(.Devices[0].Subsystems | length) == 1 and
+	.Devices[0].Subsystems[0] as $s | ($s | has("Subsystem") or has("IOPolicy") | not) and
+	$s.Namespaces == [] and
+	($s.Controllers | map([.Controller, (.Namespaces | map(.NameSpace))])) ==
+		[["rblk-ctrl0", ["rblk0", "rblk1"]], ["rblk-ctrl7", ["rblk9"]]]'
+jq_check list_verbose_empty list-verbose-empty '. == {"Devices": []}'
 jq_check show_object show '.name == "rblk-ctrl7" and .nsid == 3 and
 	(.namespaces | map(.name)) == ["rblk9"]'
 # show prints the very object list has for the controller.
@@ -114,6 +176,10 @@ jq_check show_iopolicy show-iopolicy '.iopolicy == "round-robin" and
 	. == $l[0].controllers[0]' --slurpfile l "$TMP.list-iopolicy"
 jq_check no_iopolicy list '[.controllers[] | has("iopolicy")] == [false, false]'
 # list-subsys: nvme-cli 2.x's keys, in its order; IOPolicy with multipath.
+jq_check subsys_nvme_cli_keys subsys '(map(keys_unsorted) | unique) ==
+	[["HostNQN", "HostID", "Subsystems"]] and
+	([.[].Subsystems[].Paths[] | keys_unsorted] | unique) ==
+	[["Name", "Transport", "Address", "State"]]'
 jq_check subsys_iopolicy subsys 'length == 1 and
 	.[0].HostNQN == "nqn.2014-08.org.nvmexpress:uuid:deadbeef" and
 	(.[0].Subsystems | map(.Name)) == ["rblk-subsys0", "rblk-subsys1"] and
@@ -180,8 +246,10 @@ jq_check host_dmi_json host-dmi '.hostnqn_source == "dmi" and
 	.hostnqn_derived_from == "/sys/class/dmi/id/product_uuid" and
 	.hostid_source == "hostnqn" and (has("hostid_derived_from") | not) and
 	.persistent == true'
-jq_check connect_ref connect '.index == 0 and .name == "rblk-ctrl0" and
-	(keys == ["index", "name", "namespaces"]) and
+# nvme-cli 2.x's {"device": ...} first, rblk's keys after it.
+jq_check connect_ref connect '.device == "rblk-ctrl0" and
+	.index == 0 and .name == "rblk-ctrl0" and
+	(keys_unsorted == ["device", "index", "name", "namespaces"]) and
 	(.namespaces | map(.name)) == ["rblk0", "rblk1"] and
 	.namespaces[0].size == 1073741824 and .namespaces[1].block_size == 4096'
 jq_check event_line event '. == {"event": "removed", "index": 0,
@@ -225,7 +293,8 @@ if [ -z "$PY" ]; then
 	skip python_all_documents "no python3"
 else
 	bad=
-	for w in list list-empty list-iopolicy show show-iopolicy subsys stats stats-ctrl discover connect event \
+	for w in list list-empty list-mpath list-verbose list-verbose-mpath \
+		 list-verbose-empty list-iopolicy show show-iopolicy subsys stats stats-ctrl discover connect event \
 		 event-ns host host-kernel; do
 		$GEN "$w" | "$PY" -c '
 import json, sys

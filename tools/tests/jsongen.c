@@ -2,6 +2,7 @@
 /*
  * Prints the output of nvmecfg for the test fixtures, so json_test.sh can
  * check it with a real JSON parser: jsongen {list|list-empty|
+ * list-mpath|list-verbose|list-verbose-mpath|list-verbose-empty|
  * list-iopolicy|show|show-iopolicy|stats|stats-ctrl|discover|connect|event|
  * event-ns|host|host-kernel|host-dmi|subsys} [normal|json].
  */
@@ -48,6 +49,30 @@ int main(int argc, char **argv)
 		print_list(stdout, fmt, c, 2);
 	else if (!strcmp(what, "list-empty"))
 		print_list(stdout, fmt, c, 0);
+	else if (!strcmp(what, "list-verbose"))
+		/* No sysfs: one subsystem by NQN, no subsystem name. */
+		print_list_verbose(stdout, fmt, c, 2, NULL);
+	else if (!strcmp(what, "list-verbose-mpath") ||
+		 !strcmp(what, "list-mpath")) {
+		/*
+		 * Multipath: rblk-ctrl2 a second path to rblk-subsys0, with
+		 * the same devices rblk0 and rblk1.
+		 */
+		c[0].has_iopolicy = c[1].has_iopolicy = true;
+		c[0].iopolicy = c[1].iopolicy = RBLK_IOPOLICY_ROUND_ROBIN;
+		strcpy(c[1].name, "rblk-ctrl2");
+		strcpy(c[1].model, c[0].model);
+		strcpy(c[1].traddr, "10.99.0.2");
+		strcpy(c[1].host_traddr, "10.99.0.100");
+		c[1].nsid = 0;
+		c[1].ns = c[0].ns;
+		c[1].nr_ns = c[0].nr_ns;
+		if (!strcmp(what, "list-mpath"))
+			print_list(stdout, fmt, c, 2);
+		else
+			print_list_verbose(stdout, fmt, c, 2, &subsys);
+	} else if (!strcmp(what, "list-verbose-empty"))
+		print_list_verbose(stdout, fmt, c, 0, &subsys);
 	else if (!strcmp(what, "show"))
 		print_show(stdout, fmt, &c[1]);
 	else if (!strcmp(what, "list-iopolicy") ||

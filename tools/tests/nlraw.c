@@ -21,7 +21,7 @@
 #include <netlink/msg.h>
 
 #include "nl.h"
-#include "nvmecfg.h"
+#include "util.h"
 
 enum akind {
 	A_END,

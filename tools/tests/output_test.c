@@ -6,7 +6,7 @@
 #include <errno.h>
 
 #include "fixtures.h"
-#include "nvmecfg.h"
+#include "util.h"
 #include "ktap.h"
 #include "output.h"
 
@@ -235,8 +235,24 @@ static void list_json(void)
 	f = capture();
 	print_list(f, OUT_JSON, fc, 2);
 	fclose(f);
-	CHECK_PREFIX(buf, "{\n  \"controllers\": [\n    {\n"
-			  "      \"index\": 0,\n");
+	/* nvme-cli 2.x's nvme list -o json: a device per namespace. */
+	CHECK_PREFIX(buf, "{\n  \"Devices\": [\n    {\n"
+			  "      \"NameSpace\": 1,\n"
+			  "      \"DevicePath\": \"/dev/rblk0\",\n"
+			  "      \"Firmware\": \"6.1.0-57\",\n"
+			  "      \"ModelNumber\": \"Linux\",\n"
+			  "      \"SerialNumber\": \"0123456789abcdef\",\n"
+			  "      \"MaximumLBA\": 2097152,\n"
+			  "      \"PhysicalSize\": 1073741824,\n"
+			  "      \"SectorSize\": 512,\n"
+			  "      \"Index\": 0,\n"
+			  "      \"WWID\": \"" FIX_WWID0 "\",\n"
+			  "      \"NGUID\": \"00112233445566778899aabbccddeeff\",\n"
+			  "      \"UUID\": \"00112233-4455-6677-8899-aabbccddeeff\"\n"
+			  "    },\n");
+	/* rblk's controllers beside, as before. */
+	CHECK_CONTAINS(buf, "  ],\n  \"controllers\": [\n    {\n"
+			    "      \"index\": 0,\n");
 	CHECK_CONTAINS(buf, "\"name\": \"rblk-ctrl0\",");
 	CHECK_CONTAINS(buf, "\"state\": \"live\",");
 	CHECK_CONTAINS(buf, "\"transport\": \"rdma\",");
@@ -259,7 +275,38 @@ static void list_json(void)
 	f = capture();
 	print_list(f, OUT_JSON, fc, 0);
 	fclose(f);
-	CHECK_STR(buf, "{\n  \"controllers\": []\n}\n");
+	CHECK_STR(buf, "{\n  \"Devices\": [],\n  \"controllers\": []\n}\n");
+}
+
+/*
+ * list -v: nvme list -v's tables of subsystems, controllers and
+ * namespaces; "-" for a subsystem sysfs did not name.
+ */
+static void list_verbose_normal(void)
+{
+	FILE *f;
+
+	f = capture();
+	print_list_verbose(f, OUT_NORMAL, fc, 2, NULL);
+	fclose(f);
+	CHECK_PREFIX(buf, "Subsystem Subsystem-NQN            Controllers\n"
+			  "--------- ------------------------ ----------------------\n"
+			  "-         " FIX_NQN " rblk-ctrl0, rblk-ctrl7\n\n"
+			  "Device     SN               MN ");
+	CHECK_CONTAINS(buf, "rblk-ctrl0 0123456789abcdef Linux           6.1.0-57 rdma   traddr=10.99.0.1,trsvcid=4420 live       -         rblk0, rblk1\n");
+	/* Target strings are made printable. */
+	CHECK_CONTAINS(buf, "rblk-ctrl7 0123456789abcdef Q\"B\\N?T?C?U");
+	CHECK_CONTAINS(buf, "\nDevice     NSID Size    Format Controllers\n"
+			    "---------- ---- ------- ------ -----------\n"
+			    "/dev/rblk0 1    1 GiB   512 B  rblk-ctrl0\n"
+			    "/dev/rblk1 2    256 MiB 4096 B rblk-ctrl0\n"
+			    "/dev/rblk9 3    64 MiB  512 B  rblk-ctrl7\n");
+
+	/* No controllers: nothing, as list. */
+	f = capture();
+	print_list_verbose(f, OUT_NORMAL, fc, 0, NULL);
+	fclose(f);
+	CHECK_STR(buf, "");
 }
 
 /*
@@ -707,6 +754,46 @@ static void error_words(void)
 	CHECK(error_exit(-EOPNOTSUPP, true) == EXIT_KERNEL);
 }
 
+/*
+ * A refused Fabrics Connect's NVMe status, from the errno the kernel
+ * documents for it, named by the UAPI's table.
+ */
+static void nvme_statuses(void)
+{
+	static const char *const names[] = RBLK_NVME_STATUS_NAMES;
+	size_t i, nr = 0;
+
+	CHECK(connect_status(-EACCES) == 0x184);
+	CHECK(connect_status(-ENOENT) == 0x182);
+	CHECK(connect_status(-EBUSY) == 0x181);
+	/* Refused for another reason, or not by Connect: no status. */
+	CHECK(connect_status(-ECONNREFUSED) == 0);
+	CHECK(connect_status(-ETIMEDOUT) == 0);
+	CHECK(connect_status(-EPERM) == 0);
+	CHECK(connect_status(0) == 0);
+	CHECK_STR(nvme_status_name(0x184), "Connect Invalid Host");
+	CHECK_STR(nvme_status_name(0x182), "Connect Invalid Parameters");
+	CHECK_STR(nvme_status_name(0x181), "Controller Busy");
+	CHECK_STR(nvme_status_name(0x183), "Connect Restart Discovery");
+	CHECK_STR(nvme_status_name(0x006), "Internal Error");
+	CHECK(!nvme_status_name(0x003));
+	CHECK(!nvme_status_name(0x7ff));
+	CHECK(!nvme_status_name(0xffff));
+	/* Which parameters, where the name does not say. */
+	CHECK_STR(connect_status_words(0x182),
+		  "subsystem or host NQN unknown to the target");
+	CHECK(!connect_status_words(0x184));
+	CHECK(!connect_status_words(0x181));
+	/* The UAPI's table, whole: the Fabrics statuses and the last. */
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		CHECK(nvme_status_name(i) == names[i]);
+		nr += names[i] != NULL;
+	}
+	CHECK(nr >= 20);
+	CHECK_STR(nvme_status_name(ARRAY_SIZE(names) - 1),
+		  "Authentication Required");
+}
+
 static void host_output(void)
 {
 	struct host_info h;
@@ -830,7 +917,9 @@ static void connect_output(void)
 	f = capture();
 	print_connect(f, OUT_JSON, &c);
 	fclose(f);
-	CHECK_STR(buf, "{\n  \"index\": 7,\n  \"name\": \"rblk-ctrl7\",\n"
+	/* nvme-cli 2.x's nvme connect -o json, rblk's keys beside. */
+	CHECK_STR(buf, "{\n  \"device\": \"rblk-ctrl7\",\n"
+		       "  \"index\": 7,\n  \"name\": \"rblk-ctrl7\",\n"
 		       "  \"namespaces\": [\n    {\n"
 		       "      \"index\": 9,\n      \"name\": \"rblk9\",\n"
 		       "      \"nsid\": 3,\n      \"size\": 67108864,\n"
@@ -843,7 +932,8 @@ static void connect_output(void)
 	print_connect(f, OUT_NORMAL, &c);
 	print_connect(f, OUT_JSON, &c);
 	fclose(f);
-	CHECK_STR(buf, "rblk-ctrl7\n{\n  \"index\": 7,\n"
+	CHECK_STR(buf, "rblk-ctrl7\n{\n  \"device\": \"rblk-ctrl7\",\n"
+		       "  \"index\": 7,\n"
 		       "  \"name\": \"rblk-ctrl7\",\n  \"namespaces\": []\n}\n");
 }
 
@@ -858,6 +948,8 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(list_normal),
 	KTAP_CASE(list_normal_widths),
 	KTAP_CASE(list_json),
+	KTAP_CASE(nvme_statuses),
+	KTAP_CASE(list_verbose_normal),
 	KTAP_CASE(list_normal_iopolicy),
 	KTAP_CASE(list_json_iopolicy),
 	KTAP_CASE(ns_path_ana),

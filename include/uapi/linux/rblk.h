@@ -571,4 +571,40 @@ enum rblk_disc_attr {
 /* Highest valid value of the enum above. */
 #define RBLK_DISC_MAX (__RBLK_DISC_MAX - 1)
 
+/*
+ * Names of the NVMe completion statuses a connect or discover may end
+ * with, as the NVMe and NVMe over Fabrics specifications name them,
+ * indexed by status: the Status Code Type (bits 10:8) and Status Code
+ * (7:0), without More and Do Not Retry.  0x180 to 0x191 are the Fabrics
+ * commands' (Connect, Authentication); an I/O command's 0x180-0x183 mean
+ * other things.  An initializer like %RBLK_STATE_NAMES, sparse: the
+ * kernel and nvmecfg name a status alike.
+ */
+#define RBLK_NVME_STATUS_NAMES {				\
+	[0x000] = "Successful Completion",			\
+	[0x001] = "Invalid Command Opcode",			\
+	[0x002] = "Invalid Field in Command",			\
+	[0x004] = "Data Transfer Error",			\
+	[0x006] = "Internal Error",				\
+	[0x007] = "Command Abort Requested",			\
+	[0x008] = "Command Aborted due to SQ Deletion",		\
+	[0x00c] = "Command Sequence Error",			\
+	[0x018] = "Host Identifier Inconsistent Format",	\
+	[0x019] = "Keep Alive Timer Expired",			\
+	[0x01a] = "Keep Alive Timeout Invalid",			\
+	[0x021] = "Command Interrupted",			\
+	[0x022] = "Transient Transport Error",			\
+	[0x101] = "Invalid Queue Identifier",			\
+	[0x102] = "Invalid Queue Size",				\
+	[0x109] = "Invalid Log Page",				\
+	[0x180] = "Incompatible Format",			\
+	[0x181] = "Controller Busy",				\
+	[0x182] = "Connect Invalid Parameters",			\
+	[0x183] = "Connect Restart Discovery",			\
+	[0x184] = "Connect Invalid Host",			\
+	[0x185] = "Invalid Queue Type",				\
+	[0x190] = "Discover Restart",				\
+	[0x191] = "Authentication Required",			\
+}
+
 #endif /* _UAPI_LINUX_RBLK_H */
