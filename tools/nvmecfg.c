@@ -17,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "conf.h"
 #include "host.h"
 #include "nl.h"
 #include "nvmecfg.h"
@@ -860,74 +861,160 @@ static int do_discover(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 
 /* --- connect-all --- */
 
-#define CONF_MAX_ARGS	64
+_Static_assert(CONF_LINE_OPTS == (TARGET_OPTS | TUNING_OPTS),
+	       "a discovery.conf line takes nvme discover's options");
 
-/* What a discovery.conf line may say: nvme discover's arguments. */
-#define CONF_LINE_OPTS	(TARGET_OPTS | TUNING_OPTS)
-
-struct conf_line {
-	char *text;			/* owns the strings of cfg */
-	unsigned int lineno;
-	struct cfg cfg;
+struct connect_all {
+	const struct cmd *cmd;
+	struct rnl *r;
+	const struct cfg *defaults;	/* the command line */
+	const struct conf *conf;	/* the files' entries; NULL with -a */
+	struct conf_queue q;		/* asked and to ask, in order */
+	/* The controllers there are: before this run and made by it. */
+	struct ctrl_info *ctrls;
+	size_t nr_ctrls;
+	size_t cap_ctrls;
+	bool warned;
+	int rc;			/* of the first failure */
 };
 
-/*
- * Connect every NVM subsystem record of the log at @cfg's discovery
- * controller.  Returns the exit code of the first failure, or EXIT_OK;
- * already connected records are no failure, as with nvme-cli.
- */
-static int connect_all_one(const struct cmd *cmd, struct rnl *r,
-			   const struct cfg *target)
+static void ca_fail(struct connect_all *ca, int rc)
 {
-	struct cfg dcfg = *target, *cfg = &dcfg;	/* points into h */
-	static bool warned;
+	if (ca->rc == EXIT_OK)
+		ca->rc = rc;
+}
+
+/* @c (its namespaces not kept) among the controllers there are. */
+static void add_ctrl(struct connect_all *ca, const struct ctrl_info *c)
+{
+	if (ca->nr_ctrls == ca->cap_ctrls) {
+		size_t n = ca->cap_ctrls ? 2 * ca->cap_ctrls : 16;
+		struct ctrl_info *v = realloc(ca->ctrls, n * sizeof(*v));
+
+		/* Not kept: the kernel still refuses a duplicate. */
+		if (!v)
+			return;
+		ca->ctrls = v;
+		ca->cap_ctrls = n;
+	}
+	ca->ctrls[ca->nr_ctrls] = *c;
+	ca->ctrls[ca->nr_ctrls].ns = NULL;
+	ca->ctrls[ca->nr_ctrls].nr_ns = 0;
+	ca->ctrls[ca->nr_ctrls].ns_cap = 0;
+	ca->nr_ctrls++;
+}
+
+/* Referral @e in the log of @parent: queued, or a warning why not. */
+static void follow_referral(struct connect_all *ca,
+			    const struct conf_disc *parent,
+			    const struct disc_entry *e)
+{
+	const char *name = ca->cmd->name;
+
+	switch (conf_queue_referral(&ca->q, parent, e)) {
+	case CONF_REF_QUEUED:
+		fprintf(stderr, "nvmecfg: %s: following the referral to %s port %s (%s)\n",
+			name, e->traddr, e->trsvcid,
+			ca->q.d[ca->q.nr - 1]->where);
+		break;
+	case CONF_REF_ASKED:
+	case CONF_REF_SAME_INFO:
+		break;
+	case CONF_REF_TOO_DEEP:
+		fprintf(stderr, "nvmecfg: %s: warning: not following the referral to %s port %s: more than %d levels of referrals\n",
+			name, e->traddr, e->trsvcid, CONF_REFERRAL_MAX_DEPTH);
+		break;
+	case CONF_REF_TOO_MANY:
+		fprintf(stderr, "nvmecfg: %s: warning: not following the referral to %s port %s: more than %d referrals\n",
+			name, e->traddr, e->trsvcid, CONF_REFERRAL_MAX);
+		break;
+	case CONF_REF_NOMEM:
+		fprintf(stderr, "nvmecfg: %s: %s\n", name, strerror(ENOMEM));
+		ca_fail(ca, EXIT_KERNEL);
+		break;
+	}
+}
+
+/* The host NQN a request of @cfg sends, or NULL if not known. */
+static const char *sent_hostnqn(const struct cfg *cfg,
+				const struct host_info *h)
+{
+	if (cfg->set & OPT(HOSTNQN))
+		return cfg->hostnqn;
+	return h->module_hostnqn[0] ? h->module_hostnqn : NULL;
+}
+
+/*
+ * Ask discovery controller @job for its log: connect every NVM subsystem
+ * record (RDMA) not connected yet, and queue the referrals.  Failures
+ * go into ca->rc; already connected records are none, as with nvme-cli.
+ */
+static void connect_all_one(struct connect_all *ca,
+			    const struct conf_disc *job)
+{
+	const char *name = ca->cmd->name;
+	struct cfg dcfg = job->cfg;	/* points into h */
+	char what[RBLK_NQN_MAX_LEN + RBLK_TRADDR_MAX_LEN + 512];
 	struct disc_log log;
 	struct host_info h;
-	int ret, rc = EXIT_OK;
 	size_t i, k;
+	int ret;
 
-	ret = resolve_host(cmd->name, cfg, &h);
-	if (ret)
-		return ret;
-	/* Once, not per discovery.conf line: the same host each time. */
-	if (!warned) {
-		warn_identity(cmd->name, &h);
-		warned = true;
+	ret = resolve_host(name, &dcfg, &h);
+	if (ret) {
+		ca_fail(ca, ret);
+		return;
 	}
-	ret = rnl_discover(r, cfg, &log);
-	if (ret)
-		return report(cmd->name, NULL, r, ret, true, &h);
-	short_log_warning(cmd->name, &log);
+	/* Once, not per discovery controller: the same host each time. */
+	if (!ca->warned) {
+		warn_identity(name, &h);
+		ca->warned = true;
+	}
+	if (job->where[0])
+		snprintf(what, sizeof(what), "%s: %s port %s (%s)", name,
+			 dcfg.traddr, dcfg.trsvcid ?: "4420", job->where);
+	ret = rnl_discover(ca->r, &dcfg, &log);
+	if (ret) {
+		ca_fail(ca, report(name, job->where[0] ? what : NULL, ca->r,
+				   ret, true, &h));
+		return;
+	}
+	short_log_warning(name, &log);
 
-	for (i = 0; i < log.nr; i++) {
+	for (i = 0; i < log.nr && !interrupted; i++) {
 		const struct disc_entry *e = &log.e[i];
-		struct cfg one = *cfg;
+		const struct ctrl_info *dup;
 		struct ctrl_info ctrl;
-		char what[RBLK_NQN_MAX_LEN + RBLK_TRADDR_MAX_LEN + 64];
+		struct cfg one;
 
-		/* Referrals and discovery subsystems are not connected. */
-		if (e->subtype != 2 || e->trtype != 1)
+		/* RDMA only; discovery subsystems (3) are the same log. */
+		if (e->trtype != 1)
 			continue;
-		one.traddr = e->traddr;
-		one.trsvcid = e->trsvcid;
-		one.nqn = e->subnqn;
-		one.set |= OPT(TRADDR) | OPT(TRSVCID) | OPT(NQN);
-		snprintf(what, sizeof(what), "%s: %s at %s port %s", cmd->name,
+		if (e->subtype == 1) {
+			follow_referral(ca, job, e);
+			continue;
+		}
+		if (e->subtype != 2)
+			continue;
+		conf_record_cfg(ca->conf, &dcfg, job->passes, ca->defaults, e,
+				&one);
+		snprintf(what, sizeof(what), "%s: %s at %s port %s", name,
 			 e->subnqn, e->traddr, e->trsvcid);
-
-		ret = connect_wait(r, &one, &ctrl);
+		dup = conf_connected(ca->ctrls, ca->nr_ctrls, &one,
+				     sent_hostnqn(&one, &h));
+		if (dup) {
+			fprintf(stderr, "nvmecfg: %s: already connected (%s)\n",
+				what, dup->name);
+			continue;
+		}
+		ret = connect_wait(ca->r, &one, &ctrl);
 		if (ret == -EALREADY) {
 			fprintf(stderr, "nvmecfg: %s: already connected\n",
 				what);
 			continue;
 		}
 		if (ret) {
-			ret = report(cmd->name, what, r, ret, true, &h);
-			if (rc == EXIT_OK)
-				rc = ret;
-			/* A signal ended the wait: connect nothing more. */
-			if (interrupted)
-				break;
+			ca_fail(ca, report(name, what, ca->r, ret, true, &h));
 			continue;
 		}
 		printf("%s %s %s %s", ctrl.name, e->subnqn, e->traddr,
@@ -935,153 +1022,127 @@ static int connect_all_one(const struct cmd *cmd, struct rnl *r,
 		for (k = 0; k < ctrl.nr_ns; k++)
 			printf(" %s", ctrl.ns[k].name);
 		putchar('\n');
+		add_ctrl(ca, &ctrl);
 		rnl_ctrl_free(&ctrl);
 	}
 	rnl_disc_free(&log);
-	return rc;
-}
-
-/* The transport a line names, "rdma" if none: others are skipped. */
-static const char *line_transport(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc; i++) {
-		if ((!strcmp(argv[i], "-t") || !strcmp(argv[i], "--transport")) &&
-		    i + 1 < argc)
-			return argv[i + 1];
-		if (!strncmp(argv[i], "-t", 2) && argv[i][2])
-			return argv[i] + 2;
-	}
-	return "rdma";
 }
 
 /*
- * Read discovery.conf as nvme-cli does: every line that is not blank or a
- * '#' comment holds nvme discover arguments, separated by blanks or '='.
- * All lines are checked before anything is connected.
+ * The entries of config.json (-J, else SYSCONFDIR/nvme/config.json, not
+ * with -J none) and discovery.conf, in nvme-cli's order, into @conf.
+ * EXIT_OK, or the exit code when there is nothing to do.
  */
-static int read_conf(const char *path, const struct cfg *defaults,
-		     struct conf_line **lines, size_t *nr)
+static int read_confs(struct conf *conf, const struct cfg *cfg)
 {
-	char buf[4096], *argv[CONF_MAX_ARGS + 1];
-	unsigned int lineno = 0;
-	size_t cap = 0;
-	FILE *f;
-	int rc = EXIT_OK;
+	char json[512], disc[512];
+	bool no_json = false;
+	int ret;
 
-	*lines = NULL;
-	*nr = 0;
-	f = fopen(path, "re");
-	if (!f) {
-		fprintf(stderr, "nvmecfg: connect-all: no -a given and no %s: %s\n",
-			path, strerror(errno));
+	if (cfg->set & OPT(CONFIG) && !strcmp(cfg->config, "none"))
+		no_json = true;
+	else if (cfg->set & OPT(CONFIG))
+		snprintf(json, sizeof(json), "%s", cfg->config);
+	else
+		host_conf_path("config.json", json, sizeof(json));
+	host_conf_path("discovery.conf", disc, sizeof(disc));
+
+	if (!no_json) {
+		ret = conf_read_json(conf, json, cfg);
+		if (ret == -ENOENT && (cfg->set & OPT(CONFIG))) {
+			fprintf(stderr, "nvmecfg: connect-all: %s: %s\n",
+				json, strerror(ENOENT));
+			return EXIT_USAGE;
+		}
+		if (ret == -ENOENT)
+			no_json = true;
+		else if (ret == -ENOMEM)
+			return EXIT_KERNEL;
+	}
+	ret = conf_read_discovery(conf, disc, cfg);
+	if (ret == -ENOMEM)
+		return EXIT_KERNEL;
+	if (ret == -ENOENT && no_json) {
+		if (cfg->set & OPT(CONFIG))
+			fprintf(stderr, "nvmecfg: connect-all: no -a given and no %s\n",
+				disc);
+		else
+			fprintf(stderr, "nvmecfg: connect-all: no -a given and no %s or %s\n",
+				disc, json);
 		return EXIT_USAGE;
 	}
-	while (fgets(buf, sizeof(buf), f)) {
-		struct conf_line *l;
-		char *p, *tok;
-		int argc = 1;
-
-		lineno++;
-		if (!strchr(buf, '\n') && !feof(f)) {
-			fprintf(stderr, "nvmecfg: connect-all: %s:%u: line too long\n",
-				path, lineno);
-			rc = EXIT_USAGE;
-			break;
-		}
-		p = buf + strspn(buf, " \t");
-		if (*p == '#' || *p == '\n' || !*p)
-			continue;
-		if (*nr == cap) {
-			size_t n = cap ? 2 * cap : 8;
-
-			l = realloc(*lines, n * sizeof(*l));
-			if (!l) {
-				rc = EXIT_KERNEL;
-				break;
-			}
-			*lines = l;
-			cap = n;
-		}
-		l = &(*lines)[*nr];
-		memset(l, 0, sizeof(*l));
-		l->lineno = lineno;
-		l->text = strdup(p);
-		if (!l->text) {
-			rc = EXIT_KERNEL;
-			break;
-		}
-		(*nr)++;
-		argv[0] = "connect-all";
-		for (p = l->text; (tok = strsep(&p, " \t=\r\n"));) {
-			if (!*tok)
-				continue;
-			if (argc == CONF_MAX_ARGS)
-				break;
-			argv[argc++] = tok;
-		}
-		argv[argc] = NULL;
-		if (strcmp(line_transport(argc, argv), "rdma")) {
-			fprintf(stderr,
-				"nvmecfg: connect-all: %s:%u: skipping transport %s (only rdma)\n",
-				path, lineno, line_transport(argc, argv));
-			free(l->text);
-			(*nr)--;
-			continue;
-		}
-		if (opts_parse(&l->cfg, argc, argv, CONF_LINE_OPTS,
-			       OPT(TRADDR)) != OPTS_OK) {
-			fprintf(stderr, "nvmecfg: connect-all: %s:%u: %s\n",
-				path, lineno, l->cfg.err);
-			rc = EXIT_USAGE;
-			continue;
-		}
-		opts_merge(&l->cfg, defaults);
-	}
-	fclose(f);
-	return rc;
-}
-
-static void free_conf(struct conf_line *lines, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		free(lines[i].text);
-	free(lines);
+	conf_finish(conf);
+	if (!conf->nr && !conf->errors)
+		fprintf(stderr, "nvmecfg: connect-all: no targets in %s%s%s\n",
+			no_json ? "" : json, no_json || ret == -ENOENT ? "" :
+			" or ", ret == -ENOENT ? "" : disc);
+	return EXIT_OK;
 }
 
 static int do_connect_all(const struct cmd *cmd, struct rnl *r,
 			  struct cfg *cfg)
 {
-	struct conf_line *lines;
-	char path[512];
-	size_t nr, i;
-	int ret, rc = EXIT_OK;
+	struct connect_all ca = { .cmd = cmd, .r = r, .defaults = cfg };
+	struct ctrl_info *ctrls;
+	struct conf conf;
+	size_t i, nr;
+	int ret;
 
+	conf_init(&conf, stderr, "nvmecfg: connect-all: ");
 	if (cfg->set & OPT(TRADDR)) {
+		if (cfg->set & OPT(CONFIG)) {
+			fprintf(stderr,
+				"nvmecfg: %s: --config (-J) names targets: not with --traddr (-a)\n"
+				"Try 'nvmecfg %s --help'.\n",
+				cmd->name, cmd->name);
+			return EXIT_USAGE;
+		}
+		if (!conf_queue_add(&ca.q, cfg, true, NULL))
+			return EXIT_KERNEL;
+	} else {
+		ret = read_confs(&conf, cfg);
+		if (ret) {
+			conf_free(&conf);
+			return ret;
+		}
+		/* A malformed entry fails the run; the others still connect. */
+		if (conf.errors)
+			ca_fail(&ca, EXIT_USAGE);
+		ca.conf = &conf;
+		for (i = 0; i < conf.nr; i++) {
+			if (conf.e[i].ask &&
+			    !conf_queue_add(&ca.q, &conf.e[i].cfg,
+					    conf.e[i].passes, conf.e[i].where)) {
+				ca_fail(&ca, EXIT_KERNEL);
+				break;
+			}
+		}
+	}
+
+	if (ca.q.nr) {
 		ret = open_nl(r);
-		return ret ? ret : connect_all_one(cmd, r, cfg);
+		if (ret) {
+			ca_fail(&ca, ret);
+			goto out;
+		}
+		/* What is connected already is not connected again. */
+		ret = rnl_list(r, &ctrls, &nr);
+		if (ret) {
+			ca_fail(&ca, kernel_error(cmd, r, ret));
+			goto out;
+		}
+		for (i = 0; i < nr; i++)
+			add_ctrl(&ca, &ctrls[i]);
+		rnl_ctrls_free(ctrls, nr);
 	}
-	host_conf_path("discovery.conf", path, sizeof(path));
-	ret = read_conf(path, cfg, &lines, &nr);
-	if (!ret && !nr)
-		fprintf(stderr, "nvmecfg: connect-all: no targets in %s\n",
-			path);
-	if (!ret && nr)
-		ret = open_nl(r);
-	if (ret) {
-		free_conf(lines, nr);
-		return ret;
-	}
-	for (i = 0; i < nr && !interrupted; i++) {
-		ret = connect_all_one(cmd, r, &lines[i].cfg);
-		if (ret && rc == EXIT_OK)
-			rc = ret;
-	}
-	free_conf(lines, nr);
-	return rc;
+	/* Referrals add to the queue as it goes. */
+	for (i = 0; i < ca.q.nr && !interrupted; i++)
+		connect_all_one(&ca, ca.q.d[i]);
+out:
+	conf_queue_free(&ca.q);
+	free(ca.ctrls);
+	conf_free(&conf);
+	return ca.rc;
 }
 
 static int do_version(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
@@ -1119,9 +1180,9 @@ static const struct cmd cmds[] = {
 	  OPT(TRADDR) | OPT(NQN), "-a ADDR -n NQN [OPTIONS]",
 	  "create a controller and a /dev/rblkN per namespace" },
 	{ "connect-all", do_connect_all,
-	  TARGET_OPTS | TUNING_OPTS | OPT(WAIT_TIMEOUT) | OPT(HELP), 0,
-	  "[-a ADDR [OPTIONS]]",
-	  "connect every subsystem of discovery logs (-a, or discovery.conf)" },
+	  TARGET_OPTS | TUNING_OPTS | OPT(WAIT_TIMEOUT) | OPT(CONFIG) |
+	  OPT(HELP), 0, "[-a ADDR | -J FILE] [OPTIONS]",
+	  "connect every subsystem of discovery logs (-a, or the files)" },
 	{ "disconnect", do_disconnect,
 	  DEV_OPTS | OPT(NQN) | OPT(WAIT_TIMEOUT) | OPT(HELP), OPT(DEVICE),
 	  "{NAME | -d NAME | --index N | -n NQN} [--wait-timeout SEC]",

@@ -113,6 +113,10 @@ static const struct opt_desc opt_descs[NR_OPTS] = {
 	[OPT_IOPOLICY]	= { 0, "iopolicy", "POLICY",
 			    "I/O policy of the subsystem", NULL,
 			    NAMES(iopolicy_names) },
+	/* nvme-cli's -J; connect-all only. */
+	[OPT_CONFIG]	= { 'J', "config", "FILE",
+			    "targets in nvme-cli's JSON config, 'none' for none",
+			    "/etc/nvme/config.json" },
 	[OPT_RESET]	= { 'r', "reset",  NULL,
 			    "zero the counters instead of printing them" },
 	/* nvme-cli's list -v: the subsystem, controller, namespace tree. */
@@ -413,6 +417,12 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 		return set_u32(cfg, id, val, &cfg->wait_timeout);
 	case OPT_IOPOLICY:
 		return set_name(cfg, id, val, &cfg->iopolicy);
+	case OPT_CONFIG:
+		r = check_len(cfg, id, val, 4095);
+		if (r)
+			return r;
+		cfg->config = val;
+		break;
 	case OPT_DUPLICATE_CONNECT:
 	case OPT_RESET:
 	case OPT_VERBOSE:
@@ -460,6 +470,33 @@ static int find_short(char c)
 			return id;
 	}
 	return -1;
+}
+
+int opts_find(const char *arg)
+{
+	const char *eq;
+
+	if (arg[0] != '-' || !arg[1])
+		return -1;
+	if (arg[1] != '-')
+		return find_short(arg[1]);
+	eq = strchr(arg + 2, '=');
+	return find_long(arg + 2, eq ? (size_t)(eq - arg - 2) : strlen(arg + 2));
+}
+
+enum opts_result opts_set(struct cfg *cfg, enum opt_id id, const char *val)
+{
+	enum opts_result r = OPTS_OK;
+	char name[48];
+
+	if (opt_descs[id].arg && !val)
+		return usage_err(cfg, "%s needs a value",
+				 opts_name(id, name, sizeof(name)));
+	if (opt_descs[id].arg)
+		r = set_opt(cfg, id, val);
+	if (!r)
+		cfg->set |= 1U << id;
+	return r;
 }
 
 enum opts_result opts_parse(struct cfg *cfg, int argc, char *const argv[],
@@ -654,7 +691,8 @@ void opts_merge(struct cfg *dst, const struct cfg *def)
 	MERGE(WAIT_TIMEOUT, wait_timeout);
 #undef MERGE
 	dst->set |= add & ~(OPT(DEVICE) | OPT(INDEX) | OPT(COUNT) |
-			    OPT(TIMEOUT) | OPT(RESET) | OPT(HELP));
+			    OPT(TIMEOUT) | OPT(CONFIG) | OPT(RESET) |
+			    OPT(HELP));
 }
 
 /* The option an attribute of our requests comes from, or -1. */

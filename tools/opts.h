@@ -40,6 +40,7 @@ enum opt_id {
 	OPT_TIMEOUT,
 	OPT_WAIT_TIMEOUT,
 	OPT_IOPOLICY,
+	OPT_CONFIG,	/* connect-all -J FILE: config.json */
 	OPT_RESET,
 	OPT_VERBOSE,
 	OPT_HELP,
@@ -74,6 +75,7 @@ struct cfg {
 	uint32_t timeout;
 	uint32_t wait_timeout;	/* 0: wait as long as it takes */
 	uint8_t iopolicy;	/* enum rblk_iopolicy */
+	const char *config;	/* -J: a config.json, or "none" */
 	char err[256];
 };
 
@@ -103,6 +105,19 @@ const char *opts_name(enum opt_id id, char *buf, size_t len);
  * @defaults' own.
  */
 void opts_merge(struct cfg *dst, const struct cfg *defaults);
+
+/*
+ * The option an argument names ("--name", "--name=VALUE", "-x", "-xVALUE";
+ * '_' and '-' alike in long names), or -1.
+ */
+int opts_find(const char *arg);
+
+/*
+ * Set option @id to @val (NULL for one that takes no value) as a command
+ * line would, with the same checks: connect-all's config.json.  The
+ * string stays the caller's.
+ */
+enum opts_result opts_set(struct cfg *cfg, enum opt_id id, const char *val);
 
 /* The canonical 8-4-4-4-12 UUID form; 0 or -EINVAL. */
 int opts_parse_uuid(const char *s, unsigned char id[RBLK_HOSTID_LEN]);

@@ -7,6 +7,13 @@
 # new and is no error.  disconnect -n NQN removes every controller of that
 # subsystem and only those; disconnect-all the rest.  Data written through
 # the devices is on the target.
+# nvme-cli's options rblk has not (--host-iface, --dhchap-secret, ...) are
+# ignored with a warning naming each and the line; a bad line is skipped
+# and fails the run, the others connect.  /etc/nvme/config.json (or -J
+# FILE), nvme-cli's JSON: each RDMA port is a discovery controller, its
+# options go to its own subsystem, as its host NQN; ignored keys warn; what
+# is connected is not connected again (with -D too).  A loop of referrals
+# (port 1 to port 2 and back) is followed once around and ends.
 # rblk-timeout: 300
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -14,14 +21,28 @@
 SECOND=blktests-subsystem-1
 CONF=/etc/nvme/discovery.conf
 
+JSON=/etc/nvme/config.json
+REF1=$RBLK_NVMET_PORT/referrals/rblk-ca-loop
+REF2=$NVMET_PORT2/referrals/rblk-ca-loop
+# The host of the config.json: not this machine's default one.
+JHOSTID=0f0e0d0c-0b0a-0908-0706-050403020100
+JHOSTNQN=nqn.2014-08.org.nvmexpress:uuid:$JHOSTID
+
 cleanup() {
 	for d in /sys/class/rblk/rblk-ctrl*; do
 		[ -e "$d" ] && nvmecfg disconnect "${d##*/}" >/dev/null 2>&1
 	done
-	rm -f "$CONF"
+	rm -f "$CONF" "$JSON"
 	[ -f "$CONF.saved" ] && mv "$CONF.saved" "$CONF"
+	[ -f "$JSON.saved" ] && mv "$JSON.saved" "$JSON"
+	for r in "$REF1" "$REF2"; do
+		[ -d "$r" ] || continue
+		echo 0 > "$r/enable" 2>/dev/null
+		rmdir "$r" 2>/dev/null
+	done
+	nvmet_port2_del
 	nvmet_subsys_del "$SECOND"
-	rm -f /tmp/ca.img /tmp/ca.pat /tmp/ca.out
+	rm -f /tmp/ca.img /tmp/ca.pat /tmp/ca.out /tmp/ca.err /tmp/ca.json
 	rblk_unload
 }
 trap cleanup EXIT
@@ -35,6 +56,17 @@ ctrls_of() {
 	echo "$_c"
 }
 nctrls() { ls -d /sys/class/rblk/rblk-ctrl* 2>/dev/null | wc -l; }
+# ctrl_attr NQN ATTR: that attribute of the one controller of NQN.
+ctrl_attr() {
+	for _d in /sys/class/rblk/rblk-ctrl*; do
+		[ "$(cat "$_d/subsysnqn" 2>/dev/null)" = "$1" ] && { cat "$_d/$2"; return; }
+	done
+	echo "no controller of $1"
+}
+# warned TEXT: connect-all's stderr (/tmp/ca.err) has that line part.
+warned() {
+	grep -qF -- "$1" /tmp/ca.err || { cat /tmp/ca.err; fail "no message '$1'"; }
+}
 # check_data NQN NSID BACKING: write through that namespace, compare.
 check_data() {
 	for _d in /sys/class/rblk/rblk-ctrl*; do
@@ -103,6 +135,137 @@ for d in /sys/class/rblk/rblk-ctrl*; do
 done
 must nvmecfg disconnect-all
 log "connect-all -i 1 -P 1 -W 1 from $CONF: 3 I/O queues, 1 poll, 1 write"
+
+# nvme-cli's options rblk has not: ignored, a warning each, never the
+# secret; another transport skipped; a bad line skipped and exit 2, after
+# the good line connected with its options.
+SECRET=DHHC-1:00:c2VrcmV0c2VrcmV0c2VrcmV0c2VrcmV0c2VrcmV0c2VrcmV0:
+cat > "$CONF" <<CONF
+# as nvme-cli's users write it
+--transport=rdma --traddr=$RBLK_TRADDR --trsvcid=$RBLK_TRSVCID --host-iface=$RBLK_NETDEV --dhchap-secret=$SECRET -g --persistent -i 1
+-t tcp -a $RBLK_TRADDR -s $RBLK_TRSVCID
+-t rdma -a $RBLK_TRADDR --frob
+CONF
+rc=0
+nvmecfg connect-all > /tmp/ca.out 2> /tmp/ca.err || rc=$?
+[ "$rc" -eq 2 ] || { cat /tmp/ca.err; fail "connect-all with a bad line: exit $rc, want 2"; }
+warned "$CONF:2: warning: ignoring --host-iface (-f): "
+warned "$CONF:2: warning: ignoring --dhchap-secret (-S): rblk has no DH-HMAC-CHAP authentication"
+warned "$CONF:2: warning: ignoring --hdr-digest (-g): "
+warned "$CONF:2: warning: ignoring --persistent (-p): "
+warned "$CONF:3: warning: skipping transport tcp (only rdma)"
+warned "$CONF:4: unknown option '--frob'; line skipped"
+grep -q c2VrcmV0 /tmp/ca.err /tmp/ca.out && fail "the DH-HMAC-CHAP secret was printed"
+{ [ "$(ctrls_of "$RBLK_NQN")" -eq 1 ] && [ "$(ctrls_of "$SECOND")" -eq 1 ]; } ||
+	fail "connect-all with nvme-cli options: $(nctrls) controllers: $(cat /tmp/ca.err)"
+[ "$(ctrl_attr "$SECOND" nr_io_queues)" = 1 ] ||
+	fail "the line's -i 1 did not reach $SECOND: nr_io_queues $(ctrl_attr "$SECOND" nr_io_queues)"
+check_data "$RBLK_NQN" "$RBLK_NSID_FILE" "$RBLK_BACKING"
+check_data "$SECOND" 1 /tmp/ca.img
+must nvmecfg disconnect-all
+rm -f "$CONF"
+log "discovery.conf with nvme-cli's options: warned, ignored, connected"
+
+# --- /etc/nvme/config.json (nvme-cli's JSON), -J FILE ---
+[ -f "$JSON" ] && mv "$JSON" "$JSON.saved"
+cat > /tmp/ca.json <<JSONDOC
+[
+  {
+    "hostnqn": "$JHOSTNQN",
+    "hostid": "$JHOSTID",
+    "dhchap_key": "$SECRET",
+    "subsystems": [
+      {
+        "nqn": "$SECOND",
+        "ports": [
+          {
+            "transport": "rdma",
+            "traddr": "$RBLK_TRADDR",
+            "trsvcid": "$RBLK_TRSVCID",
+            "host_iface": "$RBLK_NETDEV",
+            "nr_io_queues": 1,
+            "queue_size": 64,
+            "hdr_digest": false,
+            "frob": true
+          },
+          { "transport": "tcp", "traddr": "$RBLK_TRADDR", "trsvcid": "$RBLK_TRSVCID" }
+        ]
+      }
+    ]
+  }
+]
+JSONDOC
+nvmecfg connect-all -J /tmp/ca.json > /tmp/ca.out 2> /tmp/ca.err ||
+	{ cat /tmp/ca.err; fail "connect-all -J failed"; }
+warned "/tmp/ca.json:5: warning: ignoring \"dhchap_key\": "
+warned "/tmp/ca.json:14: warning: ignoring \"host_iface\": "
+warned "/tmp/ca.json:18: warning: ignoring unknown key \"frob\""
+warned "/tmp/ca.json:20: warning: skipping transport tcp (only rdma)"
+grep -qE "hdr_digest|c2VrcmV0" /tmp/ca.err && fail "said too much: $(cat /tmp/ca.err)"
+# The port is a discovery controller: both subsystems there, as its host.
+{ [ "$(ctrls_of "$RBLK_NQN")" -eq 1 ] && [ "$(ctrls_of "$SECOND")" -eq 1 ] &&
+  [ "$(nctrls)" -eq 2 ]; } ||
+	fail "connect-all -J: $(nctrls) controllers: $(cat /tmp/ca.out /tmp/ca.err)"
+for n in "$RBLK_NQN" "$SECOND"; do
+	[ "$(ctrl_attr "$n" hostnqn)" = "$JHOSTNQN" ] ||
+		fail "$n connected as $(ctrl_attr "$n" hostnqn), not the file's host"
+	[ "$(ctrl_attr "$n" hostid)" = "$JHOSTID" ] ||
+		fail "$n has host id $(ctrl_attr "$n" hostid), not the file's"
+done
+# The port's options: its own subsystem's, not the other's.
+[ "$(ctrl_attr "$SECOND" nr_io_queues) $(ctrl_attr "$SECOND" queue_size)" = "1 64" ] ||
+	fail "$SECOND: nr_io_queues/queue_size $(ctrl_attr "$SECOND" nr_io_queues) $(ctrl_attr "$SECOND" queue_size), want 1 64"
+[ "$(ctrl_attr "$RBLK_NQN" queue_size)" = 128 ] ||
+	fail "$RBLK_NQN got queue_size $(ctrl_attr "$RBLK_NQN" queue_size) of $SECOND's port"
+check_data "$RBLK_NQN" "$RBLK_NSID_FILE" "$RBLK_BACKING"
+check_data "$SECOND" 1 /tmp/ca.img
+# Again, and with -D: what is connected is not connected again.
+for dup in "" -D; do
+	# shellcheck disable=SC2086 # $dup: no word or one
+	nvmecfg connect-all -J /tmp/ca.json $dup > /tmp/ca.out 2> /tmp/ca.err ||
+		{ cat /tmp/ca.err; fail "connect-all -J $dup again failed"; }
+	[ "$(nctrls)" -eq 2 ] || fail "connect-all -J $dup again: $(nctrls) controllers"
+	warned "$SECOND at $RBLK_TRADDR port $RBLK_TRSVCID: already connected (rblk-ctrl"
+	[ -s /tmp/ca.out ] && fail "connect-all -J $dup again printed a new controller: $(cat /tmp/ca.out)"
+done
+must nvmecfg disconnect-all
+# /etc/nvme/config.json without -J, no discovery.conf; a bad port fails
+# the run (exit 2), the good one still connects.
+sed 's/"trsvcid": "'"$RBLK_TRSVCID"'" }/"trsvcid": "'"$RBLK_TRSVCID"'", "queue_size": "64" }/; s/"transport": "tcp"/"transport": "rdma"/' \
+	/tmp/ca.json > "$JSON"
+rc=0
+nvmecfg connect-all > /tmp/ca.out 2> /tmp/ca.err || rc=$?
+[ "$rc" -eq 2 ] || { cat /tmp/ca.err; fail "config.json with a bad port: exit $rc, want 2"; }
+warned "$JSON:20: \"queue_size\": a whole number expected, not a string; port skipped"
+[ "$(nctrls)" -eq 2 ] || fail "$JSON with a bad port: $(nctrls) controllers, want 2"
+must nvmecfg disconnect-all
+rm -f "$JSON"
+log "config.json: the file's host, its port's options, warnings, nothing twice"
+
+# --- a loop of referrals: port 1 refers to port 2, which refers back ---
+nvmet_port2_add
+# REF:TRSVCID:PORTID
+for r in "$REF1:$NVMET_SVC2:2" "$REF2:$RBLK_TRSVCID:1"; do
+	d=${r%%:*} svc=${r#*:}
+	{ mkdir "$d" && echo rdma > "$d/addr_trtype" && echo ipv4 > "$d/addr_adrfam" &&
+	  echo "$RBLK_TRADDR" > "$d/addr_traddr" && echo "${svc%:*}" > "$d/addr_trsvcid" &&
+	  echo "${svc#*:}" > "$d/addr_portid" && echo 1 > "$d/enable"; } ||
+		fail "cannot create referral $d"
+done
+rc=0
+timeout 240 nvmecfg connect-all -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
+	> /tmp/ca.out 2> /tmp/ca.err || rc=$?
+[ "$rc" -eq 0 ] || { cat /tmp/ca.out /tmp/ca.err; fail "connect-all with a referral loop: exit $rc"; }
+warned "following the referral to $RBLK_TRADDR port $NVMET_SVC2 (referral from $RBLK_TRADDR port $RBLK_TRSVCID)"
+[ "$(grep -c "following the referral" /tmp/ca.err)" -eq 1 ] ||
+	fail "the referral loop was followed more than once around: $(cat /tmp/ca.err)"
+# Port 1: both subsystems; port 2, by the referral: the test subsystem.
+{ [ "$(ctrls_of "$RBLK_NQN")" -eq 2 ] && [ "$(ctrls_of "$SECOND")" -eq 1 ]; } ||
+	fail "referral loop: $(nctrls) controllers: $(cat /tmp/ca.out)"
+grep -q "^rblk-ctrl[0-9]* $RBLK_NQN $RBLK_TRADDR $NVMET_SVC2 rblk" /tmp/ca.out ||
+	fail "no controller to port 2 printed: $(cat /tmp/ca.out)"
+must nvmecfg disconnect-all
+log "a loop of referrals: followed once around, 3 controllers"
 
 # A line the tool cannot parse is an error naming the file and line.
 printf '%s\n' "-t rdma --frob" > "$CONF"

@@ -36,7 +36,7 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..138"
+echo "1..153"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
@@ -277,6 +277,55 @@ printf -- '-a 10.99.0.1 -D=1\n' > "$CONF"
 # '=' separates as a blank does, as in nvme-cli.
 expect conf_flag_value 2 "$CONF:1: unexpected argument '1'" \
 	$R $NVMECFG connect-all
+# nvme-cli's options rblk has not: a warning naming each and the line;
+# a bad line is skipped and fails the run (exit 2), after the others.
+printf -- '-a 10.99.0.1 --host-iface=eth0 --dhchap-secret DHHC-1:00:SeKrEt: -i 0\n' > "$CONF"
+expect conf_nvme_cli_option 2 "$CONF:1: --nr-io-queues \\(-i\\): 0 is out of range 1-128; line skipped" \
+	$R $NVMECFG connect-all
+expect conf_nvme_cli_option_warnings 0 "^nvmecfg: connect-all: $CONF:1: warning: ignoring --host-iface \\(-f\\): rblk binds by --host-traddr, else by routing nvmecfg: connect-all: $CONF:1: warning: ignoring --dhchap-secret \\(-S\\): rblk has no DH-HMAC-CHAP authentication nvmecfg: connect-all: $CONF:1: --nr-io-queues" \
+	sh -c "$R $NVMECFG connect-all 2>&1 | tr '\n' ' '"
+expect conf_secret_not_shown 0 '^not shown$' \
+	sh -c "$R $NVMECFG connect-all 2>&1 | grep -q SeKrEt || echo not shown"
+
+# config.json (-J FILE, else /etc/nvme/config.json): nvme-cli's schema.
+JSON=$ROOT/etc/nvme/config.json
+rm -f "$CONF"
+expect conf_none 2 "connect-all: no -a given and no $CONF or $JSON\$" \
+	$R $NVMECFG connect-all
+expect json_missing 2 "connect-all: $ROOT/x.json: No such file or directory\$" \
+	$R $NVMECFG connect-all -J "$ROOT/x.json"
+expect json_none 2 "connect-all: no -a given and no $CONF\$" \
+	$R $NVMECFG connect-all -J none
+expect json_and_traddr 2 'connect-all: --config \(-J\) names targets: not with --traddr \(-a\)' \
+	$R $NVMECFG connect-all -J "$JSON" -a 10.99.0.1
+expect json_help 0 "^  -J, --config FILE +targets in nvme-cli's JSON config, 'none' for none \\(default: /etc/nvme/config.json\\)\$" \
+	$NVMECFG connect-all --help
+printf ' \n' > "$JSON"
+expect json_empty 0 "connect-all: no targets in $JSON\$" $R $NVMECFG connect-all
+printf '[\n  {"hostnqn": "h",\n   "subsystems": [1,]}\n]\n' > "$JSON"
+expect json_syntax 2 "connect-all: $JSON: not valid JSON: line 3, column 21: expected a value, got '\\]'\$" \
+	$R $NVMECFG connect-all
+cat > "$JSON" <<'EOF_JSON'
+[
+  {
+    "hostnqn": "nqn.2014-08.org.nvmexpress:uuid:12345678-9abc-def0-0123-456789abcdef",
+    "subsystems": [
+      {
+        "nqn": "nqn.2026-12.io.rblk:test",
+        "ports": [
+          { "transport": "tcp", "traddr": "10.99.0.1", "host_iface": "eth0" },
+          { "transport": "rdma", "traddr": "10.99.0.1", "queue_size": "64" }
+        ]
+      }
+    ]
+  }
+]
+EOF_JSON
+expect json_bad_port 2 "$JSON:9: \"queue_size\": a whole number expected, not a string; port skipped\$" \
+	$R $NVMECFG connect-all
+expect json_bad_port_messages 0 "^nvmecfg: connect-all: $JSON:8: warning: skipping transport tcp \\(only rdma\\) nvmecfg: connect-all: $JSON:9: [^ ]+ a whole number expected, not a string; port skipped \$" \
+	sh -c "$R $NVMECFG connect-all 2>&1 | tr '\n' ' '"
+rm -f "$JSON"
 
 # list-subsys reads sysfs, below $NVMECFG_TEST_ROOT here: two subsystems
 # (paths in version order), one host NQN each, the first with multipath's
@@ -388,6 +437,7 @@ if [ -d /sys/module/rblk ]; then
 	n=$((n + 1)); echo "ok $n module_missing_ctrl # SKIP rblk loaded"
 	for t in module_missing_hint ipv6_scope_id host_traddr disconnect_nqn \
 		 disconnect_all conf_valid conf_only_tcp connect_all_cmdline \
+		 conf_bad_line_others_tried json_valid json_valid_warnings \
 		 discover_dump set_iopolicy_module_missing list_verbose \
 		 netns_other netns_unknown; do
 		n=$((n + 1)); echo "ok $n $t # SKIP rblk loaded"
@@ -410,13 +460,50 @@ else
 	expect disconnect_all 3 'rblk module not loaded' $NVMECFG disconnect-all
 	# Comments, blanks, '=' separators and other transports are fine.
 	printf '# c\n\n-t rdma -a 10.99.0.1 -s 4420\n--transport=tcp -a 10.99.0.3\n--traddr=10.99.0.2 -q host-x --keep-alive-tmo=3\n' > "$CONF"
-	expect conf_valid 3 "$CONF:4: skipping transport tcp \(only rdma\)" \
+	expect conf_valid 3 "$CONF:4: warning: skipping transport tcp \(only rdma\)" \
 		$R $NVMECFG connect-all
 	printf -- '-t tcp -a 10.99.0.3\n' > "$CONF"
-	expect conf_only_tcp 0 "$CONF:1: skipping transport tcp" \
+	expect conf_only_tcp 0 "$CONF:1: warning: skipping transport tcp" \
 		$R $NVMECFG connect-all
 	expect connect_all_cmdline 3 'rblk module not loaded' \
 		$R $NVMECFG connect-all -a 10.99.0.1 -s 4420 -q host-x -k 3
+	# A bad line fails the run, and the good ones are still tried.
+	printf -- '-a 10.99.0.1 --frob\n-a 10.99.0.2\n' > "$CONF"
+	expect conf_bad_line_others_tried 0 "$CONF:1: unknown option '--frob'; line skipped nvmecfg: rblk module not loaded .* exit 2\$" \
+		sh -c "$R $NVMECFG connect-all 2>&1 | tr '\n' ' '; $R $NVMECFG connect-all >/dev/null 2>&1; echo exit \$?"
+	rm -f "$CONF"
+	# A config.json nvme-cli wrote, with what rblk ignores: past the
+	# files, the kernel's turn.
+	cat > "$JSON" <<'EOF_JSON'
+[
+  {
+    "hostnqn": "nqn.2014-08.org.nvmexpress:uuid:12345678-9abc-def0-0123-456789abcdef",
+    "hostid": "12345678-9abc-def0-0123-456789abcdef",
+    "dhchap_key": "DHHC-1:00:SeKrEt:",
+    "subsystems": [
+      {
+        "nqn": "nqn.2026-12.io.rblk:test",
+        "ports": [
+          {
+            "transport": "rdma",
+            "traddr": "10.99.0.1",
+            "trsvcid": "4420",
+            "host_iface": "eth0",
+            "nr_io_queues": 2,
+            "ctrl_loss_tmo": -1,
+            "persistent": true
+          }
+        ]
+      }
+    ]
+  }
+]
+EOF_JSON
+	expect json_valid 3 'rblk module not loaded' \
+		$R $NVMECFG connect-all -J "$JSON"
+	expect json_valid_warnings 0 "^nvmecfg: connect-all: $JSON:5: warning: ignoring \"dhchap_key\": rblk has no DH-HMAC-CHAP authentication nvmecfg: connect-all: $JSON:14: warning: ignoring \"host_iface\": rblk binds by host_traddr, else by routing nvmecfg: connect-all: $JSON:17: warning: ignoring \"persistent\": rblk keeps no discovery controller connected nvmecfg: rblk module not loaded" \
+		sh -c "$R $NVMECFG connect-all 2>&1 | tr '\n' ' '"
+	rm -f "$JSON"
 	expect discover_dump 3 'rblk module not loaded' \
 		$NVMECFG discover -a 10.99.0.1 -o json
 	expect set_iopolicy_module_missing 3 'rblk module not loaded' \

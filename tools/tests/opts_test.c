@@ -713,6 +713,68 @@ static void iopolicy_help(void)
 	CHECK(opts_from_attr(RBLK_ATTR_IOPOLICY) == OPT_IOPOLICY);
 }
 
+/* connect-all -J FILE, and "none". */
+static void config_option(void)
+{
+	CHECK(PARSE(OPT(CONFIG) | OPT(TRADDR), 0, "-J", "/x.json") == OPTS_OK);
+	CHECK(cfg.set & OPT(CONFIG));
+	CHECK_STR(cfg.config, "/x.json");
+	CHECK(PARSE(OPT(CONFIG), 0, "--config=none") == OPTS_OK);
+	CHECK_STR(cfg.config, "none");
+	CHECK(PARSE(OPT(CONFIG), 0, "--config", "") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "--config (-J): empty value");
+	CHECK(PARSE(OPT(CONFIG), 0, "-J") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "--config (-J) needs a value");
+	/* Only connect-all's. */
+	CHECK(CONNECT_WITH("-J", "/x.json") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "unknown option '-J'");
+}
+
+/* The option an argument names, as the parser finds it. */
+static void find_option(void)
+{
+	CHECK(opts_find("-a") == OPT_TRADDR);
+	CHECK(opts_find("-a10.0.0.1") == OPT_TRADDR);
+	CHECK(opts_find("--traddr") == OPT_TRADDR);
+	CHECK(opts_find("--traddr=10.0.0.1") == OPT_TRADDR);
+	CHECK(opts_find("--fast-io-fail-tmo") == OPT_FAST_IO_FAIL_TMO);
+	CHECK(opts_find("--host_traddr") == OPT_HOST_TRADDR);
+	CHECK(opts_find("-J") == OPT_CONFIG);
+	CHECK(opts_find("--host-iface") == -1);
+	CHECK(opts_find("-f") == -1);
+	CHECK(opts_find("--tra") == -1);
+	CHECK(opts_find("-") == -1);
+	CHECK(opts_find("--") == -1);
+	CHECK(opts_find("traddr") == -1);
+}
+
+/* A value set as the command line would, with its checks (config.json). */
+static void set_option(void)
+{
+	memset(&cfg, 0, sizeof(cfg));
+	CHECK(opts_set(&cfg, OPT_NR_IO_QUEUES, "4") == OPTS_OK);
+	CHECK(cfg.nr_io_queues == 4 && (cfg.set & OPT(NR_IO_QUEUES)));
+	CHECK(opts_set(&cfg, OPT_CTRL_LOSS_TMO, "-1") == OPTS_OK);
+	CHECK(cfg.ctrl_loss_tmo == -1);
+	CHECK(opts_set(&cfg, OPT_DUPLICATE_CONNECT, NULL) == OPTS_OK);
+	CHECK(cfg.set & OPT(DUPLICATE_CONNECT));
+	CHECK(opts_set(&cfg, OPT_TRADDR, "10.0.0.1") == OPTS_OK);
+	CHECK_STR(cfg.traddr, "10.0.0.1");
+	CHECK(opts_set(&cfg, OPT_HOSTID, "12345678-9abc-def0-0123-456789abcdef") ==
+	      OPTS_OK);
+	CHECK(cfg.hostid[0] == 0x12 && (cfg.set & OPT(HOSTID)));
+
+	CHECK(opts_set(&cfg, OPT_QUEUE_SIZE, "1") == OPTS_ERROR);
+	CHECK_STR(cfg.err, "--queue-size (-Q): 1 is out of range 16-1024");
+	CHECK(!(cfg.set & OPT(QUEUE_SIZE)));
+	CHECK(opts_set(&cfg, OPT_TOS, "x") == OPTS_ERROR);
+	CHECK_STR(cfg.err, "--tos (-T): 'x' is not a number");
+	CHECK(opts_set(&cfg, OPT_HOSTNQN, "") == OPTS_ERROR);
+	CHECK_STR(cfg.err, "--hostnqn (-q): empty value");
+	CHECK(opts_set(&cfg, OPT_TRADDR, NULL) == OPTS_ERROR);
+	CHECK_STR(cfg.err, "--traddr (-a) needs a value");
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(connect_valid),
 	KTAP_CASE(connect_minimal),
@@ -753,6 +815,9 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(iopolicy_bad_names),
 	KTAP_CASE(iopolicy_usage_errors),
 	KTAP_CASE(iopolicy_help),
+	KTAP_CASE(config_option),
+	KTAP_CASE(find_option),
+	KTAP_CASE(set_option),
 };
 
 int main(void)
