@@ -124,9 +124,20 @@ static int rblk_ana_group_scan(const struct rblk_ana_group *g, void *data)
 static void rblk_anatt_timeout(struct timer_list *t)
 {
 	struct rblk_ctrl *ctrl = from_timer(ctrl, t, anatt_timer);
+	enum rblk_state state;
 
-	rblk_info(ctrl, "ANATT timeout, resetting controller.\n");
-	rblk_ctrl_reset(ctrl);
+	if (rblk_ctrl_reset_stuck(ctrl)) {
+		rblk_info(ctrl, "ANATT timeout, resetting controller.\n");
+		return;
+	}
+	/*
+	 * Still connecting (a slow attempt that read the log early), or
+	 * already resetting: look again, so that the group is not left
+	 * unwatched once live.  A reset or delete stops the timer.
+	 */
+	state = rblk_ctrl_state(ctrl);
+	if (state == RBLK_STATE_CONNECTING || state == RBLK_STATE_RESETTING)
+		mod_timer(&ctrl->anatt_timer, jiffies + HZ);
 }
 
 /* Arm the ANATT timer while a group is changing, else stop it. */
@@ -200,6 +211,12 @@ int rblk_ana_read(struct rblk_ctrl *ctrl)
 	rblk_dbg(ctrl, "ANA log: change count %llu, %u groups\n",
 		 le64_to_cpu(hdr->chgcnt), le16_to_cpu(hdr->ngrps));
 out:
+	/*
+	 * Going on without ANA: the paths turn optimized when applied, no
+	 * group is watched.  (A broken association's reset stops it too.)
+	 */
+	if (!ctrl->ana_log_valid)
+		del_timer(&ctrl->anatt_timer);
 	mutex_unlock(&ctrl->ana_lock);
 	return ret;
 }

@@ -193,9 +193,10 @@ bool rblk_ctrl_holds_io(struct rblk_ctrl *ctrl)
 
 /*
  * LIVE -> RESETTING and hand over to err_work; false if not live.  @user:
- * asked for by the user, on an association that may well be healthy.
+ * asked for (by the user, or the ANATT timer) on an association that may
+ * well be healthy; @fault: the hold_reset fault applies (a user's reset).
  */
-static bool rblk_begin_reset(struct rblk_ctrl *ctrl, bool user)
+static bool rblk_begin_reset(struct rblk_ctrl *ctrl, bool user, bool fault)
 {
 	if (!rblk_change_state(ctrl, RBLK_STATE_RESETTING))
 		return false;
@@ -203,7 +204,7 @@ static bool rblk_begin_reset(struct rblk_ctrl *ctrl, bool user)
 		set_bit(RBLK_CTRL_USER_RESET, &ctrl->flags);
 	/* Until the namespaces are checked again after the reconnect. */
 	clear_bit(RBLK_CTRL_IO_READY, &ctrl->flags);
-	if (user && rblk_fault_hold_reset()) {
+	if (fault && rblk_fault_hold_reset()) {
 		rblk_info(ctrl, "fault injected: the reset's work is not queued\n");
 		return true;
 	}
@@ -223,7 +224,7 @@ void rblk_error_recovery(struct rblk_ctrl *ctrl)
 {
 	/* Also when a user's reset is pending: the association is broken. */
 	clear_bit(RBLK_CTRL_USER_RESET, &ctrl->flags);
-	if (rblk_begin_reset(ctrl, false)) {
+	if (rblk_begin_reset(ctrl, false, false)) {
 		trace_rblk_error_recovery(ctrl);
 		rblk_warn(ctrl, "starting error recovery\n");
 	}
@@ -240,10 +241,22 @@ void rblk_error_recovery(struct rblk_ctrl *ctrl)
  */
 int rblk_ctrl_reset(struct rblk_ctrl *ctrl)
 {
-	if (!rblk_begin_reset(ctrl, true))
+	if (!rblk_begin_reset(ctrl, true, true))
 		return -EBUSY;
 	rblk_info(ctrl, "resetting the controller\n");
 	return 0;
+}
+
+/**
+ * rblk_ctrl_reset_stuck() - reset a live controller the host finds stuck
+ *	(an ANA group past its transition time), as a user's reset does
+ * @ctrl: controller; any context
+ *
+ * Return: true if the reset started, false if the controller is not live.
+ */
+bool rblk_ctrl_reset_stuck(struct rblk_ctrl *ctrl)
+{
+	return rblk_begin_reset(ctrl, true, false);
 }
 
 /*

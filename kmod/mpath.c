@@ -347,15 +347,17 @@ struct rblk_ns *rblk_head_open_path(struct rblk_head *head)
  * rblk_head_nr_paths() - how many paths of a head users can name now
  * @head: head
  *
- * Those attached and visible whose controller is not being deleted or
- * dead: not one still being added or on its way out.
+ * Those attached and visible whose controller is not being deleted: not
+ * one still being added or on its way out.  A dead controller's path
+ * counts (it stays until disconnected, and naming the head must not pick
+ * the live one away from it).
  *
  * Return: the number, a snapshot.
  */
 unsigned int rblk_head_nr_paths(struct rblk_head *head)
 {
-	unsigned int nr = 0;
 	enum rblk_state state;
+	unsigned int nr = 0;
 	struct rblk_ns *ns;
 	int srcu_idx;
 
@@ -363,8 +365,7 @@ unsigned int rblk_head_nr_paths(struct rblk_head *head)
 	list_for_each_entry_srcu(ns, &head->paths, siblings,
 				 srcu_read_lock_held(&head->srcu)) {
 		state = rblk_ctrl_state(ns->ctrl);
-		nr += rblk_ns_visible(ns) && state != RBLK_STATE_DELETING &&
-		      state != RBLK_STATE_DEAD;
+		nr += rblk_ns_visible(ns) && state != RBLK_STATE_DELETING;
 	}
 	srcu_read_unlock(&head->srcu, srcu_idx);
 	return nr;

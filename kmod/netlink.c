@@ -438,6 +438,11 @@ static struct rblk_ns *rblk_nl_lookup_ns(struct genl_info *info,
 	else
 		ns = rblk_ns_find(ctrl, -1, nla_data(name_attr));
 	if (!ns && ctrl) {
+		/* Elsewhere, or nowhere? */
+		ns = rblk_nl_lookup_ns(info, NULL);
+		if (IS_ERR(ns))
+			return ns;
+		rblk_ns_put(ns);
 		NL_SET_ERR_MSG(info->extack,
 			       "the device is not on this controller");
 		return ERR_PTR(-EINVAL);

@@ -315,8 +315,10 @@ static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 	if (ret)
 		goto out_free_ns;
 	if (rblk_multipath) {
-		info = rblk_ns_fault_ids(info, &fault_info);
-		ns->head = rblk_head_get(ctrl, nsid, info, &rblk_head_fops);
+		/* The fault's identifiers for the head only, not the path's. */
+		ns->head = rblk_head_get(ctrl, nsid,
+					 rblk_ns_fault_ids(info, &fault_info),
+					 &rblk_head_fops);
 		if (IS_ERR(ns->head)) {
 			ret = PTR_ERR(ns->head);
 			goto out_free_stats;

@@ -834,6 +834,7 @@ void rblk_event_unregister(struct notifier_block *nb);
 /* ana.c: the controller's copy of the ANA log page */
 void rblk_ana_init(struct rblk_ctrl *ctrl);
 void rblk_ana_stop(struct rblk_ctrl *ctrl);
+bool rblk_ctrl_reset_stuck(struct rblk_ctrl *ctrl);
 void rblk_ana_free(struct rblk_ctrl *ctrl);
 void rblk_ana_setup(struct rblk_ctrl *ctrl);
 int rblk_ana_read(struct rblk_ctrl *ctrl);
