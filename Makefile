@@ -86,7 +86,7 @@ HAVE_KDIR = @test -d $(KDIR) || { \
 # outside the tree; cp -a keeps their times, so kbuild rebuilds what
 # changed.
 sync_sources = mkdir -p $(1)/kmod $(1)/include && \
-	cp -a Kbuild $(1)/ && cp -a kmod/*.[ch] $(1)/kmod/ && cp -a include/. $(1)/include/
+	cp -a Kbuild VERSION $(1)/ && cp -a kmod/*.[ch] $(1)/kmod/ && cp -a include/. $(1)/include/
 SYNC_MOD = @[ "$(MOD_DIR)" = "$(CURDIR)" ] || { $(call sync_sources,$(MOD_DIR)); }
 
 modules:
@@ -129,9 +129,10 @@ SYSTEMDUNITDIR ?= /lib/systemd/system
 # names another (a recursive make with that KVER does the work).
 INSTALL_KVER := $(if $(filter command line,$(origin KABI) $(origin KVER)),$(KVER),$(shell uname -r))
 MODDIR ?= /lib/modules/$(KVER)/updates
-# The version DKMS knows the sources by: dkms.conf's.
-VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
-DKMSSRCDIR ?= /usr/src/rblk-$(VERSION)
+# rblk's version, one for the module (Kbuild), nvmecfg (tools/Makefile) and
+# DKMS (dkms.conf's PACKAGE_VERSION, filled in by install-dkms).
+RBLK_VERSION := $(shell cat VERSION)
+DKMSSRCDIR ?= /usr/src/rblk-$(RBLK_VERSION)
 INSTALLED = $(MODDIR)/rblk.ko $(SBINDIR)/nvmecfg $(MANDIR)/man8/nvmecfg.8 \
 	$(UDEVDIR)/rules.d/60-rblk.rules $(SYSTEMDUNITDIR)/rblk-autoconnect.service \
 	$(BASHCOMPDIR)/nvmecfg
@@ -171,7 +172,10 @@ uninstall-kver:
 # What `dkms add` wants: the module's sources and dkms.conf in one tree.
 install-dkms:
 	@mkdir -p $(DESTDIR)$(DKMSSRCDIR)/kmod
-	install -m 0644 Kbuild dkms.conf $(DESTDIR)$(DKMSSRCDIR)/
+	install -m 0644 Kbuild VERSION $(DESTDIR)$(DKMSSRCDIR)/
+	@mkdir -p $(BUILD)
+	sed 's|@VERSION@|$(RBLK_VERSION)|g' dkms.conf.in > $(BUILD)dkms.conf
+	install -m 0644 $(BUILD)dkms.conf $(DESTDIR)$(DKMSSRCDIR)/dkms.conf
 	install -m 0644 kmod/*.[ch] $(DESTDIR)$(DKMSSRCDIR)/kmod/
 	install -D -m 0644 include/uapi/linux/rblk.h \
 		$(DESTDIR)$(DKMSSRCDIR)/include/uapi/linux/rblk.h
@@ -345,5 +349,5 @@ bench:
 clean: modules_clean
 	rm -rf $(BUILD)initramfs $(BUILD)initramfs.cpio.gz $(BUILD)console.log $(BUILD)ktap.log \
 		$(BUILD)mod-* $(BUILD)guest-* \
-		$(BUILD)nvmecfg.bash \
+		$(BUILD)nvmecfg.bash $(BUILD)dkms.conf $(BUILD)rblk-autoconnect.service \
 		$(DEBUG_BUILD) $(DEBUG_MOD)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DKMS builds rblk (dkms.conf, make install-dkms) against the headers of
+# DKMS builds rblk (dkms.conf.in, make install-dkms) against the headers of
 # every supported kernel, in a private DKMS tree: dkms add, then for each
 # kernel build, install (into a staged /lib/modules), status and remove;
 # a kernel outside dkms.conf's BUILD_EXCLUSIVE_KERNEL is refused without a
@@ -15,7 +15,7 @@ KDIR=${KDIR:-/usr/src/linux-headers-$KVER}
 read -r -a kvers <<< "${DKMS_KVERS:-$KVER}"
 read -r -a kdirs <<< "${DKMS_KDIRS:-$KDIR}"
 [ ${#kvers[@]} -eq ${#kdirs[@]} ] || { echo "dkms_test: DKMS_KVERS and DKMS_KDIRS differ in length" >&2; exit 2; }
-VER=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+VER=$(cat VERSION)
 plan=$((6 + 6 * ${#kvers[@]}))
 
 echo "KTAP version 1"
@@ -50,8 +50,9 @@ for i in "${!kvers[@]}"; do
 	check "dkms install for $KVER (no depmod: a staged tree)" \
 		dkms install -m rblk -v "$VER" -k "$KVER" --kernelsourcedir "$KDIR" --no-depmod "${TREES[@]}"
 	ko=$ROOT/lib/modules/$KVER/updates/dkms/rblk.ko
-	check "the installed module is rblk for $KVER" sh -c \
+	check "the installed module is rblk $VER for $KVER" sh -c \
 		"modinfo -F vermagic '$ko' | grep -q '^$KVER ' && [ \"\$(modinfo -F name '$ko')\" = rblk ] &&
+		 [ \"\$(modinfo -F version '$ko')\" = '$VER' ] &&
 		 depmod -b '$ROOT' '$KVER' && grep -q '^updates/dkms/rblk.ko:' '$ROOT/lib/modules/$KVER/modules.dep'"
 	check "dkms status says installed for $KVER" sh -c \
 		"dkms status -m rblk -v '$VER' ${TREES[*]} | grep -q 'rblk/$VER, $KVER, x86_64: installed'"
