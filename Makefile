@@ -74,13 +74,15 @@ all: modules tools $(BUILD)nvmecfg.bash
 setup:
 	@scripts/setup.sh $(KVER) $(BUILD)
 
-# Say what is missing, rather than a kbuild error: a supported kernel's
-# headers come from make setup, any other kernel's from its package.
+# Say what is missing, rather than a kbuild error: the kernel's headers
+# package; for building and testing a supported kernel (not for make
+# install: HEADERS_FOR_INSTALL), also make setup, which unpacks its headers
+# under build/ (and installs QEMU and the test tools).
 HAVE_KDIR = @test -d $(KDIR) || { \
-	if [ "$(filter $(KVER),$(addsuffix -amd64,$(KABIS)))" ]; then \
-		echo "no headers for $(KVER): run 'make setup KABI=$(KVER:-amd64=)'" >&2; \
+	if [ "$(if $(HEADERS_FOR_INSTALL),,$(filter $(KVER),$(addsuffix -amd64,$(KABIS))))" ]; then \
+		echo "no headers for $(KVER): install linux-headers-$(KVER), or run 'make setup KABI=$(KVER:-amd64=)' for the test guest's" >&2; \
 	else \
-		echo "no headers for $(KVER): install linux-headers-$(KVER)" >&2; \
+		echo "no headers for $(KVER): install linux-headers-$(KVER) (apt-get install linux-headers-$(KVER))" >&2; \
 	fi; exit 1; }
 # A copy of the module's sources (never the tree's objects) for a build
 # outside the tree; cp -a keeps their times, so kbuild rebuilds what
@@ -143,6 +145,8 @@ install-module:
 	@$(MAKE) --no-print-directory install-module-kver KVER=$(INSTALL_KVER)
 
 # The module is built for KVER: refuse to put it under another kernel's tree.
+# Missing headers: the package's name only (HAVE_KDIR).
+install-module-kver: HEADERS_FOR_INSTALL := 1
 install-module-kver: modules
 	@v=$$(modinfo -F vermagic $(MOD_KO) | cut -d' ' -f1); [ "$$v" = "$(KVER)" ] || \
 		{ echo "$(MOD_KO) is built for $$v, not KVER=$(KVER)" >&2; exit 1; }

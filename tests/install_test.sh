@@ -16,7 +16,7 @@ trap 'rm -rf "$T"' EXIT
 . tests/ktap.sh
 
 echo "KTAP version 1"
-echo "1..19"
+echo "1..20"
 
 D=$T/root
 check "make install DESTDIR PREFIX=/usr" \
@@ -102,5 +102,13 @@ else
 		"[ $rc -ne 0 ] && grep -q 'install linux-headers-$run' '$T/out' &&
 		 [ ! -e '$D/lib/modules' ]"
 fi
+# A supported kernel's headers missing (KDIR nowhere): make install names
+# the package too, and not make setup, which would install QEMU and the
+# test tools on the server.
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s install-module \
+	KVER="$KVER" KDIR=/nonexistent DESTDIR="$T/noheaders" > "$T/out" 2>&1; rc=$?
+check "make install without $KVER's headers: names linux-headers-$KVER, not make setup" sh -c \
+	"[ $rc -ne 0 ] && grep -q 'install linux-headers-$KVER' '$T/out' && ! grep -q 'make setup' '$T/out' &&
+	 [ ! -e '$T/noheaders' ] || { cat '$T/out'; exit 1; }"
 
 exit $failed
