@@ -16,7 +16,7 @@ read -r -a kvers <<< "${DKMS_KVERS:-$KVER}"
 read -r -a kdirs <<< "${DKMS_KDIRS:-$KDIR}"
 [ ${#kvers[@]} -eq ${#kdirs[@]} ] || { echo "dkms_test: DKMS_KVERS and DKMS_KDIRS differ in length" >&2; exit 2; }
 VER=$(cat VERSION)
-plan=$((6 + 6 * ${#kvers[@]}))
+plan=$((6 + 7 * ${#kvers[@]}))
 
 echo "KTAP version 1"
 echo "1..$plan"
@@ -54,6 +54,11 @@ for i in "${!kvers[@]}"; do
 		"modinfo -F vermagic '$ko' | grep -q '^$KVER ' && [ \"\$(modinfo -F name '$ko')\" = rblk ] &&
 		 [ \"\$(modinfo -F version '$ko')\" = '$VER' ] &&
 		 depmod -b '$ROOT' '$KVER' && grep -q '^updates/dkms/rblk.ko:' '$ROOT/lib/modules/$KVER/modules.dep'"
+	# What Documentation/install.rst, "Secure Boot", has the
+	# administrator enroll: dkms's key (here our own file of it).
+	check "dkms signed it with its MOK ($mok_certificate)" sh -c \
+		"[ \"\$(modinfo -F signer '$ko')\" = 'DKMS module signing key' ] &&
+		 openssl x509 -inform DER -in '$mok_certificate' -noout -subject | grep -q 'CN *= *DKMS module signing key'"
 	check "dkms status says installed for $KVER" sh -c \
 		"dkms status -m rblk -v '$VER' ${TREES[*]} | grep -q 'rblk/$VER, $KVER, x86_64: installed'"
 	check "dkms remove for $KVER takes the module away" sh -c \
