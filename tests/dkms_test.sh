@@ -55,10 +55,19 @@ for i in "${!kvers[@]}"; do
 		 [ \"\$(modinfo -F version '$ko')\" = '$VER' ] &&
 		 depmod -b '$ROOT' '$KVER' && grep -q '^updates/dkms/rblk.ko:' '$ROOT/lib/modules/$KVER/modules.dep'"
 	# What Documentation/install.rst, "Secure Boot", has the
-	# administrator enroll: dkms's key (here our own file of it).
-	check "dkms signed it with its MOK ($mok_certificate)" sh -c \
-		"[ \"\$(modinfo -F signer '$ko')\" = 'DKMS module signing key' ] &&
-		 openssl x509 -inform DER -in '$mok_certificate' -noout -subject | grep -q 'CN *= *DKMS module signing key'"
+	# administrator enroll: dkms's key (here our own file of it).  dkms
+	# signs with the kernel's sign-file, where Debian's dkms looks for it
+	# (linux-kbuild-X.Y comes with the headers package; not with the
+	# headers make setup unpacks).
+	if [ -x "/usr/lib/linux-kbuild-${KVER%.*}/scripts/sign-file" ] ||
+	   [ -x "/lib/modules/$KVER/build/scripts/sign-file" ]; then
+		check "dkms signed it with its MOK ($mok_certificate)" sh -c \
+			"[ \"\$(modinfo -F signer '$ko')\" = 'DKMS module signing key' ] &&
+			 openssl x509 -inform DER -in '$mok_certificate' -noout -subject | grep -q 'CN *= *DKMS module signing key'"
+	else
+		n=$((n + 1))
+		echo "ok $n dkms signed it with its MOK # SKIP no sign-file for $KVER (linux-kbuild-${KVER%.*})"
+	fi
 	check "dkms status says installed for $KVER" sh -c \
 		"dkms status -m rblk -v '$VER' ${TREES[*]} | grep -q 'rblk/$VER, $KVER, x86_64: installed'"
 	check "dkms remove for $KVER takes the module away" sh -c \
