@@ -74,19 +74,21 @@ all: modules tools $(BUILD)nvmecfg.bash
 setup:
 	@scripts/setup.sh $(KVER) $(BUILD)
 
-# Say what is missing, rather than a kbuild error: a supported kernel's
-# headers come from make setup, any other kernel's from its package.
+# Say what is missing, rather than a kbuild error: the kernel's headers
+# package; for building and testing a supported kernel (not for make
+# install: HEADERS_FOR_INSTALL), also make setup, which unpacks its headers
+# under build/ (and installs QEMU and the test tools).
 HAVE_KDIR = @test -d $(KDIR) || { \
-	if [ "$(filter $(KVER),$(addsuffix -amd64,$(KABIS)))" ]; then \
-		echo "no headers for $(KVER): run 'make setup KABI=$(KVER:-amd64=)'" >&2; \
+	if [ "$(if $(HEADERS_FOR_INSTALL),,$(filter $(KVER),$(addsuffix -amd64,$(KABIS))))" ]; then \
+		echo "no headers for $(KVER): install linux-headers-$(KVER), or run 'make setup KABI=$(KVER:-amd64=)' for the test guest's" >&2; \
 	else \
-		echo "no headers for $(KVER): install linux-headers-$(KVER)" >&2; \
+		echo "no headers for $(KVER): install linux-headers-$(KVER) (apt-get install linux-headers-$(KVER))" >&2; \
 	fi; exit 1; }
 # A copy of the module's sources (never the tree's objects) for a build
 # outside the tree; cp -a keeps their times, so kbuild rebuilds what
 # changed.
 sync_sources = mkdir -p $(1)/kmod $(1)/include && \
-	cp -a Kbuild $(1)/ && cp -a kmod/*.[ch] $(1)/kmod/ && cp -a include/. $(1)/include/
+	cp -a Kbuild VERSION $(1)/ && cp -a kmod/*.[ch] $(1)/kmod/ && cp -a include/. $(1)/include/
 SYNC_MOD = @[ "$(MOD_DIR)" = "$(CURDIR)" ] || { $(call sync_sources,$(MOD_DIR)); }
 
 modules:
@@ -129,9 +131,10 @@ SYSTEMDUNITDIR ?= /lib/systemd/system
 # names another (a recursive make with that KVER does the work).
 INSTALL_KVER := $(if $(filter command line,$(origin KABI) $(origin KVER)),$(KVER),$(shell uname -r))
 MODDIR ?= /lib/modules/$(KVER)/updates
-# The version DKMS knows the sources by: dkms.conf's.
-VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
-DKMSSRCDIR ?= /usr/src/rblk-$(VERSION)
+# rblk's version, one for the module (Kbuild), nvmecfg (tools/Makefile) and
+# DKMS (dkms.conf's PACKAGE_VERSION, filled in by install-dkms).
+RBLK_VERSION := $(shell cat VERSION)
+DKMSSRCDIR ?= /usr/src/rblk-$(RBLK_VERSION)
 INSTALLED = $(MODDIR)/rblk.ko $(SBINDIR)/nvmecfg $(MANDIR)/man8/nvmecfg.8 \
 	$(UDEVDIR)/rules.d/60-rblk.rules $(SYSTEMDUNITDIR)/rblk-autoconnect.service \
 	$(BASHCOMPDIR)/nvmecfg
@@ -142,6 +145,8 @@ install-module:
 	@$(MAKE) --no-print-directory install-module-kver KVER=$(INSTALL_KVER)
 
 # The module is built for KVER: refuse to put it under another kernel's tree.
+# Missing headers: the package's name only (HAVE_KDIR).
+install-module-kver: HEADERS_FOR_INSTALL := 1
 install-module-kver: modules
 	@v=$$(modinfo -F vermagic $(MOD_KO) | cut -d' ' -f1); [ "$$v" = "$(KVER)" ] || \
 		{ echo "$(MOD_KO) is built for $$v, not KVER=$(KVER)" >&2; exit 1; }
@@ -171,7 +176,10 @@ uninstall-kver:
 # What `dkms add` wants: the module's sources and dkms.conf in one tree.
 install-dkms:
 	@mkdir -p $(DESTDIR)$(DKMSSRCDIR)/kmod
-	install -m 0644 Kbuild dkms.conf $(DESTDIR)$(DKMSSRCDIR)/
+	install -m 0644 Kbuild VERSION $(DESTDIR)$(DKMSSRCDIR)/
+	@mkdir -p $(BUILD)
+	sed 's|@VERSION@|$(RBLK_VERSION)|g' dkms.conf.in > $(BUILD)dkms.conf
+	install -m 0644 $(BUILD)dkms.conf $(DESTDIR)$(DKMSSRCDIR)/dkms.conf
 	install -m 0644 kmod/*.[ch] $(DESTDIR)$(DKMSSRCDIR)/kmod/
 	install -D -m 0644 include/uapi/linux/rblk.h \
 		$(DESTDIR)$(DKMSSRCDIR)/include/uapi/linux/rblk.h
@@ -345,5 +353,5 @@ bench:
 clean: modules_clean
 	rm -rf $(BUILD)initramfs $(BUILD)initramfs.cpio.gz $(BUILD)console.log $(BUILD)ktap.log \
 		$(BUILD)mod-* $(BUILD)guest-* \
-		$(BUILD)nvmecfg.bash \
+		$(BUILD)nvmecfg.bash $(BUILD)dkms.conf $(BUILD)rblk-autoconnect.service \
 		$(DEBUG_BUILD) $(DEBUG_MOD)

@@ -88,3 +88,4 @@ module_exit(rblk_exit);
 MODULE_AUTHOR("The rblk authors");
 MODULE_DESCRIPTION("NVMe over Fabrics RDMA host block device");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(RBLK_VERSION);

@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Host tests of what an administrator installs (make host-check, and the
-# host part of make check): tests/install_test.sh and tests/dkms_test.sh,
-# and of the harness's kernel log filter, tests/known_splats_test.sh; each
-# KTAP; prints them, then "N passed, N failed".
+# host part of make check): tests/install_test.sh, tests/unit_test.sh
+# (the systemd unit), tests/version_test.sh (one version everywhere) and
+# tests/dkms_test.sh, and of the harness's kernel log filter,
+# tests/known_splats_test.sh; each KTAP; prints them, then "N passed, N
+# failed".
 #
 # env: KVER, KDIR (see the Makefile)
 cd "$(dirname "$0")/.." || exit 1
@@ -11,7 +13,8 @@ cd "$(dirname "$0")/.." || exit 1
 # shellcheck source=../tools/tests/ktap-run.sh
 . tools/tests/ktap-run.sh
 pass=0 fail=0 skip=0
-ktap_run "bash tests/install_test.sh" "bash tests/dkms_test.sh" \
+ktap_run "bash tests/install_test.sh" "bash tests/unit_test.sh" "bash tests/version_test.sh" \
+	"bash tests/dkms_test.sh" \
 	"bash tests/known_splats_test.sh"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

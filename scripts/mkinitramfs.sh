@@ -199,6 +199,12 @@ if [ -x "$NVMECFG" ]; then
 	[ -x tools/tests/iopoll_idle ] && copy_bin tools/tests/iopoll_idle iopoll_idle
 	# The malformed NVMe ioctls of selftests/rblk/passthru.sh.
 	[ -x tools/tests/passthru_fuzz ] && copy_bin tools/tests/passthru_fuzz passthru_fuzz
+	# The boot-time unit, as make install fills it in, for the guest's
+	# nvmecfg: selftests/rblk/autoconnect_unit.sh runs its commands (the
+	# guest has no systemd).
+	mkdir -p "$ROOT/usr/lib/systemd/system"
+	sed 's|@SBINDIR@|/usr/bin|g' systemd/rblk-autoconnect.service.in \
+		> "$ROOT/usr/lib/systemd/system/rblk-autoconnect.service"
 else
 	echo "mkinitramfs: note: $NVMECFG not built; nvmecfg not in the guest" >&2
 fi

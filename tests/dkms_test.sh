@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DKMS builds rblk (dkms.conf, make install-dkms) against the headers of
+# DKMS builds rblk (dkms.conf.in, make install-dkms) against the headers of
 # every supported kernel, in a private DKMS tree: dkms add, then for each
 # kernel build, install (into a staged /lib/modules), status and remove;
 # a kernel outside dkms.conf's BUILD_EXCLUSIVE_KERNEL is refused without a
@@ -15,8 +15,8 @@ KDIR=${KDIR:-/usr/src/linux-headers-$KVER}
 read -r -a kvers <<< "${DKMS_KVERS:-$KVER}"
 read -r -a kdirs <<< "${DKMS_KDIRS:-$KDIR}"
 [ ${#kvers[@]} -eq ${#kdirs[@]} ] || { echo "dkms_test: DKMS_KVERS and DKMS_KDIRS differ in length" >&2; exit 2; }
-VER=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
-plan=$((6 + 6 * ${#kvers[@]}))
+VER=$(cat VERSION)
+plan=$((6 + 7 * ${#kvers[@]}))
 
 echo "KTAP version 1"
 echo "1..$plan"
@@ -50,9 +50,24 @@ for i in "${!kvers[@]}"; do
 	check "dkms install for $KVER (no depmod: a staged tree)" \
 		dkms install -m rblk -v "$VER" -k "$KVER" --kernelsourcedir "$KDIR" --no-depmod "${TREES[@]}"
 	ko=$ROOT/lib/modules/$KVER/updates/dkms/rblk.ko
-	check "the installed module is rblk for $KVER" sh -c \
+	check "the installed module is rblk $VER for $KVER" sh -c \
 		"modinfo -F vermagic '$ko' | grep -q '^$KVER ' && [ \"\$(modinfo -F name '$ko')\" = rblk ] &&
+		 [ \"\$(modinfo -F version '$ko')\" = '$VER' ] &&
 		 depmod -b '$ROOT' '$KVER' && grep -q '^updates/dkms/rblk.ko:' '$ROOT/lib/modules/$KVER/modules.dep'"
+	# What Documentation/install.rst, "Secure Boot", has the
+	# administrator enroll: dkms's key (here our own file of it).  dkms
+	# signs with the kernel's sign-file, where Debian's dkms looks for it
+	# (linux-kbuild-X.Y comes with the headers package; not with the
+	# headers make setup unpacks).
+	if [ -x "/usr/lib/linux-kbuild-${KVER%.*}/scripts/sign-file" ] ||
+	   [ -x "/lib/modules/$KVER/build/scripts/sign-file" ]; then
+		check "dkms signed it with its MOK ($mok_certificate)" sh -c \
+			"[ \"\$(modinfo -F signer '$ko')\" = 'DKMS module signing key' ] &&
+			 openssl x509 -inform DER -in '$mok_certificate' -noout -subject | grep -q 'CN *= *DKMS module signing key'"
+	else
+		n=$((n + 1))
+		echo "ok $n dkms signed it with its MOK # SKIP no sign-file for $KVER (linux-kbuild-${KVER%.*})"
+	fi
 	check "dkms status says installed for $KVER" sh -c \
 		"dkms status -m rblk -v '$VER' ${TREES[*]} | grep -q 'rblk/$VER, $KVER, x86_64: installed'"
 	check "dkms remove for $KVER takes the module away" sh -c \

@@ -80,6 +80,7 @@ static int report(const char *cmd, const char *what, const struct rnl *r,
 		  int err, bool target, const struct host_info *h)
 {
 	const char *name = what ?: cmd;
+	const char *words;
 	char buf[64];
 
 	if (error_exit(err, r->bad_attr >= 0) == EXIT_USAGE) {
@@ -109,12 +110,16 @@ static int report(const char *cmd, const char *what, const struct rnl *r,
 		return error_exit(err, false);
 	}
 	/* The kernel says which capability is missing when it knows. */
-	fprintf(stderr, "nvmecfg: %s: %s", name,
-		err == -EPERM && r->msg[0] ? "permission denied" :
-		errno_words(err, target));
-	if (r->msg[0])
-		fprintf(stderr, ": %s", r->msg);
-	else if (r->miss_type >= 0)
+	words = err == -EPERM && r->msg[0] ? "permission denied" :
+		errno_words(err, target);
+	/* Once: a kernel message that says it already stands alone. */
+	if (r->msg[0] && strstr(r->msg, words))
+		fprintf(stderr, "nvmecfg: %s: %s", name, r->msg);
+	else if (r->msg[0])
+		fprintf(stderr, "nvmecfg: %s: %s: %s", name, words, r->msg);
+	else
+		fprintf(stderr, "nvmecfg: %s: %s", name, words);
+	if (!r->msg[0] && r->miss_type >= 0)
 		fprintf(stderr, ": missing %s",
 			blamed(r->miss_type, NULL, buf, sizeof(buf)));
 	fputc('\n', stderr);

@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# rblk-autoconnect.service as make install writes it: systemd-analyze
+# verify finds nothing to say about it, it runs the installed nvmecfg
+# (connect-all at start, disconnect-all at stop, so RemainAfterExit=yes),
+# orders as Documentation/install.rst says (after the network and the RDMA
+# device, before remote-fs-pre.target, so that _netdev mounts come after
+# the connect and go before the disconnect), retries a failed connect but
+# not a bad configuration, and enables without rdma-core's rdma-hw.target.
+# Its commands run in the guest: selftests/rblk/autoconnect_unit.sh.  KTAP;
+# the cases that need systemd-analyze or systemctl skip without them.
+# shellcheck disable=SC2317 # the functions run through check
+cd "$(dirname "$0")/.." || exit 1
+
+T=$(mktemp -d /tmp/rblk-unit.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+# shellcheck source=tests/ktap.sh
+. tests/ktap.sh
+skip() { n=$((n + 1)); echo "ok $n $1 # SKIP $2"; }
+
+echo "KTAP version 1"
+echo "1..9"
+
+D=$T/root
+check "make install-tools DESTDIR PREFIX=/usr" \
+	make --no-print-directory -s install-tools DESTDIR="$D" PREFIX=/usr
+U=$D/lib/systemd/system/rblk-autoconnect.service
+# key NAME: the unit's values of NAME, one a line, in order.
+key() { sed -n "s/^$1=//p" "$U" 2>/dev/null; }
+# has NAME VALUE: one of NAME='s values (a line of blank-separated words)
+# holds VALUE.
+has() { key "$1" | tr ' ' '\n' | grep -qxF "$2"; }
+
+# systemd-analyze looks for the commands on this machine: show it the
+# staged tool where the unit names it.  It warns about what it ignores
+# (an unknown key, a bad value) but exits 0: any word about the unit fails.
+if command -v systemd-analyze > /dev/null; then
+	sed "s|=/usr/sbin/nvmecfg|=$D/usr/sbin/nvmecfg|" "$U" > "$T/rblk-autoconnect.service"
+	out=$(systemd-analyze verify --man=no "$T/rblk-autoconnect.service" 2>&1)
+	rc=$?
+	if [ "$rc" -eq 0 ] && ! printf '%s\n' "$out" | grep -q rblk-autoconnect; then
+		ok "systemd-analyze verify: no error, no warning"
+	else
+		not_ok "systemd-analyze verify: no error, no warning (exit $rc)" "$out"
+	fi
+else
+	skip "systemd-analyze verify: no error, no warning" "no systemd-analyze"
+fi
+
+check "start: modprobe rblk, then the installed nvmecfg connect-all" test \
+	"$(key ExecStartPre) $(key ExecStart)" = "/sbin/modprobe rblk /usr/sbin/nvmecfg connect-all"
+check "stop: the installed nvmecfg disconnect-all, run since a oneshot stays active" test \
+	"$(key ExecStop) $(key Type) $(key RemainAfterExit)" = "/usr/sbin/nvmecfg disconnect-all oneshot yes"
+online() { has After network-online.target && has Wants network-online.target; }
+check "after network-online.target, which it wants" online
+# rdma-core's target: After= only (no Requires=, Requisite=, BindsTo=,
+# which fail where it does not exist), and wanted by it (hotplug).
+rdma() {
+	has After rdma-hw.target && has WantedBy rdma-hw.target &&
+		! grep -E '^(Requires|Requisite|BindsTo)=.*rdma-hw' "$U"
+}
+check "after rdma-hw.target, without requiring it; wanted by it" rdma
+# Started before remote-fs-pre.target, so stopped after it at shutdown:
+# after every _netdev mount (after remote-fs-pre.target) is unmounted.
+check "before remote-fs-pre.target (stops after the _netdev mounts)" \
+	has Before remote-fs-pre.target
+# nvmecfg's exit status 1 is a failed discovery or connect (nvmecfg(8),
+# EXIT STATUS): retried; 2 (usage, a bad discovery.conf line) and 4 (no
+# privilege) would fail again.  Several tries, a while apart.
+retries() {
+	[ "$(key Restart)" = on-failure ] && [ -n "$(key RestartSec)" ] &&
+		has RestartPreventExitStatus 2 && has RestartPreventExitStatus 4 &&
+		! has RestartPreventExitStatus 1 && [ "$(key StartLimitBurst)" -ge 5 ]
+}
+check "retries exit status 1, not 2 or 4, several times" retries
+
+if command -v systemctl > /dev/null; then
+	out=$(systemctl --root="$D" enable rblk-autoconnect.service 2>&1)
+	rc=$?
+	W=$D/etc/systemd/system
+	if [ "$rc" -eq 0 ] && [ -L "$W/default.target.wants/rblk-autoconnect.service" ] &&
+	   [ -L "$W/rdma-hw.target.wants/rblk-autoconnect.service" ]; then
+		ok "systemctl enable: wanted by default.target and rdma-hw.target, without rdma-core"
+	else
+		not_ok "systemctl enable: wanted by default.target and rdma-hw.target, without rdma-core (exit $rc)" \
+			"$out" "$(find "$D/etc" 2>&1)"
+	fi
+else
+	skip "systemctl enable: wanted by default.target and rdma-hw.target, without rdma-core" "no systemctl"
+fi
+
+exit $failed
