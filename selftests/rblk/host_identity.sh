@@ -152,7 +152,10 @@ mod_hn=$(cat /sys/module/rblk/parameters/hostnqn)
 
 # --- neither /etc/nvme nor a machine UUID (nvmecfg's test root, an empty
 # directory, stands for such a machine): the module's identity ---
-mkdir -p /tmp/hi-nodmi
+# (The module's parameters stay where they are; messages name the root's
+# paths.)
+mkdir -p /tmp/hi-nodmi/sys && ln -sf /sys/module /tmp/hi-nodmi/sys/module &&
+	ln -sf /proc /tmp/hi-nodmi/proc || fail "cannot make /tmp/hi-nodmi"
 export NVMECFG_TEST_ROOT=/tmp/hi-nodmi
 show=$(nvmecfg show -o json) || fail "nvmecfg show failed: $show"
 printf '%s\n' "$show" | jq -e --arg hn "$mod_hn" \
@@ -162,7 +165,7 @@ refused "the module's generated host NQN"
 # Said once, on stderr: the identity will not survive a reload.
 printf '%s\n' "$err" | grep -q "not persistent" ||
 	fail "no warning that the module's host NQN is not persistent: $err"
-printf '%s\n' "$err" | grep -q "nvmecfg gen-hostnqn > /etc/nvme/hostnqn" ||
+printf '%s\n' "$err" | grep -q "nvmecfg gen-hostnqn > \(/tmp/hi-nodmi\)\?/etc/nvme/hostnqn" ||
 	fail "the warning does not say how to persist an identity: $err"
 connect -q "$HN"
 [ "$rc" -eq 0 ] || fail "connect -q $HN without /etc/nvme refused: $out"
