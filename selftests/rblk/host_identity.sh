@@ -172,7 +172,6 @@ connect -q "$HN"
 [ "$(ctrl_attr hostid)" = "$HI" ] || fail "-q $HN: hostid $(ctrl_attr hostid), want its UUID $HI"
 rblk_disconnect "/dev/$(echo "$out" | sed -n 2p)"
 [ "$(cat /sys/module/rblk/parameters/hostnqn)" = "$mod_hn" ] || fail "module hostnqn changed"
-unset NVMECFG_TEST_ROOT
 
 # The hostnqn module parameter: its UUID is the module's host ID.
 rblk_unload
@@ -183,6 +182,7 @@ connect
 [ "$rc" -eq 0 ] || fail "connect with the hostnqn module parameter refused: $out"
 [ "$(ctrl_attr hostnqn)" = "$HN" ] || fail "hostnqn $(ctrl_attr hostnqn), want the parameter's"
 rblk_disconnect "/dev/$(echo "$out" | sed -n 2p)"
+unset NVMECFG_TEST_ROOT
 # A malformed parameter fails the load, naming it.
 rblk_unload
 insmod "$RBLK_KO" hostid=not-a-uuid 2>/dev/null && fail "insmod hostid=not-a-uuid succeeded"
