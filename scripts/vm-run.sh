@@ -63,11 +63,14 @@ echo "vm-run: booting $KVER (TCG), mode=$MODE tests=${tests_arg:-all}, timeout $
 start=$(date +%s)
 set +e
 # -nic none: the guest has no network device that could reach anything.
+# -uuid: the SMBIOS system UUID a real machine has (/sys/class/dmi/id/
+# product_uuid), from which nvmecfg derives a stable host NQN; fixed, so
+# that it is the same in every boot (host_identity).
 # ttyS0 = console (+ monitor, as -nographic does), ttyS1 = KTAP file.
 # stdin from /dev/null: qemu leaves the terminal alone and never stops on SIGTTIN.
 timeout -k 10 "$VM_TIMEOUT" \
 	qemu-system-x86_64 -accel tcg -cpu max -m "${RBLK_VM_MEM:-2048}" -smp 2 \
-		-nic none -no-reboot -nographic \
+		-nic none -no-reboot -nographic -uuid "${RBLK_VM_UUID:-7b1e0c3a-5d2f-4c1b-9a6e-2f4d8c0b1a23}" \
 		-serial mon:stdio -serial "file:$KTAP" \
 		-kernel "$KERNEL" -initrd "$INITRD" -append "$APPEND" \
 		< /dev/null 2>&1 |

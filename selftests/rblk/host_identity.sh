@@ -4,9 +4,11 @@
 # nvmecfg connects without -q, with /etc/nvme/hostnqn and /etc/nvme/hostid
 # as its identity, and so does nvme-cli, on the same namespace, seeing the
 # same data; another host NQN is refused with the target's reason.
-# Without /etc/nvme the module's identity applies: the hostnqn module
-# parameter (its UUID becomes the host ID), or a generated
-# nqn.2014-08.org.nvmexpress:uuid:<hostid> that stays for the module's life.
+# Without /etc/nvme the machine's: the NQN nvme-cli derives from the DMI
+# product UUID, the same across module loads.  Without that too the
+# module's identity applies: the hostnqn module parameter (its UUID becomes
+# the host ID), or a generated nqn.2014-08.org.nvmexpress:uuid:<hostid>
+# that stays for the module's life.
 # rblk-timeout: 300
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -25,7 +27,7 @@ cleanup() {
 	[ -d /etc/nvme.saved ] && { rm -rf /etc/nvme; mv /etc/nvme.saved /etc/nvme; }
 	nvmet_subsys_del "$ACL"
 	rmdir "$NVMET/hosts/$HN" 2>/dev/null
-	rm -f /tmp/acl.img /tmp/acl-*.pat /tmp/acl-*.out
+	rm -rf /tmp/acl.img /tmp/acl-*.pat /tmp/acl-*.out /tmp/hi-nodmi
 	modprobe -r nvme-rdma 2>/dev/null
 	rblk_unload
 }
@@ -121,8 +123,40 @@ connect
 [ "$(ctrl_attr hostid)" = "$HI" ] || fail "hostid $(ctrl_attr hostid), want $HI from $HN"
 rblk_disconnect "/dev/$(echo "$out" | sed -n 2p)"
 
-# --- no /etc/nvme: the module's identity ---
+# --- no /etc/nvme: the machine's identity (SMBIOS UUID; vm-run.sh's -uuid) ---
 rm -rf /etc/nvme
+dmi=$(cat /sys/class/dmi/id/product_uuid) || fail "the guest has no DMI product UUID"
+dmi_hn=nqn.2014-08.org.nvmexpress:uuid:$dmi
+show=$(nvmecfg show -o json) || fail "nvmecfg show failed: $show"
+printf '%s\n' "$show" | jq -e --arg hn "$dmi_hn" --arg hi "$dmi" \
+	'.hostnqn == $hn and .hostnqn_source == "dmi" and .hostid == $hi' > /dev/null ||
+	fail "nvmecfg show without /etc/nvme does not report the DMI identity $dmi_hn: $show"
+[ "$(nvmecfg gen-hostnqn)" = "$dmi_hn" ] || fail "gen-hostnqn $(nvmecfg gen-hostnqn), want $dmi_hn"
+# The same host across two module loads: connect to the open test subsystem.
+same_host() {
+	_o=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN" 2>/tmp/hi.err) ||
+		fail "connect without /etc/nvme ($1): $_o $(cat /tmp/hi.err)"
+	grep -q "not persistent" /tmp/hi.err && fail "a DMI identity is called not persistent: $(cat /tmp/hi.err)"
+	_c=$(echo "$_o" | head -n 1)
+	[ "$(cat "/sys/class/rblk/$_c/hostnqn")" = "$dmi_hn" ] &&
+		[ "$(cat "/sys/class/rblk/$_c/hostid")" = "$dmi" ] ||
+		fail "$1: $_c is $(cat "/sys/class/rblk/$_c/hostnqn") / $(cat "/sys/class/rblk/$_c/hostid"), want $dmi_hn / $dmi"
+	must nvmecfg disconnect "$_c"
+}
+same_host "first load"
+rblk_unload
+rblk_load
+same_host "second load"
+log "without /etc/nvme: $dmi_hn (DMI) on both module loads"
+mod_hn=$(cat /sys/module/rblk/parameters/hostnqn)
+
+# --- neither /etc/nvme nor a machine UUID (nvmecfg's test root, an empty
+# directory, stands for such a machine): the module's identity ---
+# (The module's parameters stay where they are; messages name the root's
+# paths.)
+mkdir -p /tmp/hi-nodmi/sys && ln -sf /sys/module /tmp/hi-nodmi/sys/module &&
+	ln -sf /proc /tmp/hi-nodmi/proc || fail "cannot make /tmp/hi-nodmi"
+export NVMECFG_TEST_ROOT=/tmp/hi-nodmi
 show=$(nvmecfg show -o json) || fail "nvmecfg show failed: $show"
 printf '%s\n' "$show" | jq -e --arg hn "$mod_hn" \
 	'.hostnqn == $hn and .hostnqn_source == "module"' >/dev/null ||
@@ -131,7 +165,7 @@ refused "the module's generated host NQN"
 # Said once, on stderr: the identity will not survive a reload.
 printf '%s\n' "$err" | grep -q "not persistent" ||
 	fail "no warning that the module's host NQN is not persistent: $err"
-printf '%s\n' "$err" | grep -q "nvmecfg gen-hostnqn > /etc/nvme/hostnqn" ||
+printf '%s\n' "$err" | grep -q "nvmecfg gen-hostnqn > \(/tmp/hi-nodmi\)\?/etc/nvme/hostnqn" ||
 	fail "the warning does not say how to persist an identity: $err"
 connect -q "$HN"
 [ "$rc" -eq 0 ] || fail "connect -q $HN without /etc/nvme refused: $out"
@@ -148,6 +182,7 @@ connect
 [ "$rc" -eq 0 ] || fail "connect with the hostnqn module parameter refused: $out"
 [ "$(ctrl_attr hostnqn)" = "$HN" ] || fail "hostnqn $(ctrl_attr hostnqn), want the parameter's"
 rblk_disconnect "/dev/$(echo "$out" | sed -n 2p)"
+unset NVMECFG_TEST_ROOT
 # A malformed parameter fails the load, naming it.
 rblk_unload
 insmod "$RBLK_KO" hostid=not-a-uuid 2>/dev/null && fail "insmod hostid=not-a-uuid succeeded"
