@@ -244,6 +244,8 @@ static void rblk_ana_work(struct work_struct *work)
 struct rblk_ana_apply {
 	struct rblk_ctrl *ctrl;
 	bool changed;
+	u32 grpid;	/* rblk_ana_find_group(): the group wanted */
+	u8 state;	/* and its state, 0 if the log has no such group */
 };
 
 /* One path's ANA group and state; under ana_lock. */
@@ -295,20 +297,33 @@ static int rblk_ana_apply_group(const struct rblk_ana_group *g, void *data)
 	return 0;
 }
 
+static int rblk_ana_find_group(const struct rblk_ana_group *g, void *data)
+{
+	struct rblk_ana_apply *a = data;
+
+	if (g->grpid != a->grpid)
+		return 0;
+	a->state = g->state;
+	return 1;
+}
+
 /**
  * rblk_ana_apply() - give a controller's namespaces (paths) the ANA group
  *	and state of its last ANA log
  * @ctrl: controller; its namespaces_rwsem not held
  *
  * Without ANA (not reported, or going on without it) every path is
- * optimized.  A namespace the log does not list keeps what it had (0 for
- * a new one: not usable until a log lists it, as nvme-core).
+ * optimized.  A namespace the log does not list keeps what it had; a new
+ * one (added since the log was read) takes the state of its Identify
+ * ANAGRPID's group, and if the log has no such group either, is not used
+ * until the log, read again, lists it (as nvme_mpath_add_disk()).
  *
  * Return: true if a path's state changed: the caller kicks the heads.
  */
 bool rblk_ana_apply(struct rblk_ctrl *ctrl)
 {
 	struct rblk_ana_apply a = { .ctrl = ctrl };
+	bool reread = false;
 	struct rblk_ns *ns;
 
 	mutex_lock(&ctrl->ana_lock);
@@ -318,12 +333,33 @@ bool rblk_ana_apply(struct rblk_ctrl *ctrl)
 		rblk_ana_log_parse(ctrl->ana_log, ctrl->ana_log_size,
 				   ctrl->mpath.anagrpmax, ctrl->mpath.nanagrpid,
 				   rblk_ana_apply_group, &a);
+		/* New since the log: by its group, else read it again. */
+		list_for_each_entry(ns, &ctrl->namespaces, entry) {
+			if (ns->ana_state)
+				continue;
+			a.grpid = ns->info.anagrpid;
+			a.state = 0;
+			if (a.grpid)
+				rblk_ana_log_parse(ctrl->ana_log,
+						   ctrl->ana_log_size,
+						   ctrl->mpath.anagrpmax,
+						   ctrl->mpath.nanagrpid,
+						   rblk_ana_find_group, &a);
+			if (a.state)
+				rblk_ana_set(&a, ns, a.grpid, a.state);
+			else if (!test_and_set_bit(RBLK_NS_ANA_PENDING,
+						   &ns->flags))
+				reread = true;
+		}
 	} else {
 		list_for_each_entry(ns, &ctrl->namespaces, entry)
 			rblk_ana_set(&a, ns, 0, NVME_ANA_OPTIMIZED);
 	}
 	up_read(&ctrl->namespaces_rwsem);
 	mutex_unlock(&ctrl->ana_lock);
+	/* Only live: going live reads the log anyway. */
+	if (reread)
+		queue_work(rblk_wq, &ctrl->ana_work);
 	return a.changed;
 }
 
