@@ -299,6 +299,8 @@ out_unlock:
  * rblk_host_connect() - connect to a subsystem
  * @opts: connect options
  * @errmsg: set to a static reason on failure
+ * @status: set to the NVMe status the target refused the Fabrics Connect
+ *	with, on such a failure
  *
  * Returns once the controller is live, as nvme-fabrics does: the first
  * namespace scan runs in the background and announces each block device
@@ -313,7 +315,7 @@ out_unlock:
  * sends no answer for -EINTR, which only a dying caller can do without).
  */
 struct rblk_ctrl *rblk_host_connect(const struct rblk_ctrl_opts *opts,
-				    const char **errmsg)
+				    const char **errmsg, u16 *status)
 {
 	struct rblk_ctrl *ctrl;
 	bool deleted;
@@ -352,6 +354,7 @@ struct rblk_ctrl *rblk_host_connect(const struct rblk_ctrl_opts *opts,
 		return ERR_PTR(-ECANCELED);
 	}
 	if (ret) {
+		*status = ctrl->connect_status;
 		/* Never live, so no namespace: no block I/O to wait for. */
 		rblk_host_teardown(ctrl);
 		rblk_ctrl_put(ctrl);
@@ -523,11 +526,13 @@ struct rblk_ns *rblk_ns_find(struct rblk_ctrl *on, int index, const char *name)
  * @max: records to read at most
  * @log: filled in; the caller kvfree()s @log->entries
  * @errmsg: set to a static reason on failure
+ * @status: set to the NVMe status the target refused the Fabrics Connect
+ *	with, on such a failure
  *
  * Return: 0 or a negative errno.
  */
 int rblk_discover(const struct rblk_ctrl_opts *opts, u32 max,
-		  struct rblk_disc_log *log, const char **errmsg)
+		  struct rblk_disc_log *log, const char **errmsg, u16 *status)
 {
 	static const struct rblk_ctrl_ops disc_ops = {
 		.admin_mq_ops	= &rblk_admin_mq_ops,
@@ -551,6 +556,8 @@ int rblk_discover(const struct rblk_ctrl_opts *opts, u32 max,
 		ret = rblk_get_disc_log(ctrl, max, log);
 		if (ret)
 			*errmsg = "failed to read the discovery log page";
+	} else {
+		*status = ctrl->connect_status;
 	}
 	rblk_change_state(ctrl, RBLK_STATE_DELETING);
 	rblk_ctrl_stop_recovery(ctrl);

@@ -51,6 +51,19 @@ static void rblk_nl_set_err_msg(struct netlink_ext_ack *extack,
 		extack->_msg = msg;
 }
 
+/*
+ * The NVMe status a target refused a Fabrics Connect with, as the ACK's
+ * cookie (u16, host order): the message alone cannot name every status.
+ */
+static void rblk_nl_set_err_status(struct netlink_ext_ack *extack, u16 status)
+{
+	if (!extack || !status)
+		return;
+	BUILD_BUG_ON(sizeof(status) > NETLINK_MAX_COOKIE_LEN);
+	memcpy(extack->cookie, &status, sizeof(status));
+	extack->cookie_len = sizeof(status);
+}
+
 static void rblk_nl_set_err_attr(struct netlink_ext_ack *extack,
 				 const struct nlattr *attr, const char *msg)
 {
@@ -838,6 +851,7 @@ static int rblk_nl_reply_ctrl(struct genl_info *info, struct rblk_ctrl *ctrl,
 static int rblk_nl_connect(struct sk_buff *skb, struct genl_info *info)
 {
 	const char *errmsg = NULL;
+	u16 status = 0;
 	struct rblk_ctrl_opts *opts;
 	struct rblk_ctrl *ctrl;
 	struct sk_buff *reply;
@@ -862,10 +876,11 @@ static int rblk_nl_connect(struct sk_buff *skb, struct genl_info *info)
 		goto out_free_opts;
 	}
 
-	ctrl = rblk_host_connect(opts, &errmsg);
+	ctrl = rblk_host_connect(opts, &errmsg, &status);
 	kfree(opts);
 	if (IS_ERR(ctrl)) {
 		rblk_nl_set_err_msg(info->extack, errmsg);
+		rblk_nl_set_err_status(info->extack, status);
 		nlmsg_free(reply);
 		return PTR_ERR(ctrl);
 	}
@@ -1217,6 +1232,7 @@ static int rblk_nl_read_disc_log(struct genl_info *info, u32 max,
 				 struct rblk_disc_log *log)
 {
 	const char *errmsg = NULL;
+	u16 status = 0;
 	struct rblk_ctrl_opts *opts;
 	int ret;
 
@@ -1240,9 +1256,11 @@ static int rblk_nl_read_disc_log(struct genl_info *info, u32 max,
 	if (ret)
 		goto out_free_opts;
 
-	ret = rblk_discover(opts, max, log, &errmsg);
-	if (ret)
+	ret = rblk_discover(opts, max, log, &errmsg, &status);
+	if (ret) {
 		rblk_nl_set_err_msg(info->extack, errmsg);
+		rblk_nl_set_err_status(info->extack, status);
+	}
 out_free_opts:
 	kfree(opts);
 	return ret;

@@ -492,6 +492,8 @@ struct rblk_subsys {
  * @vs: VS property
  * @ctrl_config: CC property as last written
  * @cntlid: controller id
+ * @connect_status: NVMe status (DNR and More cleared) of the last Fabrics
+ *	Connect the target refused, 0 if none did
  * @subnqn: the subsystem NQN this association's Identify Controller
  *	reports (the connect's NQN if it reports none)
  * @subsys: the subsystem the controller is a path of, from its first
@@ -597,6 +599,7 @@ struct rblk_ctrl {
 	u32 vs;
 	u32 ctrl_config;
 	u16 cntlid;
+	u16 connect_status;
 	char subnqn[RBLK_NQN_SIZE];
 	struct rblk_subsys *subsys;
 	struct list_head subsys_entry;
@@ -711,13 +714,13 @@ extern unsigned int rblk_admin_timeout;
 /* host.c: the controller registry, as the control plane sees it */
 void rblk_opts_init(struct rblk_ctrl_opts *opts);
 struct rblk_ctrl *rblk_host_connect(const struct rblk_ctrl_opts *opts,
-				    const char **errmsg);
+				    const char **errmsg, u16 *status);
 int rblk_host_delete(struct rblk_ctrl *ctrl);
 struct rblk_ctrl *rblk_ctrl_find(int index, const char *name);
 struct rblk_ctrl *rblk_ctrl_next(int *index);
 struct rblk_ns *rblk_ns_find(struct rblk_ctrl *on, int index, const char *name);
 int rblk_discover(const struct rblk_ctrl_opts *opts, u32 max,
-		  struct rblk_disc_log *log, const char **errmsg);
+		  struct rblk_disc_log *log, const char **errmsg, u16 *status);
 int rblk_default_hostid(const char *hostnqn, uuid_t *hostid);
 int rblk_host_init(void);
 void rblk_host_exit(void);

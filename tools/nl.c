@@ -293,6 +293,11 @@ static void rnl_extack_tlvs(struct rnl *r, void *data, int len)
 	    nla_len(tb[NLMSGERR_ATTR_OFFS]) >= (int)sizeof(uint32_t))
 		r->bad_attr = req_attr_at(r,
 					  nla_get_u32(tb[NLMSGERR_ATTR_OFFS]));
+	/* RBLK_CMD_CONNECT and _DISCOVER: the NVMe status of a refusal. */
+	if (tb[NLMSGERR_ATTR_COOKIE] &&
+	    nla_len(tb[NLMSGERR_ATTR_COOKIE]) == (int)sizeof(uint16_t))
+		memcpy(&r->nvme_status, nla_data(tb[NLMSGERR_ATTR_COOKIE]),
+		       sizeof(uint16_t));
 }
 
 static void rnl_parse_extack(struct rnl *r, const struct nlmsghdr *nlh,
@@ -340,6 +345,7 @@ int rnl_transact(struct rnl *r, struct nl_msg *msg, rnl_parse_fn parse,
 	r->msg[0] = '\0';
 	r->miss_type = -1;
 	r->bad_attr = -1;
+	r->nvme_status = 0;
 	r->answered = false;
 	cb = nl_cb_alloc(NL_CB_DEFAULT);
 	if (!cb) {

@@ -23,6 +23,7 @@ struct rnl {
 	char msg[256];		/* extack message of the last request */
 	int miss_type;		/* attribute the kernel missed, or -1 */
 	int bad_attr;		/* type of the attribute it blamed, or -1 */
+	uint16_t nvme_status;	/* a target's Connect status (cookie), or 0 */
 	void *req;		/* a copy of the last request, to find it */
 	size_t req_len;
 	bool answered;		/* the kernel acked or refused the request */

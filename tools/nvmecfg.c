@@ -100,13 +100,14 @@ static int report(const char *cmd, const char *what, const struct rnl *r,
 	 * means where the name does not say: the kernel's message for it
 	 * says no more.
 	 */
-	if (target && connect_status(err)) {
-		uint16_t status = connect_status(err);
+	if (target && (r->nvme_status || connect_status(err))) {
+		/* The kernel's cookie; an older module's errno else. */
+		uint16_t status = r->nvme_status ?: connect_status(err);
 		const char *words = connect_status_words(status);
 
 		fprintf(stderr, "nvmecfg: %s: target refused: %s (%#x)%s%s\n",
-			name, nvme_status_name(status), status,
-			words ? ": " : "", words ?: "");
+			name, nvme_status_name(status) ?: "NVMe status",
+			status, words ? ": " : "", words ?: "");
 		return error_exit(err, false);
 	}
 	/* The kernel says which capability is missing when it knows. */

@@ -62,6 +62,7 @@ struct raw_case {
 	int want;		/* negative errno */
 	const char *msg;	/* expected in the extack message */
 	int miss;		/* expected missing attribute, 0: none */
+	uint16_t status;	/* expected NVMe status cookie, 0: none */
 };
 
 #define STR(t, x)	{ t, A_STR, x, 0, 0 }
@@ -375,6 +376,12 @@ static const struct raw_case cases[] = {
 		     U8(RBLK_ATTR_IOPOLICY, RBLK_IOPOLICY_ROUND_ROBIN) },
 	  .want = -EOPNOTSUPP,
 	  .msg = "multipath is off" },
+	/* Well-formed: the target itself refuses, and the ACK says how. */
+	{ C("connect to a subsystem the target lacks", CONNECT),
+	  .attrs = { TRADDR, NQN },
+	  .want = -ENOENT,
+	  .msg = "does not know the subsystem NQN",
+	  .status = 0x182 },
 	{ C("connect with an iopolicy", CONNECT),
 	  .attrs = { TRADDR, NQN, U8(RBLK_ATTR_IOPOLICY, RBLK_IOPOLICY_NUMA) },
 	  .want = -EINVAL },
@@ -541,6 +548,11 @@ static bool run(struct rnl *r, const struct raw_case *c)
 	if (c->miss && r->miss_type != c->miss) {
 		printf("# missing attribute reported %d, want %d\n",
 		       r->miss_type, c->miss);
+		ok = false;
+	}
+	if (r->nvme_status != c->status) {
+		printf("# NVMe status cookie %#x, want %#x\n", r->nvme_status,
+		       c->status);
 		ok = false;
 	}
 	if (!ret && c->cmd == RBLK_CMD_CONNECT)

@@ -82,13 +82,18 @@
  *	then (no device: it does not, or is unusable).  A second controller
  *	with the same address, subsystem and host NQN is refused
  *	(-EALREADY) unless %RBLK_ATTR_DUPLICATE_CONNECT is given; one being
- *	deleted does not count.  Needs CAP_NET_ADMIN and CAP_SYS_ADMIN.
+ *	deleted does not count.  When the target refuses the Fabrics
+ *	Connect, the error ACK's cookie (%NLMSGERR_ATTR_COOKIE) is its NVMe
+ *	status, a u16 in host order without DNR and More (names in
+ *	%RBLK_NVME_STATUS_NAMES); %RBLK_CMD_DISCOVER likewise.  Needs
+ *	CAP_NET_ADMIN and CAP_SYS_ADMIN.
  * @RBLK_CMD_DISCONNECT: delete the controller named (directly or by one
  *	of its namespaces; a multipath head with several paths is refused,
  *	-EINVAL: name the controller, alone or with the head) and all its
- *	block devices, and shut the controller down.  Answers at once, with the controller in
- *	%RBLK_STATE_DELETING; the removal, which waits for the devices' I/O,
- *	runs in the background and ends with %RBLK_EVENT_REMOVED, after
+ *	block devices, and shut the controller down.  Answers at once, with
+ *	the controller in %RBLK_STATE_DELETING; the removal, which waits for
+ *	the devices' I/O, runs in the background and ends with
+ *	%RBLK_EVENT_REMOVED, after
  *	which lookups of the controller fail with -ENODEV.  Needs
  *	CAP_NET_ADMIN and CAP_SYS_ADMIN.
  * @RBLK_CMD_GET: describe one controller (doit) or all (dumpit): one
