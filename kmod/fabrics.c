@@ -114,6 +114,17 @@ int rblk_fabrics_connect(struct rblk_ctrl *ctrl, u16 qid, const char **errmsg)
 	kfree(data);
 	trace_rblk_queue_connect(ctrl, qid, le16_to_cpu(cmd.connect.sqsize) + 1,
 				 ret);
+	/*
+	 * The host's own verdict (timed out, cancelled, queue not ready):
+	 * the target never answered, so it refused nothing.
+	 */
+	if (ret > 0 && rblk_status_is_host_path(ret)) {
+		*errmsg = "Fabrics Connect did not complete";
+		rblk_err(ctrl, "queue %u: Connect failed, host status %#x\n",
+			 qid, ret);
+		return (ret & RBLK_SC_MASK) == NVME_SC_HOST_ABORTED_CMD ?
+		       -ETIMEDOUT : -ECONNRESET;
+	}
 	if (ret > 0) {
 		int status = ret;
 

@@ -295,7 +295,7 @@ static void rnl_extack_tlvs(struct rnl *r, void *data, int len)
 					  nla_get_u32(tb[NLMSGERR_ATTR_OFFS]));
 	/* RBLK_CMD_CONNECT and _DISCOVER: the NVMe status of a refusal. */
 	if (tb[NLMSGERR_ATTR_COOKIE] &&
-	    nla_len(tb[NLMSGERR_ATTR_COOKIE]) == (int)sizeof(uint16_t))
+	    nla_len(tb[NLMSGERR_ATTR_COOKIE]) >= (int)sizeof(uint16_t))
 		memcpy(&r->nvme_status, nla_data(tb[NLMSGERR_ATTR_COOKIE]),
 		       sizeof(uint16_t));
 }

@@ -100,9 +100,8 @@ static int report(const char *cmd, const char *what, const struct rnl *r,
 	 * means where the name does not say: the kernel's message for it
 	 * says no more.
 	 */
-	if (target && (r->nvme_status || connect_status(err))) {
-		/* The kernel's cookie; an older module's errno else. */
-		uint16_t status = r->nvme_status ?: connect_status(err);
+	if (target && r->nvme_status) {
+		uint16_t status = r->nvme_status;
 		const char *words = connect_status_words(status);
 
 		fprintf(stderr, "nvmecfg: %s: target refused: %s (%#x)%s%s\n",

@@ -1573,19 +1573,6 @@ const char *errno_words(int err, bool target)
 	return strerror(-err);
 }
 
-uint16_t connect_status(int err)
-{
-	switch (-err) {
-	case ENOENT:
-		return 0x182;	/* Connect Invalid Parameters */
-	case EACCES:
-		return 0x184;	/* Connect Invalid Host */
-	case EBUSY:
-		return 0x181;	/* Controller Busy */
-	}
-	return 0;
-}
-
 /* The UAPI's names, the kernel's too. */
 static const char *const nvme_status_names[] = RBLK_NVME_STATUS_NAMES;
 

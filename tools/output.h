@@ -88,7 +88,6 @@ const char *set_errno_words(int err, bool reason);
  * of a connect or discover tells it (ENOENT, EACCES, EBUSY: see
  * Documentation/netlink.rst); 0 when the errno does not say.
  */
-uint16_t connect_status(int err);
 /* The name of NVMe status @status (the UAPI's), NULL if it has none. */
 const char *nvme_status_name(uint16_t status);
 /* What a Connect status means where its name does not say it, or NULL. */

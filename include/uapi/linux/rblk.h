@@ -83,10 +83,12 @@
  *	with the same address, subsystem and host NQN is refused
  *	(-EALREADY) unless %RBLK_ATTR_DUPLICATE_CONNECT is given; one being
  *	deleted does not count.  When the target refuses the Fabrics
- *	Connect, the error ACK's cookie (%NLMSGERR_ATTR_COOKIE) is its NVMe
- *	status, a u16 in host order without DNR and More (names in
- *	%RBLK_NVME_STATUS_NAMES); %RBLK_CMD_DISCOVER likewise.  Needs
- *	CAP_NET_ADMIN and CAP_SYS_ADMIN.
+ *	Connect, the error ACK's cookie (%NLMSGERR_ATTR_COOKIE) starts with
+ *	its NVMe status, a u16 in host order: Status Code Type and Status
+ *	Code, without DNR, More and CRD (names in %RBLK_NVME_STATUS_NAMES);
+ *	%RBLK_CMD_DISCOVER likewise (as a dump, only on kernels from 6.10,
+ *	whose dumps carry the cookie).  Needs CAP_NET_ADMIN and
+ *	CAP_SYS_ADMIN.
  * @RBLK_CMD_DISCONNECT: delete the controller named (directly or by one
  *	of its namespaces; a multipath head with several paths is refused,
  *	-EINVAL: name the controller, alone or with the head) and all its
