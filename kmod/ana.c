@@ -357,7 +357,7 @@ bool rblk_ana_apply(struct rblk_ctrl *ctrl)
 	}
 	up_read(&ctrl->namespaces_rwsem);
 	mutex_unlock(&ctrl->ana_lock);
-	/* Only live: going live reads the log anyway. */
+	/* ana_work reads only while live; a reconnect reads it itself. */
 	if (reread)
 		queue_work(rblk_wq, &ctrl->ana_work);
 	return a.changed;
