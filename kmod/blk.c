@@ -99,6 +99,8 @@ static void rblk_failover_rq(struct request *rq)
 	}
 	blk_steal_bios(&head->requeue_list, rq);
 	spin_unlock_irqrestore(&head->requeue_lock, flags);
+	atomic64_inc(&head->failovers);
+	trace_rblk_failover(ns, rq, req->status);
 
 	/* Before the end, which may let the namespace and its head go. */
 	mod_delayed_work(rblk_wq, &head->requeue_work, 0);

@@ -32,6 +32,7 @@
 #include <trace/events/block.h>
 
 #include "rblk.h"
+#include "trace.h"
 
 #define RBLK_MAX_DISK_INDEX	((1U << MINORBITS) / RBLK_MINORS - 1)
 
@@ -299,6 +300,8 @@ void rblk_head_submit_bio(struct bio *bio)
 	} else if (rblk_head_available(head)) {
 		pr_info_ratelimited("%s: no usable path - requeuing I/O\n",
 				    head->name);
+		atomic64_inc(&head->no_path_requeues);
+		trace_rblk_no_path(head, bio, true);
 		spin_lock_irq(&head->requeue_lock);
 		bio_list_add(&head->requeue_list, bio);
 		spin_unlock_irq(&head->requeue_lock);
@@ -316,6 +319,8 @@ void rblk_head_submit_bio(struct bio *bio)
 	} else {
 		pr_warn_ratelimited("%s: no available path - failing I/O\n",
 				    head->name);
+		atomic64_inc(&head->no_path_errors);
+		trace_rblk_no_path(head, bio, false);
 		bio_io_error(bio);
 	}
 	srcu_read_unlock(&head->srcu, srcu_idx);

@@ -277,6 +277,11 @@ enum rblk_head_flags {
  * @requeue_work: submits @requeue_list to the head again: at once after
  *	a kick, else a second after a bio was held
  * @partition_work: reads the partitions of the disk once added
+ * @failovers: path requests whose bios came back to the head to be sent
+ *	again (rblk_failover_rq())
+ * @no_path_requeues: bios held because no path was usable but one may
+ *	come back (each time one is held)
+ * @no_path_errors: bios failed because no path was available
  */
 struct rblk_head {
 	struct list_head entry;
@@ -300,6 +305,9 @@ struct rblk_head {
 	struct bio_list requeue_list;
 	struct delayed_work requeue_work;
 	struct work_struct partition_work;
+	atomic64_t failovers;
+	atomic64_t no_path_requeues;
+	atomic64_t no_path_errors;
 };
 
 /**

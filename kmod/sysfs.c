@@ -752,10 +752,42 @@ static const struct attribute_group rblk_head_mpath_attr_group = {
 	.is_visible	= rblk_head_mpath_attrs_are_visible,
 };
 
+/* --- /sys/block/rblkN/rblk/ of a multipath head: its own counters --- */
+
+#define RBLK_HEAD_COUNTER(_name)					\
+static ssize_t rblk_head_##_name##_show(struct device *dev,		\
+					struct device_attribute *attr,	\
+					char *buf)			\
+{									\
+	struct rblk_head *head = dev_to_disk(dev)->private_data;	\
+									\
+	return sysfs_emit(buf, "%lld\n",				\
+			  (long long)atomic64_read(&head->_name));	\
+}									\
+static struct device_attribute rblk_head_attr_##_name =		\
+	__ATTR(_name, 0444, rblk_head_##_name##_show, NULL)
+
+RBLK_HEAD_COUNTER(failovers);
+RBLK_HEAD_COUNTER(no_path_requeues);
+RBLK_HEAD_COUNTER(no_path_errors);
+
+static struct attribute *rblk_head_stat_attrs[] = {
+	&rblk_head_attr_failovers.attr,
+	&rblk_head_attr_no_path_requeues.attr,
+	&rblk_head_attr_no_path_errors.attr,
+	NULL,
+};
+
+static const struct attribute_group rblk_head_stat_attr_group = {
+	.name	= "rblk",
+	.attrs	= rblk_head_stat_attrs,
+};
+
 /* The attributes of a multipath head's disk: mpath.c adds them. */
 const struct attribute_group *rblk_head_groups[] = {
 	&rblk_ns_id_attr_group,
 	&rblk_head_mpath_attr_group,
+	&rblk_head_stat_attr_group,
 	NULL,
 };
 

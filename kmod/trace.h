@@ -173,6 +173,50 @@ TRACE_EVENT(rblk_error_recovery,
 	TP_printk("rblk-ctrl%d", __entry->ctrl)
 );
 
+/* A multipath path's request whose bios go back to the head. */
+TRACE_EVENT(rblk_failover,
+	TP_PROTO(struct rblk_ns *ns, struct request *rq, u16 status),
+	TP_ARGS(ns, rq, status),
+	TP_STRUCT__entry(
+		__field(int, ctrl)
+		__array(char, path, RBLK_DISK_NAME_LEN)
+		__field(u32, nsid)
+		__field(u16, status)
+		__field(u32, bytes)
+	),
+	TP_fast_assign(
+		__entry->ctrl = ns->ctrl->index;
+		strscpy(__entry->path, ns->disk->disk_name, RBLK_DISK_NAME_LEN);
+		__entry->nsid = ns->nsid;
+		__entry->status = status;
+		__entry->bytes = blk_rq_bytes(rq);
+	),
+	TP_printk("rblk-ctrl%d path=%s nsid=%u status=%#x bytes=%u",
+		  __entry->ctrl, __entry->path, __entry->nsid,
+		  __entry->status, __entry->bytes)
+);
+
+/* A head's bio that no path can take now: held, or failed. */
+TRACE_EVENT(rblk_no_path,
+	TP_PROTO(struct rblk_head *mph, struct bio *bio, bool held),
+	TP_ARGS(mph, bio, held),
+	TP_STRUCT__entry(
+		__array(char, head, RBLK_DISK_NAME_LEN)
+		__field(u64, sector)
+		__field(u32, bytes)
+		__field(bool, held)
+	),
+	TP_fast_assign(
+		strscpy(__entry->head, mph->name, RBLK_DISK_NAME_LEN);
+		__entry->sector = bio->bi_iter.bi_sector;
+		__entry->bytes = bio->bi_iter.bi_size;
+		__entry->held = held;
+	),
+	TP_printk("%s sector=%llu bytes=%u %s", __entry->head,
+		  __entry->sector, __entry->bytes,
+		  __entry->held ? "held" : "failed")
+);
+
 #endif /* _RBLK_TRACE_H */
 
 /* Out of tree: define_trace.h finds this file beside the sources. */

@@ -62,6 +62,17 @@ pa=$(rblk_path_of "$h" "$A") && pb=$(rblk_path_of "$h" "$B") ||
 	fail "paths of $h: $(ls "/sys/block/$h/multipath")"
 # I/O over a path (fio may be in a verify pass: reads).
 wr() { rblk_path_ios "$1"; }
+# hc HEAD COUNTER: a head's own counter (/sys/block/rblkN/rblk/).
+hc() { cat "/sys/block/$1/rblk/$2"; }
+[ "$(hc "$h" failovers) $(hc "$h" no_path_requeues) $(hc "$h" no_path_errors)" = "0 0 0" ] ||
+	fail "a new head's counters: $(grep . /sys/block/"$h"/rblk/*)"
+
+# The path tracepoints, through port 1's loss and the no-path hold.
+TR=/sys/kernel/tracing
+grep -q " $TR tracefs" /proc/mounts || mount -t tracefs tracefs "$TR" || fail "cannot mount tracefs"
+echo > "$TR/trace"
+echo 1 > "$TR/events/rblk/rblk_failover/enable" && echo 1 > "$TR/events/rblk/rblk_no_path/enable" ||
+	fail "cannot enable the rblk_failover and rblk_no_path tracepoints"
 
 # Port 1 away under the writer.
 writer "$dev"; pid=$!
@@ -80,7 +91,9 @@ fi
 port_relink "$RBLK_NVMET_PORT"
 rblk_wait_state "$pa" live 30 || fail "$A did not reconnect after port 1 returned"
 writer_ok "$pid" "rblk, port 1 away"
-log "port 1 away: no error, $((b1 - b0)) I/Os over $B meanwhile, $A reconnected"
+# Requests in flight on port 1 then fail over (none may be, in a verify
+# pass): counted, and traced (checked below).
+log "port 1 away: no error, $((b1 - b0)) I/Os over $B meanwhile, $(hc "$h" failovers) failovers, $A reconnected"
 
 # Both ports away: held, then port 2 returns.
 pattern_file /tmp/mf.pat 1048576
@@ -108,7 +121,16 @@ read_region "$RBLK_BACKING" 4194304 1048576 /tmp/mf.got
 assert_same /tmp/mf.pat /tmp/mf.got "held with no path, completed over $B, on the target"
 port_relink "$RBLK_NVMET_PORT"
 rblk_wait_state "$pa" live 30 || fail "$A did not reconnect"
-log "no path for 3 s: the write was held and completed once port 2 returned"
+[ "$(hc "$h" no_path_requeues)" -gt 0 ] || fail "$h counted no held bio"
+[ "$(hc "$h" no_path_errors)" -eq 0 ] || fail "$h counted $(hc "$h" no_path_errors) failed bios with a path coming back"
+echo 0 > "$TR/events/rblk/rblk_failover/enable"; echo 0 > "$TR/events/rblk/rblk_no_path/enable"
+# The counter and the tracepoint agree.
+fo=$(hc "$h" failovers)
+[ "$(grep -c "rblk_failover: rblk-ctrl[0-9]* path=${h}c[0-9]* nsid=$RBLK_NSID_FILE status=0x" "$TR/trace")" -eq "$fo" ] ||
+	fail "$fo failovers counted, $(grep -c "rblk_failover: " "$TR/trace") rblk_failover events: $(grep -m2 rblk_failover "$TR/trace")"
+grep -q "rblk_no_path: $h sector=[0-9]* bytes=[0-9]* held" "$TR/trace" ||
+	fail "no rblk_no_path 'held' event for $h: $(grep -m2 rblk_no_path "$TR/trace")"
+log "no path for 3 s: the write was held ($(hc "$h" no_path_requeues) holds) and completed once port 2 returned"
 
 # Both away past fast_io_fail_tmo: EIO, in time.
 must nvmecfg disconnect "$A"
@@ -130,6 +152,7 @@ ms=$(($(uptime_ms) - t0))
 echo "$out" | grep -qE "Input/output error|I/O error" || fail "expected EIO, got: $out"
 [ "$ms" -le 15000 ] || fail "no path failed I/O after ${ms} ms (kato 2, fast_io_fail_tmo 2)"
 [ -z "$(d_state_tasks)" ] || fail "tasks in D state: $(d_state_tasks)"
+[ "$(hc "${dev##*/}" no_path_errors)" -gt 0 ] || fail "${dev##*/} counted no bio failed for want of a path"
 port_relink "$RBLK_NVMET_PORT"
 port_relink "$PORT2"
 wait_until 30 sh -c "dd if=$dev of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null" ||

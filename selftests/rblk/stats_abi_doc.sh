@@ -163,7 +163,9 @@ compare() {
 	log "$1: $(echo "$4" | grep -c .) entries, all documented, none missing"
 }
 compare "$CD/" "$class_doc" "$ctrl_documented" "$ctrl_present"
-compare "$ST/" "$block_doc" "$stat_documented" "$stat_present"
+# A multipath head's own counters: mpath_failover and mpath_ana check them.
+compare "$ST/" "$block_doc" "$stat_documented" "$stat_present" \
+	"failovers no_path_requeues no_path_errors"
 compare "$SYS/ ($NS_IDS)" "$block_doc" "$id_documented" "$id_present" "$NS_IDS_OPTIONAL"
 
 # check_modes DIR FILES: 0444, one line, not writable; reset_stats and
