@@ -372,6 +372,27 @@ rblk_path_of() {
 	return 1
 }
 
+# rblk_two_paths: controllers to the test subsystem through the test port
+# (A) and the second one (B, nvmet_port2_add); sets A, B, dev (the head of
+# namespace RBLK_NSID_FILE), h (its name) and pa, pb (its paths on A, B).
+rblk_two_paths() {
+	A=$(rblk_connect_port_ctrl "$RBLK_TRSVCID") || exit "$KSFT_FAIL"
+	B=$(rblk_connect_port_ctrl "$NVMET_SVC2") || exit "$KSFT_FAIL"
+	dev=$(rblk_ns_dev "$A" "$RBLK_NSID_FILE") || fail "no namespace $RBLK_NSID_FILE on $A"
+	h=${dev##*/}
+	pa=$(rblk_path_of "$h" "$A") && pb=$(rblk_path_of "$h" "$B") ||
+		fail "paths of $h: $(ls "/sys/block/$h/multipath")"
+}
+
+# nvme_two_paths: nvme-rdma connected the same way, its namespace there;
+# 1 (nothing done) if nvme_core has no native multipath.
+nvme_two_paths() {
+	nvme_native_mpath || return 1
+	must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN"
+	must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$NVMET_SVC2" -n "$RBLK_NQN"
+	nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE" > /dev/null || fail "nvme-rdma did not connect"
+}
+
 # rblk_path_ios PATH: reads and writes completed over a path (rblkNcM).
 rblk_path_ios() {
 	echo $(($(cat "/sys/block/$1/rblk/reads") + $(cat "/sys/block/$1/rblk/writes")))

@@ -26,7 +26,8 @@ P2=$NVMET_PORT2
 SVC2=$NVMET_SVC2
 
 ana_set() { echo "$2" > "$1/ana_groups/1/ana_state" || fail "cannot set $1's ANA group 1 to $2"; }
-pid= mon=
+pid=
+mon=
 cleanup() {
 	for _p in $pid $mon; do kill "$_p" 2>/dev/null && wait "$_p"; done
 	ana_set "$P1" optimized 2>/dev/null
@@ -42,12 +43,7 @@ nvmet_port2_add
 [ -f "$P2/ana_groups/1/ana_state" ] || skip "nvmet without ANA groups"
 
 rblk_load multipath=1
-A=$(rblk_connect_port_ctrl "$RBLK_TRSVCID") || exit "$KSFT_FAIL"
-B=$(rblk_connect_port_ctrl "$SVC2") || exit "$KSFT_FAIL"
-dev=$(rblk_ns_dev "$A" "$RBLK_NSID_FILE") || fail "no namespace $RBLK_NSID_FILE on $A"
-h=${dev##*/}
-pa=$(rblk_path_of "$h" "$A") && pb=$(rblk_path_of "$h" "$B") ||
-	fail "paths of $h: $(ls "/sys/block/$h/multipath")"
+rblk_two_paths
 st() { cat "/sys/block/$1/ana_state"; }
 io() { rblk_path_ios "$1"; }
 [ "$(st "$pa")" = optimized ] && [ "$(st "$pb")" = optimized ] ||
@@ -154,10 +150,7 @@ nvme_ctrl_paths_state() {
 	return 1
 }
 # The same states under nvme-rdma, side by side.
-if nvme_native_mpath; then
-	must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN"
-	must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$SVC2" -n "$RBLK_NQN"
-	nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE" > /dev/null || fail "nvme-rdma did not connect"
+if nvme_two_paths; then
 	wait_until 10 nvme_ctrl_paths_state "$RBLK_TRSVCID" inaccessible ||
 		fail "nvme-rdma's paths on port 1 are not inaccessible"
 	wait_until 10 nvme_ctrl_paths_state "$SVC2" optimized ||

@@ -14,7 +14,6 @@
 
 P1=$RBLK_NVMET_PORT
 P2=$NVMET_PORT2
-SVC2=$NVMET_SVC2
 MSG="ANATT timeout, resetting controller"
 pid=
 
@@ -34,21 +33,11 @@ nvmet_port2_add
 [ -f "$P2/ana_groups/1/ana_state" ] || skip "nvmet without ANA groups"
 
 rblk_load multipath=1
-A=$(rblk_connect_port_ctrl "$RBLK_TRSVCID") || exit "$KSFT_FAIL"
-B=$(rblk_connect_port_ctrl "$SVC2") || exit "$KSFT_FAIL"
-dev=$(rblk_ns_dev "$A" "$RBLK_NSID_FILE") || fail "no namespace $RBLK_NSID_FILE on $A"
-h=${dev##*/}
-pa=$(rblk_path_of "$h" "$A") && pb=$(rblk_path_of "$h" "$B") ||
-	fail "paths of $h: $(ls "/sys/block/$h/multipath")"
+rblk_two_paths
 reconnects() { cat "/sys/class/rblk/$1/reconnects"; }
 st() { cat "/sys/block/$1/ana_state"; }
 nvme_ref=
-if nvme_native_mpath; then
-	must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN"
-	must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$SVC2" -n "$RBLK_NQN"
-	nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE" > /dev/null || fail "nvme-rdma did not connect"
-	nvme_ref=1
-fi
+nvme_two_paths && nvme_ref=1
 
 # A change that ends within ANATT: no reset.
 r0=$(reconnects "$A")

@@ -22,7 +22,6 @@
 . "$(dirname "$0")/../lib.sh"
 
 P2=$NVMET_PORT2
-SVC2=$NVMET_SVC2
 PARAM=/sys/module/rblk/parameters/iopolicy
 
 cleanup() {
@@ -49,12 +48,7 @@ io() { rblk_path_ios "$1"; }
 # connect_both: controllers A and B, head h with paths pa and pb, the
 # subsystem's directory S.
 connect_both() {
-	A=$(rblk_connect_port_ctrl "$RBLK_TRSVCID") || exit "$KSFT_FAIL"
-	B=$(rblk_connect_port_ctrl "$SVC2") || exit "$KSFT_FAIL"
-	dev=$(rblk_ns_dev "$A" "$RBLK_NSID_FILE") || fail "no namespace $RBLK_NSID_FILE on $A"
-	h=${dev##*/}
-	pa=$(rblk_path_of "$h" "$A") && pb=$(rblk_path_of "$h" "$B") ||
-		fail "paths of $h: $(ls "/sys/block/$h/multipath")"
+	rblk_two_paths
 	S=$(subsys_of "$A") || fail "$A has no subsystem"
 	[ "$(subsys_of "$B")" = "$S" ] || fail "$A and $B are not paths of one subsystem"
 }
@@ -207,10 +201,8 @@ log "module parameter round-robin: the new subsystem has it"
 echo numa > "$PARAM"
 
 # nvme-rdma's native multipath, round-robin: both paths serve too.
-if nvme_native_mpath; then
-	must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN"
-	must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$SVC2" -n "$RBLK_NQN"
-	ndev=$(nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE") || fail "nvme-rdma did not connect"
+if nvme_two_paths; then
+	ndev=$(nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE") || fail "nvme-rdma's namespace is gone"
 	nsub=$(readlink -f "/sys/block/${ndev##*/}/device")
 	[ "$(cat "$nsub/iopolicy")" = numa ] || fail "nvme's default iopolicy $(cat "$nsub/iopolicy")"
 	echo round-robin > "$nsub/iopolicy" || fail "nvme refused round-robin"

@@ -18,7 +18,6 @@
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-SVC2=$NVMET_SVC2
 NEW_NSID=7
 IMG=/tmp/mn.img
 NS_DIR=$RBLK_NVMET_SUBSYS/namespaces/$NEW_NSID
@@ -55,16 +54,9 @@ ns_enable() {
 
 nvmet_port2_add
 rblk_load multipath=1
-A=$(rblk_connect_port_ctrl "$RBLK_TRSVCID") || exit "$KSFT_FAIL"
-B=$(rblk_connect_port_ctrl "$SVC2") || exit "$KSFT_FAIL"
-dev=$(head_of "$RBLK_NSID_FILE") || fail "no namespace $RBLK_NSID_FILE on $A"
+rblk_two_paths
 ref=
-if nvme_native_mpath; then
-	must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN"
-	must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$SVC2" -n "$RBLK_NQN"
-	nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE" > /dev/null || fail "nvme-rdma did not connect"
-	ref=1
-fi
+nvme_two_paths && ref=1
 
 fio --name=mn --filename="$dev" --direct=1 --ioengine=libaio --rw=randwrite \
 	--bs=4k --iodepth=8 --size=16M --time_based --runtime=60 \
