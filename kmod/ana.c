@@ -259,23 +259,23 @@ static void rblk_ana_set(struct rblk_ana_apply *a, struct rblk_ns *ns,
 	/* Usable again, maybe in the same state: the heads look again. */
 	if (test_and_clear_bit(RBLK_NS_ANA_PENDING, &ns->flags))
 		a->changed = true;
-	if (old == state) {
-		/* Moved to another group in the same state: news too. */
-		if (old_grpid != grpid && ns->head && rblk_ns_visible(ns))
-			rblk_notify(a->ctrl, ns, RBLK_EVENT_ANA_CHANGED);
+	if (old != state) {
+		WRITE_ONCE(ns->ana_state, state);
+		a->changed = true;
+		if (ns->head)
+			rblk_info(a->ctrl, "%s: ANA group %u: %s -> %s\n",
+				  ns->disk->disk_name, grpid,
+				  old ? rblk_ana_state_name(old) : "unknown",
+				  rblk_ana_state_name(state));
+	} else if (old_grpid == grpid) {
 		return;
 	}
-	WRITE_ONCE(ns->ana_state, state);
-	a->changed = true;
-	if (ns->head) {
-		rblk_info(a->ctrl, "%s: ANA group %u: %s -> %s\n",
-			  ns->disk->disk_name, grpid,
-			  old ? rblk_ana_state_name(old) : "unknown",
-			  rblk_ana_state_name(state));
-		/* A path not yet announced is announced with its state. */
-		if (rblk_ns_visible(ns))
-			rblk_notify(a->ctrl, ns, RBLK_EVENT_ANA_CHANGED);
-	}
+	/*
+	 * A new state, or another group in the same state.  A path not yet
+	 * announced is announced with its state.
+	 */
+	if (ns->head && rblk_ns_visible(ns))
+		rblk_notify(a->ctrl, ns, RBLK_EVENT_ANA_CHANGED);
 }
 
 static int rblk_ana_apply_group(const struct rblk_ana_group *g, void *data)

@@ -444,14 +444,6 @@ struct rblk_ctrl *rblk_ctrl_next(int *index)
 	return found;
 }
 
-/* A controller whose namespaces are on their way out. */
-static bool rblk_ctrl_leaving(struct rblk_ctrl *ctrl)
-{
-	enum rblk_state state = rblk_ctrl_state(ctrl);
-
-	return state == RBLK_STATE_DELETING || state == RBLK_STATE_DEAD;
-}
-
 /* @ctrl's visible namespace of that index or name, referenced, or NULL. */
 static struct rblk_ns *rblk_ns_find_on(struct rblk_ctrl *ctrl, int index,
 				       const char *name)
@@ -506,14 +498,14 @@ struct rblk_ns *rblk_ns_find(struct rblk_ctrl *on, int index, const char *name)
 			continue;
 		/* A match found before is on a leaving controller. */
 		if (found) {
-			if (rblk_ctrl_leaving(ns->ctrl)) {
+			if (rblk_state_leaving(rblk_ctrl_state(ns->ctrl))) {
 				rblk_ns_put(ns);
 				continue;
 			}
 			rblk_ns_put(found);
 		}
 		found = ns;
-		if (!rblk_ctrl_leaving(found->ctrl))
+		if (!rblk_state_leaving(rblk_ctrl_state(found->ctrl)))
 			break;
 	}
 	return found;

@@ -480,7 +480,7 @@ static int rblk_ioctl_reset(struct rblk_ctrl *ctrl)
 		state = rblk_ctrl_state(ctrl);
 		if (state == RBLK_STATE_LIVE)
 			return 0;
-		if (state == RBLK_STATE_DEAD || state == RBLK_STATE_DELETING)
+		if (rblk_state_leaving(state))
 			return -ENETRESET;
 		/* An attempt failed: the next one is scheduled. */
 		if (state == RBLK_STATE_CONNECTING &&

@@ -1144,7 +1144,7 @@ static int rblk_nl_set(struct sk_buff *skb, struct genl_info *info)
 	rblk_ctrl_put(ctrl);
 	if (!subsys) {
 		/* Bound from its first Identify until its teardown. */
-		if (state == RBLK_STATE_DELETING || state == RBLK_STATE_DEAD) {
+		if (rblk_state_leaving(state)) {
 			NL_SET_ERR_MSG(info->extack,
 				       "the controller is being deleted");
 			return -ENODEV;

@@ -692,6 +692,12 @@ static inline struct rblk_ctrl *rblk_dev_to_ctrl(struct device *dev)
 	return container_of(dev, struct rblk_ctrl, dev);
 }
 
+/* A controller state on the way out: deleting, or given up (until deleted). */
+static inline bool rblk_state_leaving(enum rblk_state state)
+{
+	return state == RBLK_STATE_DELETING || state == RBLK_STATE_DEAD;
+}
+
 /* A namespace users can name: its disk is there and not going away. */
 static inline bool rblk_ns_visible(struct rblk_ns *ns)
 {
@@ -740,6 +746,7 @@ void rblk_subsys_get(struct rblk_subsys *subsys);
 void rblk_subsys_put(struct rblk_subsys *subsys);
 struct rblk_subsys *rblk_ctrl_get_subsys(struct rblk_ctrl *ctrl);
 void rblk_subsys_set_iopolicy(struct rblk_subsys *subsys, int iopolicy);
+int rblk_iopolicy_parse(const char *buf);
 extern const char * const rblk_iopolicy_names[__RBLK_IOPOLICY_MAX];
 void rblk_subsys_exit(void);
 

@@ -34,13 +34,26 @@ const char * const rblk_iopolicy_names[__RBLK_IOPOLICY_MAX] =
 /* The policy of new subsystems; sysfs changes each one's (as nvme_core). */
 static int rblk_iopolicy = RBLK_IOPOLICY_NUMA;
 
+/**
+ * rblk_iopolicy_parse() - an I/O policy by its name
+ * @buf: "numa", "round-robin" or "queue-depth", a trailing newline allowed
+ *
+ * Return: the &enum rblk_iopolicy, or -EINVAL.
+ */
+int rblk_iopolicy_parse(const char *buf)
+{
+	int policy = sysfs_match_string(rblk_iopolicy_names, buf);
+
+	return policy < 0 ? -EINVAL : policy;
+}
+
 static int rblk_iopolicy_param_set(const char *val,
 				   const struct kernel_param *kp)
 {
-	int policy = sysfs_match_string(rblk_iopolicy_names, val);
+	int policy = rblk_iopolicy_parse(val);
 
 	if (policy < 0)
-		return -EINVAL;
+		return policy;
 	WRITE_ONCE(*(int *)kp->arg, policy);
 	return 0;
 }
@@ -188,8 +201,7 @@ static int rblk_subsys_check(struct rblk_subsys *subsys,
 	list_for_each_entry(pos, &subsys->ctrls, subsys_entry) {
 		enum rblk_state state = rblk_ctrl_state(pos);
 
-		if (pos == ctrl || state == RBLK_STATE_DELETING ||
-		    state == RBLK_STATE_DEAD)
+		if (pos == ctrl || rblk_state_leaving(state))
 			continue;
 		/* A peer's id changes only when it reconnects: a snapshot. */
 		if (state == RBLK_STATE_LIVE &&

@@ -407,10 +407,10 @@ static ssize_t rblk_subsys_iopolicy_store(struct device *dev,
 					  const char *buf, size_t count)
 {
 	struct rblk_subsys *subsys = container_of(dev, struct rblk_subsys, dev);
-	int policy = sysfs_match_string(rblk_iopolicy_names, buf);
+	int policy = rblk_iopolicy_parse(buf);
 
 	if (policy < 0)
-		return -EINVAL;
+		return policy;
 	rblk_subsys_set_iopolicy(subsys, policy);
 	return count;
 }
