@@ -64,7 +64,7 @@ VM_TIMEOUT ?= 2400
 VM_RUN = KVER=$(KVER) BUILD=$(GUEST_BUILD) RBLK_VM_KERNEL=$(BUILD)kernel/boot/vmlinuz-$(KVER) \
 	scripts/vm-run.sh --timeout $(VM_TIMEOUT)
 
-.PHONY: all setup modules modules_clean tools initramfs check demo bench lint clean \
+.PHONY: all setup modules modules_clean tools initramfs check demo bench bench-insn lint clean \
 	debug-kernel debug-modules debug-initramfs check-debug check-debug-siw \
 	install install-module install-module-kver install-tools uninstall uninstall-kver \
 	install-dkms uninstall-dkms host-check guest-check guest-dir
@@ -343,12 +343,50 @@ BENCH_APPEND = RBLK_BENCH_ROUNDS=$(RBLK_BENCH_ROUNDS) RBLK_BENCH_RUNTIME=$(RBLK_
 	$(if $(strip $(RBLK_BENCH_JOBS)),RBLK_BENCH_JOBS=$(subst $(bench_space),$(bench_comma),$(strip $(RBLK_BENCH_JOBS))))
 # The image carries perf only for a profiling run.
 bench: export RBLK_GUEST_PERF = $(RBLK_BENCH_PERF)
+RBLK_BENCH_INSN ?= 0
+ifeq ($(RBLK_BENCH_INSN),1)
+bench: bench-insn
+else
 bench:
 	$(build_guest)
 	@KVER=$(KVER) BUILD=$(GUEST_BUILD) RBLK_VM_KERNEL=$(BUILD)kernel/boot/vmlinuz-$(KVER) \
 		RBLK_VM_APPEND="$(strip $(RBLK_VM_APPEND) $(BENCH_APPEND))" \
 		scripts/vm-run.sh --timeout $(BENCH_VM_TIMEOUT) --mode bench
 	@scripts/bench-report.py $(GUEST_BUILD)ktap.log $(BENCH_OUT)
+endif
+
+# Instructions per I/O (issue #32): the rblk-insn TCG plugin counts what
+# the guest executes; selftests/bench_insn.sh runs the jobs on rblk and on
+# nvme-rdma between marks; scripts/insn-report.py writes
+# $(BENCH_OUT)/insn.md and insn.json.  Knobs: RBLK_INSN_IOS (I/Os of a 4k
+# job's short run), RBLK_INSN_REPEAT (runs of each job), RBLK_BENCH_JOBS.
+# `make bench RBLK_BENCH_INSN=1` is the same.
+INSN_DIR := $(BUILD)insn/
+INSN_PLUGIN := $(INSN_DIR)rblk-insn.so
+INSN_MARK := $(INSN_DIR)rblk-insn-mark
+RBLK_INSN_IOS ?= 500
+RBLK_INSN_REPEAT ?= 1
+INSN_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter
+$(INSN_DIR)include/qemu-plugin.h:
+	@scripts/insn-setup.sh $(BUILD)
+$(INSN_PLUGIN): tools/insn/insn.c $(INSN_DIR)include/qemu-plugin.h
+	gcc $(INSN_CFLAGS) -shared -fPIC -I$(INSN_DIR)include $$(pkg-config --cflags glib-2.0) \
+		-o $@ $< $$(pkg-config --libs glib-2.0)
+$(INSN_MARK): tools/insn/mark.c
+	@mkdir -p $(INSN_DIR)
+	gcc $(INSN_CFLAGS) -static -nostdlib -o $@ $<
+# About 3.5 s of TCG per 4k I/O counted, both hosts, 11 jobs, 2 + 6 runs.
+INSN_VM_TIMEOUT ?= $(shell echo $$((1500 + 11 * 8 * $(RBLK_INSN_REPEAT) * $(RBLK_INSN_IOS) * 35 / 100)))
+bench-insn: export RBLK_INSN_MARK = $(abspath $(INSN_MARK))
+bench-insn: $(INSN_PLUGIN) $(INSN_MARK)
+	$(build_guest)
+	@rm -f $(GUEST_BUILD)insn.dump
+	@KVER=$(KVER) BUILD=$(GUEST_BUILD) RBLK_VM_KERNEL=$(BUILD)kernel/boot/vmlinuz-$(KVER) \
+		RBLK_VM_PLUGIN=$(abspath $(INSN_PLUGIN)),out=$(abspath $(GUEST_BUILD))/insn.dump \
+		RBLK_VM_APPEND="$(strip $(RBLK_VM_APPEND) RBLK_INSN_IOS=$(RBLK_INSN_IOS) RBLK_INSN_REPEAT=$(RBLK_INSN_REPEAT) \
+			$(if $(strip $(RBLK_BENCH_JOBS)),RBLK_BENCH_JOBS=$(subst $(bench_space),$(bench_comma),$(strip $(RBLK_BENCH_JOBS)))))" \
+		scripts/vm-run.sh --timeout $(INSN_VM_TIMEOUT) --mode bench_insn
+	@scripts/insn-report.py $(GUEST_BUILD)ktap.log $(GUEST_BUILD)insn.dump $(BENCH_OUT)
 
 clean: modules_clean
 	rm -rf $(BUILD)initramfs $(BUILD)initramfs.cpio.gz $(BUILD)console.log $(BUILD)ktap.log \

@@ -199,6 +199,12 @@ if [ -x "$NVMECFG" ]; then
 	[ -x tools/tests/iopoll_idle ] && copy_bin tools/tests/iopoll_idle iopoll_idle
 	# The malformed NVMe ioctls of selftests/rblk/passthru.sh.
 	[ -x tools/tests/passthru_fuzz ] && copy_bin tools/tests/passthru_fuzz passthru_fuzz
+	# The mark of `make bench-insn` (static, no C library), which sets
+	# RBLK_INSN_MARK.
+	if [ -n "${RBLK_INSN_MARK:-}" ]; then
+		[ -x "$RBLK_INSN_MARK" ] || die "missing $RBLK_INSN_MARK (make bench-insn builds it)"
+		install -m 0755 "$RBLK_INSN_MARK" "$ROOT/usr/bin/rblk-insn-mark"
+	fi
 	# The boot-time unit, as make install fills it in, for the guest's
 	# nvmecfg: selftests/rblk/autoconnect_unit.sh runs its commands (the
 	# guest has no systemd).

@@ -5,7 +5,8 @@
 # env:   KVER (6.1.0-57-amd64), BUILD (build), RBLK_TEST_TIMEOUT (per test, guest side),
 #        RBLK_VM_KERNEL, RBLK_VM_INITRD (default BUILD/kernel/boot/vmlinuz-KVER,
 #        BUILD/initramfs.cpio.gz), RBLK_VM_MEM (MiB, default 2048),
-#        RBLK_VM_APPEND (more kernel command line), RBLK_RDMA (rxe or siw)
+#        RBLK_VM_APPEND (more kernel command line), RBLK_RDMA (rxe or siw),
+#        RBLK_VM_PLUGIN (a TCG plugin and its arguments: -plugin's value)
 #
 # The console (ttyS0) is streamed to stdout and kept in $BUILD/console.log.
 # Test results come as KTAP over a second UART (ttyS1 -> $BUILD/ktap.log)
@@ -73,6 +74,7 @@ timeout -k 10 "$VM_TIMEOUT" \
 		-nic none -no-reboot -nographic -uuid "${RBLK_VM_UUID:-7b1e0c3a-5d2f-4c1b-9a6e-2f4d8c0b1a23}" \
 		-serial mon:stdio -serial "file:$KTAP" \
 		-kernel "$KERNEL" -initrd "$INITRD" -append "$APPEND" \
+		${RBLK_VM_PLUGIN:+-plugin "$RBLK_VM_PLUGIN"} \
 		< /dev/null 2>&1 |
 	awk -v out="$CONSOLE" -v max="$MAX_STREAM_LINES" '
 		# BIOS and kernel terminal resets are noise in a log.

@@ -52,14 +52,9 @@ PERF_KALLSYMS=/tmp/bench-perf.kallsyms
 NQ=2
 NPOLL=1
 
-bench_fail() {
-	echo "BENCH-FAIL $*"
-	exit 1
-}
+# shellcheck source=bench-common.inc
+. "$(dirname "$0")/bench-common.inc"
 
-is_count() {
-	case $1 in '' | *[!0-9]* | 0*) return 1 ;; esac
-}
 is_count "$ROUNDS" || bench_fail "RBLK_BENCH_ROUNDS=$ROUNDS: want a positive integer"
 is_count "$RUNTIME" || bench_fail "RBLK_BENCH_RUNTIME=$RUNTIME: want a positive integer"
 is_count "$PERF_RUNTIME" ||
@@ -68,34 +63,7 @@ is_count "$PERF_ROUNDS" ||
 	bench_fail "RBLK_BENCH_PERF_ROUNDS=$PERF_ROUNDS: want a positive integer"
 case $PERF in 0 | 1) ;; *) bench_fail "RBLK_BENCH_PERF=$PERF: want 0 or 1" ;; esac
 
-# job name, then its fio arguments (comma separated)
-JOBS="randread_4k_qd1:--rw=randread,--bs=4k,--iodepth=1,--numjobs=1
-randwrite_4k_qd1:--rw=randwrite,--bs=4k,--iodepth=1,--numjobs=1
-randread_4k_qd32:--rw=randread,--bs=4k,--iodepth=32,--numjobs=$NQ
-randwrite_4k_qd32:--rw=randwrite,--bs=4k,--iodepth=32,--numjobs=$NQ
-read_128k:--rw=read,--bs=128k,--iodepth=16,--numjobs=1
-write_128k:--rw=write,--bs=128k,--iodepth=16,--numjobs=1
-randread_4k_qd32_2ns:--rw=randread,--bs=4k,--iodepth=32,--numjobs=$NQ,--size=64M
-randread_4k_qd32_batch16:--ioengine=io_uring,--rw=randread,--bs=4k,--iodepth=32,--iodepth_batch_submit=16,--iodepth_batch_complete_min=16,--numjobs=$NQ
-randwrite_4k_qd32_batch16:--ioengine=io_uring,--rw=randwrite,--bs=4k,--iodepth=32,--iodepth_batch_submit=16,--iodepth_batch_complete_min=16,--numjobs=$NQ
-randread_4k_qd1_hipri:--ioengine=io_uring,--hipri=1,--rw=randread,--bs=4k,--iodepth=1,--numjobs=1
-randread_4k_qd8_hipri:--ioengine=io_uring,--hipri=1,--rw=randread,--bs=4k,--iodepth=8,--numjobs=1"
-for qd in 1 4 16 32 64; do
-	JOBS="$JOBS
-sweep_qd$qd:--rw=randread,--bs=4k,--iodepth=$qd,--numjobs=1"
-done
-
-# A name in RBLK_BENCH_JOBS that is no job is a typo, not an empty run.
-for want in $SELECT; do
-	echo "$JOBS" | grep -q "^$want:" || bench_fail "RBLK_BENCH_JOBS: no job named $want"
-done
-selected() {
-	[ -z "$SELECT" ] && return 0
-	for want in $SELECT; do
-		[ "$want" = "$1" ] && return 0
-	done
-	return 1
-}
+check_selection
 
 if [ "$PERF" = 1 ]; then
 	command -v perf >/dev/null ||
@@ -105,25 +73,7 @@ if [ "$PERF" = 1 ]; then
 	echo -1 > /proc/sys/kernel/perf_event_paranoid
 fi
 
-rblk_load
-out=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
-	-n "$RBLK_NQN" -i $NQ -P $NPOLL) || bench_fail "nvmecfg connect"
-CTRL=$(echo "$out" | head -n 1)
-RBLK=$(rblk_ns_dev "$CTRL" "$RBLK_NSID_NULL") || bench_fail "no rblk device for nsid $RBLK_NSID_NULL"
-RBLK2=$(rblk_ns_dev "$CTRL" "$RBLK_NSID_512") || bench_fail "no rblk device for nsid $RBLK_NSID_512"
-wait_for_path "$RBLK" 10 -b || bench_fail "$RBLK did not appear"
-wait_for_path "$RBLK2" 10 -b || bench_fail "$RBLK2 did not appear"
-
-modprobe nvme-rdma || bench_fail "modprobe nvme-rdma"
-nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN" \
-	-i $NQ -P $NPOLL >/dev/null || bench_fail "nvme connect"
-NVME= NVME2=
-for _ in $(seq 50); do
-	NVME=$(nvme_ns_dev "$RBLK_NQN" "$RBLK_NSID_NULL") && [ -b "$NVME" ] &&
-		NVME2=$(nvme_ns_dev "$RBLK_NQN" "$RBLK_NSID_512") && [ -b "$NVME2" ] && break
-	sleep 0.2
-done
-[ -b "$NVME" ] && [ -b "$NVME2" ] || bench_fail "nvme-rdma namespaces did not appear"
+bench_connect
 echo "BENCH-INFO rblk=$RBLK,$RBLK2 nvme=$NVME,$NVME2 ceiling=$RBLK_NULL_DEV queues=$NQ+${NPOLL}poll" \
 	"runtime=${RUNTIME}s rounds=$ROUNDS jobs=$(echo "${SELECT:-all}" | tr ' ' ',') perf=$PERF"
 
