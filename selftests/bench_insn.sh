@@ -12,7 +12,7 @@
 #   INSN-MARK <seq> <host> <job> <rep> <start|short|long> [<posted> <doorbells>]
 #                   after each mark; rblk's counters of commands posted and
 #                   doorbells rung with it
-#   INSN-FIO <host> <job> <rep> <short|long> <fio JSON on one line>
+#   INSN-FIO <host> <job> <rep> <short|long> <I/Os fio completed>
 #   INSN-KSYM <addr> <name> <[module]>  text symbols of the modules, and
 #                                       _stext/_etext as [vmlinux]
 # and scripts/insn-report.py makes build/bench/insn.{md,json} of them.
@@ -64,13 +64,14 @@ mark() {
 	fi
 }
 
-# fio_n DEVICE JOB IOS fio-args...: one run, its JSON on one line.
+# fio_n DEVICE JOB IOS fio-args...: one run; the I/Os it completed.
 fio_n() {
 	dev=$1 job=$2 n=$3
 	shift 3
 	fio --name="$job" --filename="$dev" --direct=1 --ioengine=libaio \
 		--group_reporting --size=512M --number_ios="$n" --randrepeat=1 \
-		--output-format=json "$@" </dev/null 2>/dev/null | tr -d '\n'
+		--output-format=json "$@" </dev/null 2>/dev/null |
+		jq -e '[.jobs[] | .read.total_ios + .write.total_ios + .trim.total_ios] | add'
 }
 
 # count HOST DEVICE JOB REP IOS fio-args...: the short and the long run.

@@ -17,10 +17,8 @@ trap 'rm -rf "$T"' EXIT
 # in vmlinux, 1,000 in user space; and a fixed cost per run (fio's start) that
 # the difference must cancel.
 python3 - "$T" <<'PY'
-import json, sys
+import sys
 t = sys.argv[1]
-fio = lambda n: json.dumps({"jobs": [{"read": {"total_ios": n}, "write": {"total_ios": 0},
-                                       "trim": {"total_ios": 0}}]})
 syms = [("ffffffff81000000", "_stext", "vmlinux"), ("ffffffff82000000", "_etext", "vmlinux"),
         ("ffffffffc0001000", "rblk_queue_rq", "rblk"), ("ffffffffc0002000", "rblk_poll", "rblk"),
         ("ffffffffc0100000", "nvme_rdma_queue_rq", "nvme_rdma"),
@@ -40,8 +38,8 @@ with open(t + "/ktap.log", "w") as f:
                 ios = {"start": 0, "short": 100, "long": 400}[phase]
                 ctr = " %d %d" % (10 + 2 * ios + 7 * (seq - 1), 10 + ios + 5 * (seq - 1))
             f.write("# INSN-MARK %d %s randread_4k_qd1 1 %s%s\n" % (seq, host, phase, ctr))
-        f.write("# INSN-FIO %s randread_4k_qd1 1 short %s\n" % (host, fio(100)))
-        f.write("# INSN-FIO %s randread_4k_qd1 1 long %s\n" % (host, fio(300)))
+        f.write("# INSN-FIO %s randread_4k_qd1 1 short 100\n" % host)
+        f.write("# INSN-FIO %s randread_4k_qd1 1 long 300\n" % host)
     for a, n, m in syms:
         f.write("# INSN-KSYM %s %s [%s]\n" % (a, n, m))
     f.write("# INSN-DONE 6\n")
