@@ -24,9 +24,10 @@ from collections import defaultdict
 # The host drivers' modules ("driver"), and the RDMA stack's.
 DRIVER = {"rblk": ["rblk"], "nvme": ["nvme_rdma", "nvme_fabrics", "nvme_core"]}
 STACK = ["ib_core", "rdma_rxe"]
-# The functions the polled jobs spin in, and where each host rings the
-# doorbell (rblk counts its doorbells itself: INSN-CPD).
-POLL = {"rblk": "rblk_poll", "nvme": "nvme_rdma_poll"}
+# The functions the polled jobs spin in (->poll first), and where
+# nvme-rdma rings the doorbell (rblk counts its doorbells itself).
+POLL = {"rblk": ["rblk_poll", "rblk_queue_poll", "__rblk_queue_reap"],
+        "nvme": ["nvme_rdma_poll"]}
 NVME_DOORBELL = "nvme_rdma_post_send"
 TOP = 12
 KEYS = ["driver", "ib_core", "rdma_rxe", "kernel", "total"]
@@ -161,9 +162,11 @@ def per_io(host, short, long_, ios):
     top = sorted(funcs.items(), key=lambda kv: -kv[1][0])[:TOP]
     row["functions"] = [{"module": m, "name": n, "insns": round(i, 1),
                          "calls": round(c, 3)} for (m, n), (i, c) in top]
-    poll = funcs.get((DRIVER[host][0], POLL[host]), (0.0, 0.0))
-    row["poll"] = {"insns": poll[0], "calls": poll[1]}
-    row["driver_excl_poll"] = row["driver"] - poll[0]
+    # The poll functions' own instructions, and how often blk-mq polled
+    # (the calls of the first, its ->poll).
+    poll = [funcs.get((DRIVER[host][0], f), (0.0, 0.0)) for f in POLL[host]]
+    row["poll"] = {"insns": sum(p[0] for p in poll), "calls": poll[0][1]}
+    row["driver_excl_poll"] = row["driver"] - row["poll"]["insns"]
     return row
 
 
@@ -267,7 +270,8 @@ def markdown(rep):
                "rblk kernel", "nvme kernel", "rblk total", "nvme total",
                "total ratio", "rblk cmds/doorbell", "nvme cmds/doorbell"]
         if polled:
-            hdr += ["rblk poll insns (calls)", "nvme poll insns (calls)"]
+            hdr += ["rblk driver excl. poll", "nvme driver excl. poll", "ratio excl. poll",
+                    "rblk poll insns (polls)", "nvme poll insns (polls)"]
         out.append("| " + " | ".join(hdr) + " |")
         out.append("|" + "---|" * len(hdr))
         for row in rows:
@@ -279,6 +283,9 @@ def markdown(rep):
                      fmt(row["total_ratio"], 3), fmt(r["commands_per_doorbell"], 2),
                      fmt(n["commands_per_doorbell"], 2)]
             if polled:
+                cells += [fmt(r["driver_excl_poll"]), fmt(n["driver_excl_poll"]),
+                          fmt(r["driver_excl_poll"] / n["driver_excl_poll"]
+                              if n["driver_excl_poll"] else None, 3)]
                 cells += ["%s (%s)" % (fmt(h["poll"]["insns"]), fmt(h["poll"]["calls"], 2))
                           for h in (r, n)]
             out.append("| " + " | ".join(cells) + " |")
