@@ -359,13 +359,15 @@ endif
 # the guest executes; selftests/bench_insn.sh runs the jobs on rblk and on
 # nvme-rdma between marks; scripts/insn-report.py writes
 # $(BENCH_OUT)/insn.md and insn.json.  Knobs: RBLK_INSN_IOS (I/Os of a 4k
-# job's short run), RBLK_INSN_REPEAT (runs of each job), RBLK_BENCH_JOBS.
+# job's short run), RBLK_INSN_REPEAT (runs of each job), RBLK_BENCH_JOBS,
+# RBLK_INSN_MODPARAMS (rblk.ko's parameters, e.g. multipath=Y).
 # `make bench RBLK_BENCH_INSN=1` is the same.
 INSN_DIR := $(BUILD)insn/
 INSN_PLUGIN := $(INSN_DIR)rblk-insn.so
 INSN_MARK := $(INSN_DIR)rblk-insn-mark
 RBLK_INSN_IOS ?= 500
 RBLK_INSN_REPEAT ?= 1
+RBLK_INSN_MODPARAMS ?=
 INSN_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter
 $(INSN_DIR)include/qemu-plugin.h:
 	@scripts/insn-setup.sh $(BUILD)
@@ -384,7 +386,8 @@ bench-insn: $(INSN_PLUGIN) $(INSN_MARK)
 	@KVER=$(KVER) BUILD=$(GUEST_BUILD) RBLK_VM_KERNEL=$(BUILD)kernel/boot/vmlinuz-$(KVER) \
 		RBLK_VM_PLUGIN=$(abspath $(INSN_PLUGIN)),out=$(abspath $(GUEST_BUILD))/insn.dump \
 		RBLK_VM_APPEND="$(strip $(RBLK_VM_APPEND) RBLK_INSN_IOS=$(RBLK_INSN_IOS) RBLK_INSN_REPEAT=$(RBLK_INSN_REPEAT) \
-			$(if $(strip $(RBLK_BENCH_JOBS)),RBLK_BENCH_JOBS=$(subst $(bench_space),$(bench_comma),$(strip $(RBLK_BENCH_JOBS)))))" \
+			$(if $(strip $(RBLK_BENCH_JOBS)),RBLK_BENCH_JOBS=$(subst $(bench_space),$(bench_comma),$(strip $(RBLK_BENCH_JOBS)))) \
+			$(if $(strip $(RBLK_INSN_MODPARAMS)),RBLK_INSN_MODPARAMS=$(subst $(bench_space),$(bench_comma),$(strip $(RBLK_INSN_MODPARAMS)))))" \
 		scripts/vm-run.sh --timeout $(INSN_VM_TIMEOUT) --mode bench_insn
 	@scripts/insn-report.py $(GUEST_BUILD)ktap.log $(GUEST_BUILD)insn.dump $(BENCH_OUT)
 

@@ -23,6 +23,8 @@
 #   RBLK_INSN_REPEAT  times each job runs on each host (default 1; the
 #                   report says how close the repeats agree)
 #   RBLK_BENCH_JOBS only these jobs (comma separated)
+#   RBLK_INSN_MODPARAMS  rblk.ko's parameters, comma separated (e.g.
+#                   multipath=Y: the head on the way of every I/O)
 # rblk-timeout: 14400
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -47,8 +49,9 @@ is_count "$REPEAT" || bench_fail "RBLK_INSN_REPEAT=$REPEAT: want a positive inte
 check_selection
 [ -z "$SELECT" ] && SELECT=$INSN_JOBS
 
-bench_connect
-echo "INSN-INFO rblk=$RBLK,$RBLK2 nvme=$NVME,$NVME2 queues=$NQ+${NPOLL}poll ios=$IOS repeat=$REPEAT"
+# shellcheck disable=SC2046 # one word a parameter
+bench_connect $(echo "${RBLK_INSN_MODPARAMS:-}" | tr ',' ' ')
+echo "INSN-INFO rblk=$RBLK,$RBLK2 nvme=$NVME,$NVME2 queues=$NQ+${NPOLL}poll ios=$IOS repeat=$REPEAT rblk.ko:${RBLK_INSN_MODPARAMS:-defaults}"
 
 SEQ=0
 # mark HOST JOB REP PHASE: for rblk with its commands posted and doorbells
