@@ -156,13 +156,17 @@ enum rblk_req_flags {
  * @queue: queue the request is sent on
  * @cmd: command of a driver-private (passthrough) request, copied to the
  *	submission entry; block I/O is built in the entry directly
- * @sge: command SGE followed by in-capsule data SGEs
+ * @sge: command SGE followed by in-capsule data SGEs (the first one's
+ *	length is rblk_request_init_wrs()'s)
  * @num_sge: SGEs in use
- * @send_wr: the SEND of the capsule, chained to the queue's batch
- * @send_cqe: completion of the SEND
- * @reg_cqe: completion (errors only) of the memory registration
+ * @send_wr: the SEND of the capsule, chained to the queue's batch; all but
+ *	@send_wr.next and @send_wr.num_sge is set once, by
+ *	rblk_request_init_wrs(): nothing else may clear it
+ * @send_cqe: completion of the SEND (set once, as @send_wr)
+ * @reg_cqe: completion (errors only) of the memory registration (set once)
  * @inv_cqe: completion of the local invalidation
- * @reg_wr: fast registration work request
+ * @reg_wr: fast registration work request; all but @reg_wr.wr.next,
+ *	@reg_wr.mr and @reg_wr.key is set once, as @send_wr
  * @mr: memory region describing the data, or NULL
  * @ref: SEND completion and response both must arrive before completion
  * @sgt: data scatterlist
@@ -419,8 +423,9 @@ enum rblk_ctrl_flags {
  * @entry: in the subsystem list, under rblk_subsys_mutex, while @ref is
  *	not zero
  * @instance: K of rblk-subsysK
- * @lock: protects @ctrls
+ * @lock: protects @ctrls and @heads
  * @ctrls: &struct rblk_ctrl bound to it, by @subsys_entry
+ * @heads: its multipath heads (&struct rblk_head)
  * @subnqn: subsystem NQN (Identify SUBNQN, else the connect's NQN)
  * @hostnqn: the host NQN its controllers connected with: targets mask
  *	namespaces and keep reservations per host, so two host identities

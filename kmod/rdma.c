@@ -282,18 +282,7 @@ static int rblk_post_inv(struct rblk_queue *queue, struct rblk_request *req)
 
 static int rblk_post_recv(struct rblk_queue *queue, unsigned int i)
 {
-	struct ib_sge sge = {
-		.addr = rblk_ring_dma(&queue->rsps, i),
-		.length = sizeof(struct nvme_completion),
-		.lkey = queue->device->pd->local_dma_lkey,
-	};
-	struct ib_recv_wr wr = {
-		.wr_cqe = &queue->rsp_cqes[i],
-		.sg_list = &sge,
-		.num_sge = 1,
-	};
-
-	return ib_post_recv(queue->qp, &wr, NULL);
+	return ib_post_recv(queue->qp, &queue->rsp_wrs[i].wr, NULL);
 }
 
 /* Find the request a completion names; refuse stale or unknown ids. */
@@ -313,8 +302,7 @@ static struct request *rblk_find_rq(struct rblk_queue *queue, u16 cid)
 	 * completion anyway.
 	 */
 	if (unlikely(RBLK_CID_GEN(cid) != (req->genctr & 0xf) ||
-		     !blk_mq_request_started(rq) ||
-		     blk_mq_request_completed(rq) || req->responded))
+		     blk_mq_rq_state(rq) != MQ_RQ_IN_FLIGHT || req->responded))
 		return NULL;
 	return rq;
 }
@@ -363,7 +351,8 @@ static void rblk_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	/* The CQ may be shared (CQ pool): the QP says whose this is. */
 	struct rblk_queue *queue = wc->qp->qp_context;
 	struct ib_cqe *cqe = wc->wr_cqe;
-	unsigned int i = cqe - queue->rsp_cqes;
+	unsigned int i = container_of(cqe, struct rblk_rsp_wr, cqe) -
+			 queue->rsp_wrs;
 	struct ib_device *ibdev = queue->device->dev;
 	struct nvme_completion *cqe_data;
 	struct rblk_request *req;
@@ -453,7 +442,7 @@ static void rblk_map_inline(struct rblk_queue *queue, struct rblk_request *req,
 	for_each_sg(req->sgt.sgl, sgl, count, i) {
 		req->sge[1 + i].addr = sg_dma_address(sgl);
 		req->sge[1 + i].length = sg_dma_len(sgl);
-		req->sge[1 + i].lkey = queue->device->pd->local_dma_lkey;
+		req->sge[1 + i].lkey = queue->lkey;
 		len += sg_dma_len(sgl);
 	}
 	req->num_sge += count;
@@ -489,14 +478,9 @@ static int rblk_map_frwr(struct rblk_queue *queue, struct request *rq,
 	if (unlikely(ret))
 		goto out_put;
 
-	req->reg_cqe.done = rblk_reg_done;
-	memset(&req->reg_wr, 0, sizeof(req->reg_wr));
-	req->reg_wr.wr.opcode = IB_WR_REG_MR;
-	req->reg_wr.wr.wr_cqe = &req->reg_cqe;
+	/* The rest of the work request is rblk_request_init_wrs()'s. */
 	req->reg_wr.mr = req->mr;
 	req->reg_wr.key = req->mr->rkey;
-	req->reg_wr.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ |
-			     IB_ACCESS_REMOTE_WRITE;
 	return 0;
 
 out_put:
@@ -557,35 +541,26 @@ out_free_table:
 }
 
 /*
- * Post the queue's batch of capsules with one doorbell.  On failure the
- * requests whose work requests were not posted are completed as aborted
- * by the host, except @cur (the caller's, which it fails itself) and a
- * request whose REG_MR went out but not its SEND: its MR may still be
- * registered, so it stays started for recovery to cancel after the QP
- * is flushed, as a posted one would.  The others'
- * state is set to complete here, under @sq_lock, so that no cancellation
- * or timeout (which stop the queue, taking the lock, before they look)
- * completes them again; ->complete runs in rblk_complete_unposted(), out
- * of the lock.  Returns the error of ib_post_send(); *@cur_failed says
- * whether @cur was among the requests not posted.
+ * A post of the queue's batch failed: the requests whose work requests
+ * were not posted are completed as aborted by the host, except @cur (the
+ * caller's, which it fails itself) and a request whose REG_MR went out
+ * but not its SEND: its MR may still be registered, so it stays started
+ * for recovery to cancel after the QP is flushed, as a posted one would.
+ * The others' state is set to complete here, under @sq_lock, so that no
+ * cancellation or timeout (which stop the queue, taking the lock, before
+ * they look) completes them again; ->complete runs in
+ * rblk_complete_unposted(), out of the lock.  *@cur_failed says whether
+ * @cur was among the requests not posted.
  */
-static int rblk_sq_post(struct rblk_queue *queue, struct rblk_request *cur,
-			bool *cur_failed, struct list_head *unposted)
+static noinline __cold void rblk_sq_post_failed(struct rblk_queue *queue,
+					 struct ib_send_wr *first,
+					 const struct ib_send_wr *bad_wr,
+					 int ret, struct rblk_request *cur,
+					 bool *cur_failed,
+					 struct list_head *unposted)
 {
-	struct ib_send_wr *first = queue->sq_head, *wr, *next;
-	const struct ib_send_wr *bad_wr = NULL;
-	int ret;
+	struct ib_send_wr *wr, *next;
 
-	lockdep_assert_held(&queue->sq_lock);
-	if (!first)
-		return 0;
-	WRITE_ONCE(queue->sq_head, NULL);
-	queue->sq_last = NULL;
-	ret = ib_post_send(queue->qp, first, &bad_wr);
-	if (likely(!ret)) {
-		queue->nr_posts++;
-		return 0;
-	}
 	if (bad_wr && bad_wr != first)
 		queue->nr_posts++;	/* it posted some */
 
@@ -615,6 +590,34 @@ static int rblk_sq_post(struct rblk_queue *queue, struct rblk_request *cur,
 		if (!blk_mq_complete_request_remote(rq))
 			list_add_tail(&rq->queuelist, unposted);
 	}
+}
+
+/*
+ * Post the queue's batch of capsules with one doorbell.  Returns the
+ * error of ib_post_send(), after rblk_sq_post_failed() dealt with the
+ * requests not posted.  Inline: this is every I/O's doorbell.
+ */
+static __always_inline int rblk_sq_post(struct rblk_queue *queue,
+					struct rblk_request *cur,
+					bool *cur_failed,
+					struct list_head *unposted)
+{
+	struct ib_send_wr *first = queue->sq_head;
+	const struct ib_send_wr *bad_wr = NULL;
+	int ret;
+
+	lockdep_assert_held(&queue->sq_lock);
+	if (!first)
+		return 0;
+	WRITE_ONCE(queue->sq_head, NULL);
+	queue->sq_last = NULL;
+	ret = ib_post_send(queue->qp, first, &bad_wr);
+	if (likely(!ret)) {
+		queue->nr_posts++;
+		return 0;
+	}
+	rblk_sq_post_failed(queue, first, bad_wr, ret, cur, cur_failed,
+			    unposted);
 	return ret;
 }
 
@@ -665,17 +668,11 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq, bool last)
 		return ret;
 	WRITE_ONCE(req->responded, false);
 
+	/* The rest of the work request is rblk_request_init_wrs()'s. */
 	req->sge[0].addr = sqe_dma;
-	req->sge[0].length = sizeof(*sqe);
-	req->sge[0].lkey = queue->device->pd->local_dma_lkey;
-
-	req->send_cqe.done = rblk_send_done;
+	req->sge[0].lkey = queue->lkey;
 	send_wr->next = NULL;
-	send_wr->wr_cqe = &req->send_cqe;
-	send_wr->sg_list = req->sge;
 	send_wr->num_sge = req->num_sge;
-	send_wr->opcode = IB_WR_SEND;
-	send_wr->send_flags = IB_SEND_SIGNALED;
 
 	/* Completion needs both the SEND and the response. */
 	refcount_set(&req->ref, 2);
@@ -726,13 +723,15 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq, bool last)
 }
 
 /**
- * __rblk_queue_commit() - post the capsules queued without @last
- * @queue: queue with capsules queued (rblk_queue_commit() looked)
+ * rblk_queue_commit() - post the capsules queued without @last
+ * @queue: queue
  *
- * A failed post completes the requests not posted as aborted and reports
- * the queue broken.
+ * blk-mq calls this (->commit_rqs) when a batch ended early, and the
+ * dispatch of the last request of a batch that was not posted; both look
+ * at rblk_queue_unposted() first.  A failed post completes the requests
+ * not posted as aborted and reports the queue broken.
  */
-void __rblk_queue_commit(struct rblk_queue *queue)
+void rblk_queue_commit(struct rblk_queue *queue)
 {
 	LIST_HEAD(unposted);
 	bool failed = false;
@@ -745,6 +744,32 @@ void __rblk_queue_commit(struct rblk_queue *queue)
 		rblk_complete_unposted(&unposted);
 		queue->ops->error(queue);
 	}
+}
+
+/**
+ * rblk_request_init_wrs() - set up what a request's work requests never change
+ * @req: a request's driver data, as blk-mq allocates it
+ *
+ * The completion handlers, opcodes and flags of the SEND and the REG_MR,
+ * and the SEND's first SGE (the capsule) but its address and lkey, which
+ * depend on the tag and the device: set once per request, not per I/O.
+ */
+void rblk_request_init_wrs(struct rblk_request *req)
+{
+	memset(&req->send_wr, 0, sizeof(req->send_wr));
+	req->send_cqe.done = rblk_send_done;
+	req->send_wr.wr_cqe = &req->send_cqe;
+	req->send_wr.sg_list = req->sge;
+	req->send_wr.opcode = IB_WR_SEND;
+	req->send_wr.send_flags = IB_SEND_SIGNALED;
+	req->sge[0].length = sizeof(struct nvme_command);
+
+	req->reg_cqe.done = rblk_reg_done;
+	memset(&req->reg_wr, 0, sizeof(req->reg_wr));
+	req->reg_wr.wr.opcode = IB_WR_REG_MR;
+	req->reg_wr.wr.wr_cqe = &req->reg_cqe;
+	req->reg_wr.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ |
+			     IB_ACCESS_REMOTE_WRITE;
 }
 
 /**
@@ -769,7 +794,7 @@ int rblk_queue_submit_aer(struct rblk_queue *queue,
 	struct ib_sge sge = {
 		.addr = sqe_dma,
 		.length = sizeof(*sqe),
-		.lkey = queue->device->pd->local_dma_lkey,
+		.lkey = queue->lkey,
 	};
 	struct ib_send_wr wr = {
 		.wr_cqe = &queue->aer_cqe,
@@ -893,8 +918,8 @@ static void rblk_destroy_transport(struct rblk_queue *queue)
 	rblk_free_cq(queue);
 	rblk_ring_free(ibdev, &queue->rsps);
 	rblk_ring_free(ibdev, &queue->sqes);
-	kfree(queue->rsp_cqes);
-	queue->rsp_cqes = NULL;
+	kfree(queue->rsp_wrs);
+	queue->rsp_wrs = NULL;
 	rblk_device_put_queue(queue);
 }
 
@@ -913,6 +938,7 @@ static int rblk_create_transport(struct rblk_queue *queue)
 		return ret;
 	}
 	ibdev = queue->device->dev;
+	queue->lkey = queue->device->pd->local_dma_lkey;
 
 	send_wr = RBLK_SEND_WR_FACTOR * depth + 1;
 	recv_wr = queue->queue_size + 1;
@@ -966,29 +992,38 @@ static int rblk_create_transport(struct rblk_queue *queue)
 			      sizeof(struct nvme_completion), DMA_FROM_DEVICE);
 	if (ret)
 		goto out_free_sqes;
-	queue->rsp_cqes = kcalloc_node(queue->queue_size,
-				       sizeof(*queue->rsp_cqes), GFP_KERNEL,
-				       ibdev_to_node(ibdev));
-	if (!queue->rsp_cqes) {
+	queue->rsp_wrs = kcalloc_node(queue->queue_size,
+				      sizeof(*queue->rsp_wrs), GFP_KERNEL,
+				      ibdev_to_node(ibdev));
+	if (!queue->rsp_wrs) {
 		ret = -ENOMEM;
 		goto out_free_rsps;
 	}
-	for (i = 0; i < queue->queue_size; i++)
-		queue->rsp_cqes[i].done = rblk_recv_done;
+	for (i = 0; i < queue->queue_size; i++) {
+		struct rblk_rsp_wr *rsp = &queue->rsp_wrs[i];
+
+		rsp->cqe.done = rblk_recv_done;
+		rsp->sge.addr = rblk_ring_dma(&queue->rsps, i);
+		rsp->sge.length = sizeof(struct nvme_completion);
+		rsp->sge.lkey = queue->lkey;
+		rsp->wr.wr_cqe = &rsp->cqe;
+		rsp->wr.sg_list = &rsp->sge;
+		rsp->wr.num_sge = 1;
+	}
 
 	ret = rblk_alloc_mrs(queue);
 	if (ret) {
 		rblk_err(ctrl, "queue %u: failed to allocate %u MRs: %d\n",
 			 queue->qid, depth, ret);
-		goto out_free_cqes;
+		goto out_free_rsp_wrs;
 	}
 
 	set_bit(RBLK_Q_TR_READY, &queue->flags);
 	return 0;
 
-out_free_cqes:
-	kfree(queue->rsp_cqes);
-	queue->rsp_cqes = NULL;
+out_free_rsp_wrs:
+	kfree(queue->rsp_wrs);
+	queue->rsp_wrs = NULL;
 out_free_rsps:
 	rblk_ring_free(ibdev, &queue->rsps);
 out_free_sqes:

@@ -21,6 +21,7 @@
 
 struct rblk_ctrl;
 struct rblk_queue;
+struct rblk_request;
 
 /* A DMA-mapped array of fixed-size entries: submission or receive ring. */
 struct rblk_ring {
@@ -81,6 +82,18 @@ enum rblk_queue_flags {
 };
 
 /**
+ * struct rblk_rsp_wr - the receive work request of one receive buffer
+ * @cqe: its completion (rblk_recv_done)
+ * @wr: the work request, reposted as it is after every completion
+ * @sge: the buffer
+ */
+struct rblk_rsp_wr {
+	struct ib_cqe cqe;
+	struct ib_recv_wr wr;
+	struct ib_sge sge;
+};
+
+/**
  * struct rblk_queue - one NVMe queue pair over one RDMA queue pair
  * @ctrl: owning controller, for its name, address and capsule sizes
  * @ops: owner's callbacks
@@ -101,7 +114,8 @@ enum rblk_queue_flags {
  * @nr_cqe: entries of @cq this queue reserved
  * @sqes: one NVMe command buffer per tag (and the AER's)
  * @rsps: receive buffers for completions
- * @rsp_cqes: one &struct ib_cqe per receive buffer
+ * @rsp_wrs: one receive work request per receive buffer, built once
+ * @lkey: the local DMA lkey of @device's protection domain
  * @mrs: one fast registration memory region per tag (@depth of them)
  * @aer_cqe: completion of the AER's SEND
  * @cm_done: signalled when a CM step finished
@@ -147,7 +161,8 @@ struct rblk_queue {
 	bool (*iob_add)(struct request *rq, struct io_comp_batch *iob);
 	struct rblk_ring sqes;
 	struct rblk_ring rsps;
-	struct ib_cqe *rsp_cqes;
+	struct rblk_rsp_wr *rsp_wrs;
+	u32 lkey;
 	struct ib_mr **mrs;
 	struct ib_cqe aer_cqe;
 	struct completion cm_done;
@@ -188,21 +203,17 @@ static inline struct nvme_command *rblk_queue_sqe(struct rblk_queue *queue,
 	return rblk_ring_entry(&queue->sqes, rq->tag);
 }
 
-void __rblk_queue_commit(struct rblk_queue *queue);
-
 /**
- * rblk_queue_commit() - post the capsules queued without @last
+ * rblk_queue_unposted() - whether capsules wait for rblk_queue_commit()
  * @queue: queue
  *
- * blk-mq calls this (->commit_rqs) when a batch ended early, and the
- * dispatch of the last request of a batch that was not posted.  Only the
- * caller's own earlier capsules matter, and it sees those: nothing to do
- * unless the chain holds some.
+ * Only the caller's own earlier capsules matter, and it sees those.
+ *
+ * Return: true if the send chain is not empty.
  */
-static inline void rblk_queue_commit(struct rblk_queue *queue)
+static inline bool rblk_queue_unposted(struct rblk_queue *queue)
 {
-	if (READ_ONCE(queue->sq_head))
-		__rblk_queue_commit(queue);
+	return READ_ONCE(queue->sq_head);
 }
 
 int rblk_rdma_init(void);
@@ -212,6 +223,8 @@ void rblk_queue_stop(struct rblk_queue *queue);
 void rblk_queue_free(struct rblk_queue *queue);
 int rblk_queue_submit(struct rblk_queue *queue, struct request *rq,
 		      bool last);
+void rblk_queue_commit(struct rblk_queue *queue);
+void rblk_request_init_wrs(struct rblk_request *req);
 int rblk_queue_poll(struct rblk_queue *queue,
 		    bool (*iob_add)(struct request *rq,
 				    struct io_comp_batch *iob));
