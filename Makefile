@@ -365,7 +365,7 @@ endif
 INSN_DIR := $(BUILD)insn/
 INSN_PLUGIN := $(INSN_DIR)rblk-insn.so
 INSN_MARK := $(INSN_DIR)rblk-insn-mark
-RBLK_INSN_IOS ?= 500
+RBLK_INSN_IOS ?= 1000
 RBLK_INSN_REPEAT ?= 1
 RBLK_INSN_MODPARAMS ?=
 INSN_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter
@@ -377,8 +377,9 @@ $(INSN_PLUGIN): tools/insn/insn.c $(INSN_DIR)include/qemu-plugin.h
 $(INSN_MARK): tools/insn/mark.c
 	@mkdir -p $(INSN_DIR)
 	gcc $(INSN_CFLAGS) -static -nostdlib -o $@ $<
-# About 3.5 s of TCG per 4k I/O counted, both hosts, 11 jobs, 2 + 6 runs.
-INSN_VM_TIMEOUT ?= $(shell echo $$((1500 + 11 * 8 * $(RBLK_INSN_REPEAT) * $(RBLK_INSN_IOS) * 35 / 100)))
+# The whole run with IOS 1000 and REPEAT 2 took 175 s of guest time on a
+# busy machine: 10 ms per I/O of a job, at least 10 times that.
+INSN_VM_TIMEOUT ?= $(shell echo $$((900 + 11 * 8 * $(RBLK_INSN_REPEAT) * $(RBLK_INSN_IOS) / 100)))
 bench-insn: export RBLK_INSN_MARK = $(abspath $(INSN_MARK))
 bench-insn: $(INSN_PLUGIN) $(INSN_MARK)
 	$(build_guest)

@@ -18,7 +18,7 @@
 # and scripts/insn-report.py makes build/bench/insn.{md,json} of them.
 #
 # Knobs (NAME=VALUE words on the kernel command line):
-#   RBLK_INSN_IOS   I/Os of the short run of a 4k job (default 500; the 128k
+#   RBLK_INSN_IOS   I/Os of the short run of a 4k job (default 1000; the 128k
 #                   jobs run a quarter of it)
 #   RBLK_INSN_REPEAT  times each job runs on each host (default 1; the
 #                   report says how close the repeats agree)
@@ -30,7 +30,7 @@
 . "$(dirname "$0")/lib.sh"
 
 MARK=/usr/bin/rblk-insn-mark
-IOS=${RBLK_INSN_IOS:-500}
+IOS=${RBLK_INSN_IOS:-1000}
 REPEAT=${RBLK_INSN_REPEAT:-1}
 SELECT=$(echo "${RBLK_BENCH_JOBS:-}" | tr ',' ' ')
 NQ=2
