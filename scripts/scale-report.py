@@ -13,8 +13,10 @@ between two counts) and the memory per controller (the intercept at N = 0);
 the memory per I/O queue; the largest slab cache deltas; and the noise
 floor of a memory delta (two reads with nothing between them).
 
-Kernel memory of a delta = -(MemFree + Buffers + Cached + AnonPages), from
-/proc/meminfo deltas after the guest's settle (drop_caches, slabs shrunk):
+Kernel memory of a delta = -(MemFree + PcpFree + Buffers + Cached +
+AnonPages), from /proc/meminfo deltas (PcpFree: the free pages on the
+per-CPU lists, from /proc/zoneinfo) after the guest's settle (drop_caches,
+slabs shrunk):
 everything the kernel allocated (slab, vmalloc, per-CPU, page tables,
 stacks, raw pages) but page cache and user memory.
 Exits non-zero if the log has no complete run, or the guest failed.
@@ -33,8 +35,8 @@ SLAB_SHOW = 8
 
 def kernel_kb(fields):
     """Kernel memory delta (kB) from meminfo field deltas (kB)."""
-    return -(fields["MemFree"] + fields["Buffers"] + fields["Cached"]
-             + fields["AnonPages"])
+    return -(fields["MemFree"] + fields.get("PcpFree", 0) + fields["Buffers"]
+             + fields["Cached"] + fields["AnonPages"])
 
 
 def median(vals):
@@ -241,8 +243,8 @@ def markdown(rep):
                f"namespaces on {info.get('backing', '?')}; nvme_core multipath="
                f"{info.get('nvme_multipath', '?')}, rblk multipath={info.get('rblk_multipath', '?')}.")
     out.append("Medians over the runs, (min–max) of the runs; kernel kB: the kernel "
-               "memory the connected controller holds (MemFree + Buffers + Cached + "
-               "AnonPages deltas after a settle); retained: the same after the "
+               "memory the connected controller holds (MemFree + PcpFree + Buffers + "
+               "Cached + AnonPages deltas after a settle); retained: the same after the "
                "disconnect.  Ratios rblk/nvme-rdma.")
     out.append("")
     out.append("| N | rblk connect ms | nvme connect ms | ratio | rblk disconnect ms | "

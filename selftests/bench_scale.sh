@@ -11,7 +11,8 @@
 #   the time until all of them are gone; settle, read again.
 # "settle" is sync, drop_caches, every slab cache shrunk (/sys/kernel/slab/
 # */shrink: the CPU slabs flushed, empty slabs freed) and 1 s of rest, then
-# the median of three reads of /proc/meminfo 300 ms apart.
+# the median of three reads of /proc/meminfo 300 ms apart (with the free
+# pages on the per-CPU lists from /proc/zoneinfo: PcpFree).
 # Hosts run in rounds of rblk, nvme, nvme, rblk (RBLK_SCALE_ROUNDS), so slow
 # drift of the guest cancels out.  Then the same for the memory of I/O queues:
 # one namespace, connected with one I/O queue (-i 1), then with QHI queues
@@ -50,7 +51,7 @@ QLO="-i 1"
 QHI="-i 2 -W 2 -P 2"
 QSIZE=128
 # Meminfo fields reported (deltas, kB).
-FIELDS="MemFree MemAvailable Buffers Cached AnonPages Shmem Slab SReclaimable
+FIELDS="MemFree PcpFree MemAvailable Buffers Cached AnonPages Shmem Slab SReclaimable
 	SUnreclaim KernelStack PageTables VmallocUsed Percpu"
 # Slab caches reported per run: the largest deltas.
 SLAB_TOP=15
@@ -155,7 +156,13 @@ snap() {
 	settle
 	: > /tmp/scale.mi
 	for _i in 1 2 3; do
-		cat /proc/meminfo >> /tmp/scale.mi
+		# The vmstat counters' per-CPU parts folded in first; the free
+		# pages on the per-CPU lists (PcpFree: not in MemFree, and
+		# megabytes of them come and go with every burst of frees).
+		echo 1 > /proc/sys/vm/stat_refresh 2>/dev/null
+		{ cat /proc/meminfo
+		  awk '$1 == "count:" { s += $2 } END { print "PcpFree:", s * 4, "kB" }' /proc/zoneinfo
+		} >> /tmp/scale.mi
 		[ "$_i" = 3 ] || usleep 300000
 	done
 	awk '{ k = $1; sub(/:$/, "", k); x = $2 + 0; n[k]++; s[k] += x
@@ -264,9 +271,13 @@ measure() {
 	report_slab "$_host" "$_kind" "$_x" "$_run" /tmp/scale.before /tmp/scale.connected
 }
 
-# null RUN: two snaps with nothing between them (the noise of a delta).
+# null RUN: two snaps with no connect between them, only 16 MiB of page
+# cache and of process memory allocated and freed (the noise of a delta).
 null_run() {
 	snap /tmp/scale.before
+	dd if=/dev/zero of=/tmp/scale.junk bs=1M count=16 2>/dev/null
+	rm -f /tmp/scale.junk
+	dd if=/dev/zero of=/dev/null bs=16M count=1 2>/dev/null
 	snap /tmp/scale.connected
 	report_mem none null 0 "$1" connected /tmp/scale.before /tmp/scale.connected
 	report_slab none null 0 "$1" /tmp/scale.before /tmp/scale.connected
