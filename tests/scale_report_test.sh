@@ -70,7 +70,7 @@ near() {
 }
 
 echo "KTAP version 1"
-echo "1..18"
+echo "1..20"
 
 log > "$T/log"
 if out=$(python3 scripts/scale-report.py "$T/log" "$T/out" 2>&1) &&
@@ -94,6 +94,8 @@ near '.growth.nvme.kernel_kb_per_ctrl' 800 "kernel kB per controller: the line a
 near '.growth.connect_ms_per_ns_ratio' 0.75 "connect ms per namespace, rblk/nvme"
 near '.queues.rblk.kb_per_queue' 100 "kernel kB per I/O queue"
 near '.queues.kb_per_queue_ratio' 0.4 "kB per queue, rblk/nvme"
+near '.queues.rblk.Slab_kb_per_queue' 50 "slab kB per I/O queue"
+near '.queues.nvme.other_kb_per_queue' 125 "the rest of the kB per I/O queue"
 near '.noise_kb_max' 36 "the noise floor: the largest null delta"
 
 { log | grep -v SCALE-DONE; } > "$T/cut"
