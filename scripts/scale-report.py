@@ -89,7 +89,9 @@ def parse(log):
     times = defaultdict(dict)
     mem = defaultdict(dict)
     slab = defaultdict(lambda: defaultdict(dict))
-    time_re = re.compile(r"^SCALE-TIME (\S+) (\S+) (\S+) (\d+) (-?\d+) (-?\d+) (\d+) (\d+)\s*$")
+    # The command times (the last two) came later: optional.
+    time_re = re.compile(r"^SCALE-TIME (\S+) (\S+) (\S+) (\d+) (-?\d+) (-?\d+) (\d+) (\d+)"
+                         r"(?: (-?\d+) (-?\d+))?\s*$")
     mem_re = re.compile(r"^SCALE-MEM (\S+) (\S+) (\S+) (\d+) (\S+) (.*)$")
     slab_re = re.compile(r"^SCALE-SLAB (\S+) (\S+) (\S+) (\d+) (\S+) (-?\d+) (-?\d+)\s*$")
     with open(log, errors="replace") as f:
@@ -108,7 +110,8 @@ def parse(log):
                     info[k] = v
             elif m := time_re.match(line):
                 h, kind, x, run = m.group(1), m.group(2), m.group(3), int(m.group(4))
-                times[(h, kind, x)][run] = tuple(int(m.group(i)) for i in range(5, 9))
+                times[(h, kind, x)][run] = tuple(None if m.group(i) is None else int(m.group(i))
+                                                 for i in range(5, 11))
             elif m := mem_re.match(line):
                 h, kind, x, run, phase = m.group(1, 2, 3, 4, 5)
                 fields = {}
@@ -151,6 +154,8 @@ def host_stats(h, kind, x, times, mem, slab):
         "connect_ms_runs": [t[r][0] for r in runs],
         "disconnect_ms": median([t[r][1] for r in runs]),
         "disconnect_ms_runs": [t[r][1] for r in runs],
+        "connect_cmd_ms": median([t[r][4] for r in runs]),
+        "disconnect_cmd_ms": median([t[r][5] for r in runs]),
         "kernel_kb": median([kernel_kb(con[r]) for r in runs if r in con]),
         "kernel_kb_runs": [kernel_kb(con[r]) for r in runs if r in con],
         "retained_kb": median([kernel_kb(aft[r]) for r in runs if r in aft]),
@@ -295,6 +300,18 @@ def markdown(rep):
             f"{fmt(a['fields_kb'].get('Slab'))} | {fmt(b['fields_kb'].get('Slab'))} | "
             f"{fmt(a['retained_kb'])} | {fmt(b['retained_kb'])} |")
     out.append("")
+    if any(r["rblk"]["connect_cmd_ms"] is not None for r in rep["rows"]):
+        out.append("Until the command returned (nvmecfg polls its controller every "
+                   "50 ms; nvme connect returns before the scan, nvme disconnect after "
+                   "the removal), ms:")
+        out.append("")
+        out.append("| N | rblk connect | nvme connect | rblk disconnect | nvme disconnect |")
+        out.append("|---:|---:|---:|---:|---:|")
+        for r in rep["rows"]:
+            a, b = r["rblk"], r["nvme"]
+            out.append(f"| {r['n']} | {fmt(a['connect_cmd_ms'])} | {fmt(b['connect_cmd_ms'])} | "
+                       f"{fmt(a['disconnect_cmd_ms'])} | {fmt(b['disconnect_cmd_ms'])} |")
+        out.append("")
     g = rep["growth"]
     out.append("Growth per namespace: least-squares slope over the counts, the kernel "
                "kB split by meminfo field (other: pages straight from the page "

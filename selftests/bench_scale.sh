@@ -7,8 +7,9 @@
 # is stored, a read of a hole allocates nothing).  For each count N of
 # RBLK_SCALE_COUNTS (ascending), each host in turn, never both at once:
 #   settle, read /proc/meminfo and /proc/slabinfo; connect (-i NQ -Q 128);
-#   the time until all N block devices exist; settle, read again; disconnect;
-#   the time until all of them are gone; settle, read again.
+#   the time until all N block devices exist (and until the command
+#   returned); settle, read again; disconnect; the time until all of them
+#   are gone (and until the command returned); settle, read again.
 # "settle" is sync, drop_caches, every slab cache shrunk (/sys/kernel/slab/
 # */shrink: the CPU slabs flushed, empty slabs freed) and 1 s of rest, then
 # the median of three reads of /proc/meminfo 300 ms apart (with the free
@@ -22,7 +23,8 @@
 #
 # Output, for scripts/scale-report.py:
 #   SCALE-INFO key=value...
-#   SCALE-TIME <host> <kind> <x> <run> <connect_ms> <disconnect_ms> <queues> <devices>
+#   SCALE-TIME <host> <kind> <x> <run> <connect_ms> <disconnect_ms> <queues>
+#              <devices> <connect_cmd_ms> <disconnect_cmd_ms>
 #   SCALE-MEM <host> <kind> <x> <run> <phase> <field>=<delta kB>...
 #   SCALE-SLAB <host> <kind> <x> <run> <cache> <delta kB> <delta objects>
 #   SCALE-DONE
@@ -126,17 +128,6 @@ ndevs() {
 	echo "$_c"
 }
 
-# wait_ndevs HOST N: until HOST has N devices; 1 after WAIT_S.
-wait_ndevs() {
-	_n=$((WAIT_S * 50))
-	while [ "$(ndevs "$1")" -ne "$2" ]; do
-		_n=$((_n - 1))
-		[ "$_n" -gt 0 ] || return 1
-		usleep 20000
-	done
-	return 0
-}
-
 # settle: what the kernel can give back now, given back.
 settle() {
 	sync
@@ -202,30 +193,60 @@ report_slab() {
 }
 
 # --- the hosts ---
-# host_connect HOST OPTIONS...: connect HOST to the scale subsystem.
+# timed HOST N CMD...: run CMD in the background (its output in
+# /tmp/scale.cmd) and poll, every 20 ms, until it has returned and HOST
+# has N block devices; T_DEV and T_CMD are the milliseconds from the start
+# until each.  CMD failing fails the run.
+timed() {
+	_th=$1 _tn=$2
+	shift 2
+	T_DEV='' T_CMD=''
+	_ts=$(now_ms)
+	"$@" > /tmp/scale.cmd 2>&1 &
+	_tp=$!
+	_n=$((WAIT_S * 50))
+	while :; do
+		if [ -z "$T_DEV" ] && [ "$(ndevs "$_th")" -eq "$_tn" ]; then
+			T_DEV=$(($(now_ms) - _ts))
+		fi
+		# (Reaped already, it has no /proc entry left to read.)
+		if [ -z "$T_CMD" ] && { exited "$_tp"; } 2>/dev/null; then
+			T_CMD=$(($(now_ms) - _ts))
+			wait "$_tp" || scale_fail "$*: $(cat /tmp/scale.cmd)"
+		fi
+		[ -n "$T_DEV" ] && [ -n "$T_CMD" ] && return 0
+		_n=$((_n - 1))
+		[ "$_n" -gt 0 ] ||
+			scale_fail "$*: $(ndevs "$_th") of $_tn devices after ${WAIT_S}s"
+		usleep 20000
+	done
+}
+
+# host_connect HOST N OPTIONS...: connect HOST to the scale subsystem, and
+# wait for its N devices; CTRL is its controller.
 CTRL=
 host_connect() {
-	_h=$1
-	shift
+	_h=$1 _hn=$2
+	shift 2
 	case $_h in
 	rblk)
 		# shellcheck disable=SC2068 # OPTIONS are words
-		_o=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
-			-n "$SCALE_NQN" -Q $QSIZE $@ 2>&1) ||
-			scale_fail "nvmecfg connect $*: $_o"
-		CTRL=$(echo "$_o" | head -n 1)
+		timed rblk "$_hn" nvmecfg connect -t rdma -a "$RBLK_TRADDR" \
+			-s "$RBLK_TRSVCID" -n "$SCALE_NQN" -Q $QSIZE $@
+		CTRL=$(head -n 1 /tmp/scale.cmd)
+		[ -e "/sys/class/rblk/$CTRL" ] ||
+			scale_fail "nvmecfg connect made no controller: $(cat /tmp/scale.cmd)"
 		;;
 	nvme)
 		# shellcheck disable=SC2068 # OPTIONS are words
-		_o=$(nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
-			-n "$SCALE_NQN" -Q $QSIZE $@ 2>&1) ||
-			scale_fail "nvme connect $*: $_o"
+		timed nvme "$_hn" nvme connect -t rdma -a "$RBLK_TRADDR" \
+			-s "$RBLK_TRSVCID" -n "$SCALE_NQN" -Q $QSIZE $@
 		CTRL=
 		for _c in /sys/class/nvme/nvme*; do
 			[ "$(cat "$_c/subsysnqn" 2>/dev/null)" = "$SCALE_NQN" ] &&
 				CTRL=${_c##*/}
 		done
-		[ -n "$CTRL" ] || scale_fail "nvme connect made no controller: $_o"
+		[ -n "$CTRL" ] || scale_fail "nvme connect made no controller: $(cat /tmp/scale.cmd)"
 		;;
 	esac
 }
@@ -238,10 +259,11 @@ host_queues() {
 	esac
 }
 
+# host_disconnect HOST: disconnect it, and wait until no device is left.
 host_disconnect() {
 	case $1 in
-	rblk) _o=$(nvmecfg disconnect "$CTRL" 2>&1) || scale_fail "nvmecfg disconnect $CTRL: $_o" ;;
-	nvme) _o=$(nvme disconnect -n "$SCALE_NQN" 2>&1) || scale_fail "nvme disconnect: $_o" ;;
+	rblk) timed rblk 0 nvmecfg disconnect "$CTRL" ;;
+	nvme) timed nvme 0 nvme disconnect -n "$SCALE_NQN" ;;
 	esac
 }
 
@@ -252,20 +274,13 @@ measure() {
 	shift 5
 	[ "$(ndevs "$_host")" -eq 0 ] || scale_fail "$_host has devices before its connect"
 	snap /tmp/scale.before
-	_t0=$(now_ms)
-	host_connect "$_host" "$@"
-	wait_ndevs "$_host" "$_nns" ||
-		scale_fail "$_host: $(ndevs "$_host") of $_nns devices after ${WAIT_S}s"
-	_t1=$(now_ms)
+	host_connect "$_host" "$_nns" "$@"
+	_cdev=$T_DEV _ccmd=$T_CMD
 	_q=$(host_queues "$_host")
 	snap /tmp/scale.connected
-	_t2=$(now_ms)
 	host_disconnect "$_host"
-	wait_ndevs "$_host" 0 ||
-		scale_fail "$_host: $(ndevs "$_host") devices left ${WAIT_S}s after the disconnect"
-	_t3=$(now_ms)
 	snap /tmp/scale.after
-	echo "SCALE-TIME $_host $_kind $_x $_run $((_t1 - _t0)) $((_t3 - _t2)) $_q $_nns"
+	echo "SCALE-TIME $_host $_kind $_x $_run $_cdev $T_DEV $_q $_nns $_ccmd $T_CMD"
 	report_mem "$_host" "$_kind" "$_x" "$_run" connected /tmp/scale.before /tmp/scale.connected
 	report_mem "$_host" "$_kind" "$_x" "$_run" after /tmp/scale.before /tmp/scale.after
 	report_slab "$_host" "$_kind" "$_x" "$_run" /tmp/scale.before /tmp/scale.connected

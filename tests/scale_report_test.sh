@@ -26,7 +26,7 @@ mem() {
 run() {
 	local devs=$3
 	[ "$2" = q ] && devs=1
-	echo "# SCALE-TIME $1 $2 $3 $4 $5 $6 $7 $devs"
+	echo "# SCALE-TIME $1 $2 $3 $4 $5 $6 $7 $devs $(($5 + 30)) $(($6 - 5))"
 	mem "$1" "$2" "$3" "$4" connected "$8"
 	mem "$1" "$2" "$3" "$4" after 12
 	echo "# SCALE-SLAB $1 $2 $3 $4 kmalloc-1k $(($8 / 4)) $3"
@@ -70,7 +70,7 @@ near() {
 }
 
 echo "KTAP version 1"
-echo "1..20"
+echo "1..21"
 
 log > "$T/log"
 if out=$(python3 scripts/scale-report.py "$T/log" "$T/out" 2>&1) &&
@@ -83,6 +83,7 @@ near '.rows | length' 3 "one row per namespace count"
 near '.rows[1].rblk.connect_ms' 148 "connect time: the median of the runs"
 near '.rows[1].connect_ratio' "$(awk 'BEGIN { print 148 / 264 }')" "connect ratio rblk/nvme"
 near '.rows[2].disconnect_ratio' "$(awk 'BEGIN { print 114 / 228 }')" "disconnect ratio rblk/nvme"
+near '.rows[1].nvme.disconnect_cmd_ms' 127 "disconnect time until the command returned"
 near '.rows[0].rblk.kernel_kb' 510 "kernel kB from MemFree, PcpFree, Buffers, Cached, AnonPages"
 near '.rows[2].nvme.kernel_kb' 2080 "kernel kB: the median of the runs"
 near '.rows[1].kernel_kb_ratio' "$(awk 'BEGIN { print 660 / 1120 }')" "kernel kB ratio rblk/nvme"
