@@ -402,7 +402,9 @@ RBLK_SCALE_COUNTS ?= 1,16,64,256
 RBLK_SCALE_ROUNDS ?= 1
 RBLK_SCALE_QUEUES ?= 1
 SCALE_VM_TIMEOUT ?= $(shell echo $$((1200 + 900 * $(RBLK_SCALE_ROUNDS))))
-SCALE_APPEND = RBLK_SCALE_COUNTS=$(subst $(bench_space),$(bench_comma),$(strip $(RBLK_SCALE_COUNTS))) \
+scale_comma := ,
+scale_space := $(subst ,, )
+SCALE_APPEND = RBLK_SCALE_COUNTS=$(subst $(scale_space),$(scale_comma),$(strip $(RBLK_SCALE_COUNTS))) \
 	RBLK_SCALE_ROUNDS=$(RBLK_SCALE_ROUNDS) RBLK_SCALE_QUEUES=$(RBLK_SCALE_QUEUES)
 .PHONY: bench-scale
 bench-scale:

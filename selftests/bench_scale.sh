@@ -18,8 +18,8 @@
 # drift of the guest cancels out.  Then the same for the memory of I/O queues:
 # one namespace, connected with one I/O queue (-i 1), then with QHI queues
 # (-i 2 -W 2 -P 2: nvme-rdma caps each of the three at the online CPUs, 2
-# here).  And "null" runs: the same reads with nothing in between, the noise
-# floor of a delta.
+# here).  And "null" runs: the same reads with no connect in between, only
+# some memory allocated and freed: the noise floor of a delta.
 #
 # Output, for scripts/scale-report.py:
 #   SCALE-INFO key=value...
