@@ -392,6 +392,28 @@ bench-insn: $(INSN_PLUGIN) $(INSN_MARK)
 		scripts/vm-run.sh --timeout $(INSN_VM_TIMEOUT) --mode bench_insn
 	@scripts/insn-report.py $(GUEST_BUILD)ktap.log $(GUEST_BUILD)insn.dump $(BENCH_OUT)
 
+# What a controller with 1..256 namespaces and its I/O queues cost, rblk
+# next to nvme-rdma, one boot (Documentation/benchmark.rst, "Scale").
+# Knobs: RBLK_SCALE_COUNTS (namespace counts), RBLK_SCALE_ROUNDS
+# (rblk,nvme,nvme,rblk rounds per count), RBLK_SCALE_QUEUES=0 (no queue
+# runs); they reach selftests/bench_scale.sh on the kernel command line.
+SCALE_OUT ?= $(GUEST_BUILD)bench
+RBLK_SCALE_COUNTS ?= 1,16,64,256
+RBLK_SCALE_ROUNDS ?= 1
+RBLK_SCALE_QUEUES ?= 1
+SCALE_VM_TIMEOUT ?= $(shell echo $$((1200 + 900 * $(RBLK_SCALE_ROUNDS))))
+scale_comma := ,
+scale_space := $(subst ,, )
+SCALE_APPEND = RBLK_SCALE_COUNTS=$(subst $(scale_space),$(scale_comma),$(strip $(RBLK_SCALE_COUNTS))) \
+	RBLK_SCALE_ROUNDS=$(RBLK_SCALE_ROUNDS) RBLK_SCALE_QUEUES=$(RBLK_SCALE_QUEUES)
+.PHONY: bench-scale
+bench-scale:
+	$(build_guest)
+	@KVER=$(KVER) BUILD=$(GUEST_BUILD) RBLK_VM_KERNEL=$(BUILD)kernel/boot/vmlinuz-$(KVER) \
+		RBLK_VM_APPEND="$(strip $(RBLK_VM_APPEND) $(SCALE_APPEND))" \
+		scripts/vm-run.sh --timeout $(SCALE_VM_TIMEOUT) --mode bench_scale
+	@scripts/scale-report.py $(GUEST_BUILD)ktap.log $(SCALE_OUT)
+
 clean: modules_clean
 	rm -rf $(BUILD)initramfs $(BUILD)initramfs.cpio.gz $(BUILD)console.log $(BUILD)ktap.log \
 		$(BUILD)mod-* $(BUILD)guest-* \
