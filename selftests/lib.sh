@@ -347,6 +347,12 @@ nvmet_port2_del() {
 	return 0
 }
 
+# nvmet_ana_set PORT STATE: the state of ANA group 1 on an nvmet port (its
+# configfs directory), as the target reports it to hosts from then on.
+nvmet_ana_set() {
+	echo "$2" > "$1/ana_groups/1/ana_state" || fail "cannot set $1's ANA group 1 to $2"
+}
+
 # rblk_connect_port SVC [OPTIONS...]: nvmecfg connect to the test subsystem
 # on port SVC; print its output (the controller, then the namespaces'
 # devices).  A failure is said on stderr (stdout is the caller's $(...)),

@@ -25,12 +25,11 @@ P1=$RBLK_NVMET_PORT
 P2=$NVMET_PORT2
 SVC2=$NVMET_SVC2
 
-ana_set() { echo "$2" > "$1/ana_groups/1/ana_state" || fail "cannot set $1's ANA group 1 to $2"; }
 pid=
 mon=
 cleanup() {
 	for _p in $pid $mon; do kill "$_p" 2>/dev/null && wait "$_p"; done
-	ana_set "$P1" optimized 2>/dev/null
+	nvmet_ana_set "$P1" optimized 2>/dev/null
 	nvme disconnect -n "$RBLK_NQN" >/dev/null 2>&1
 	modprobe -r nvme-rdma 2>/dev/null
 	rblk_unload 2>/dev/null
@@ -92,7 +91,7 @@ fio --name=ana --filename="$dev" --direct=1 --ioengine=libaio --rw=randwrite \
 pid=$!
 sleep 1
 uses "$pa" "first optimized path" "both optimized"
-ana_set "$P1" inaccessible
+nvmet_ana_set "$P1" inaccessible
 wait_state "$pa" inaccessible
 [ "$(nspath "$A" ana_state)" = inaccessible ] || fail "show $A: ana_state $(nspath "$A" ana_state)"
 sleep 1
@@ -103,14 +102,14 @@ jq -se --arg p "$pa" 'any(.[]; .event == "ana-changed" and .namespace.path == $p
 log "nvmecfg show: $pa of $h, optimized then inaccessible; monitor: ana-changed"
 unused "$pa" inaccessible "port 1 inaccessible"
 uses "$pb" optimized "port 1 inaccessible"
-ana_set "$P1" non-optimized
+nvmet_ana_set "$P1" non-optimized
 wait_state "$pa" non-optimized
 unused "$pa" non-optimized "port 1 non-optimized, port 2 optimized"
-ana_set "$P2" inaccessible
+nvmet_ana_set "$P2" inaccessible
 wait_state "$pb" inaccessible
 uses "$pa" non-optimized "port 1 non-optimized, port 2 inaccessible"
-ana_set "$P1" optimized
-ana_set "$P2" optimized
+nvmet_ana_set "$P1" optimized
+nvmet_ana_set "$P2" optimized
 wait_state "$pa" optimized
 wait_state "$pb" optimized
 running "$pid" || fail "the writer ended early: $(grep -E 'err=|error' /tmp/ma.fio | head -3)"
@@ -121,15 +120,15 @@ log "inaccessible avoided, optimized preferred, non-optimized used alone; fio: n
 
 # Both inaccessible: held; port 2 optimized: done.
 pattern_file /tmp/ma.pat 1048576
-ana_set "$P1" inaccessible
-ana_set "$P2" inaccessible
+nvmet_ana_set "$P1" inaccessible
+nvmet_ana_set "$P2" inaccessible
 wait_state "$pa" inaccessible
 wait_state "$pb" inaccessible
 dd if=/tmp/ma.pat of="$dev" bs=64k seek=320 oflag=direct conv=notrunc > /tmp/ma.dd 2>&1 &
 dpid=$!
 sleep 3
 running "$dpid" || fail "the write ended with both paths inaccessible: $(cat /tmp/ma.dd)"
-ana_set "$P2" optimized
+nvmet_ana_set "$P2" optimized
 wait_until 20 exited "$dpid" || fail "the held write did not complete once $pb was optimized"
 wait "$dpid" || fail "the held write failed: $(cat /tmp/ma.dd)"
 read_region "$RBLK_BACKING" 20971520 1048576 /tmp/ma.got
@@ -157,7 +156,7 @@ if nvme_two_paths; then
 		fail "nvme-rdma's paths on port 2 are not optimized"
 	ctrl_paths_state "$A" inaccessible || fail "rblk's paths on $A are not all inaccessible"
 	ctrl_paths_state "$B" optimized || fail "rblk's paths on $B are not all optimized"
-	ana_set "$P1" non-optimized
+	nvmet_ana_set "$P1" non-optimized
 	wait_until 10 nvme_ctrl_paths_state "$RBLK_TRSVCID" non-optimized ||
 		fail "nvme-rdma's paths on port 1 did not turn non-optimized"
 	wait_until 10 ctrl_paths_state "$A" non-optimized || fail "rblk's paths on $A did not turn non-optimized"
@@ -165,14 +164,14 @@ if nvme_two_paths; then
 	modprobe -r nvme-rdma
 	log "nvme-rdma's paths show the same states"
 else
-	ana_set "$P1" non-optimized
+	nvmet_ana_set "$P1" non-optimized
 	wait_until 10 ctrl_paths_state "$A" non-optimized || fail "rblk's paths on $A did not turn non-optimized"
 	log "nvme_core without native multipath: no reference"
 fi
 
 # Persistent loss on both: no waiting.
-ana_set "$P1" persistent-loss
-ana_set "$P2" persistent-loss
+nvmet_ana_set "$P1" persistent-loss
+nvmet_ana_set "$P2" persistent-loss
 wait_state "$pa" persistent-loss
 wait_state "$pb" persistent-loss
 t0=$(uptime_ms)
@@ -181,8 +180,8 @@ out=$(dd if="$dev" of=/dev/null bs=4k count=1 iflag=direct 2>&1) &&
 ms=$(($(uptime_ms) - t0))
 echo "$out" | grep -qE "Input/output error|I/O error" || fail "expected EIO, got: $out"
 [ "$ms" -le 3000 ] || fail "persistent loss failed I/O after ${ms} ms"
-ana_set "$P1" optimized
-ana_set "$P2" optimized
+nvmet_ana_set "$P1" optimized
+nvmet_ana_set "$P2" optimized
 wait_state "$pa" optimized
 wait_until 10 sh -c "dd if=$dev of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null" ||
 	fail "$dev did not serve again once optimized"

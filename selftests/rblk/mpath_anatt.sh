@@ -17,10 +17,9 @@ P2=$NVMET_PORT2
 MSG="ANATT timeout, resetting controller"
 pid=
 
-ana_set() { echo "$2" > "$1/ana_groups/1/ana_state" || fail "cannot set $1's ANA group 1 to $2"; }
 cleanup() {
 	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid"
-	ana_set "$P1" optimized 2>/dev/null
+	nvmet_ana_set "$P1" optimized 2>/dev/null
 	nvme disconnect -n "$RBLK_NQN" >/dev/null 2>&1
 	modprobe -r nvme-rdma 2>/dev/null
 	rblk_unload 2>/dev/null
@@ -42,11 +41,11 @@ nvme_two_paths && nvme_ref=1
 # A change that ends within ANATT: no reset.
 r0=$(reconnects "$A")
 lines=$(dmesg | wc -l)
-ana_set "$P1" change
+nvmet_ana_set "$P1" change
 wait_until 10 sh -c "[ \"\$(cat /sys/block/$pa/ana_state)\" = change ]" ||
 	fail "$pa is $(st "$pa"), expected change"
 sleep 5
-ana_set "$P1" optimized
+nvmet_ana_set "$P1" optimized
 wait_until 10 sh -c "[ \"\$(cat /sys/block/$pa/ana_state)\" = optimized ]" ||
 	fail "$pa is $(st "$pa"), expected optimized"
 sleep 20
@@ -61,7 +60,7 @@ fio --name=anatt --filename="$dev" --direct=1 --ioengine=libaio --rw=randwrite \
 pid=$!
 lines=$(dmesg | wc -l)
 t0=$(uptime_ms)
-ana_set "$P1" change
+nvmet_ana_set "$P1" change
 wait_until 10 sh -c "[ \"\$(cat /sys/block/$pa/ana_state)\" = change ]" ||
 	fail "$pa is $(st "$pa"), expected change"
 # What the path took before the change may still complete: counted once
@@ -83,7 +82,7 @@ if [ -n "$nvme_ref" ]; then
 		fail "nvme-rdma did not reset on ANATT: $(dmesg | tail -n +$((lines + 1)) | grep nvme | tail -5)"
 	log "nvme-rdma: '$(dmesg | tail -n +$((lines + 1)) | grep "nvme.*$MSG" | head -1)'"
 fi
-ana_set "$P1" optimized
+nvmet_ana_set "$P1" optimized
 wait_until 20 sh -c "[ \"\$(cat /sys/block/$pa/ana_state)\" = optimized ]" ||
 	fail "$pa is $(st "$pa") after the group turned optimized"
 wait "$pid"; rc=$?; pid=

@@ -127,12 +127,12 @@ da=$(($(io "$pa") - _a)); db=$(($(io "$pb") - _b))
 log "round-robin: 200 reads as $rr; verifying writer $da + $db, no error"
 
 # round-robin keeps to the optimized paths.
-echo non-optimized > "$P2/ana_groups/1/ana_state"
+nvmet_ana_set "$P2" non-optimized
 wait_until 10 sh -c "[ \"\$(cat /sys/block/$pb/ana_state)\" = non-optimized ]" ||
 	fail "$pb did not turn non-optimized"
 sync_reads 100
 [ "$da" -eq 100 ] && [ "$db" -eq 0 ] || fail "round-robin, $pb non-optimized: $pa served $da, $pb $db"
-echo optimized > "$P2/ana_groups/1/ana_state"
+nvmet_ana_set "$P2" optimized
 wait_until 10 sh -c "[ \"\$(cat /sys/block/$pb/ana_state)\" = optimized ]" ||
 	fail "$pb did not turn optimized again"
 log "round-robin with $pb non-optimized: all 100 reads over $pa"
