@@ -116,30 +116,6 @@ static int rblk_ana_group_scan(const struct rblk_ana_group *g, void *data)
 	return 0;
 }
 
-/*
- * A group still in change state twice ANATT after the log said so: the
- * controller is stuck, reset it (nvme_anatt_timeout()).  The reconnect
- * reads the log again.
- */
-static void rblk_anatt_timeout(struct timer_list *t)
-{
-	struct rblk_ctrl *ctrl = from_timer(ctrl, t, anatt_timer);
-	enum rblk_state state;
-
-	if (rblk_ctrl_reset_stuck(ctrl)) {
-		rblk_info(ctrl, "ANATT timeout, resetting controller.\n");
-		return;
-	}
-	/*
-	 * Still connecting (a slow attempt that read the log early), or
-	 * already resetting: look again, so that the group is not left
-	 * unwatched once live.  A reset or delete stops the timer.
-	 */
-	state = rblk_ctrl_state(ctrl);
-	if (state == RBLK_STATE_CONNECTING || state == RBLK_STATE_RESETTING)
-		mod_timer(&ctrl->anatt_timer, jiffies + HZ);
-}
-
 /* Arm the ANATT timer while a group is changing, else stop it. */
 static void rblk_anatt_update(struct rblk_ctrl *ctrl, unsigned int nr_change)
 {
@@ -366,12 +342,15 @@ bool rblk_ana_apply(struct rblk_ctrl *ctrl)
 /**
  * rblk_ana_init() - set up a new controller's ANA state
  * @ctrl: controller being allocated
+ * @anatt_expired: what to do when a group stays in change state past
+ *	twice ANATT (the controller's: reset it); runs from the timer
  */
-void rblk_ana_init(struct rblk_ctrl *ctrl)
+void rblk_ana_init(struct rblk_ctrl *ctrl,
+		   void (*anatt_expired)(struct timer_list *t))
 {
 	mutex_init(&ctrl->ana_lock);
 	INIT_WORK(&ctrl->ana_work, rblk_ana_work);
-	timer_setup(&ctrl->anatt_timer, rblk_anatt_timeout, 0);
+	timer_setup(&ctrl->anatt_timer, anatt_expired, 0);
 }
 
 /**
@@ -385,7 +364,10 @@ void rblk_ana_init(struct rblk_ctrl *ctrl)
 void rblk_ana_stop(struct rblk_ctrl *ctrl)
 {
 	cancel_work_sync(&ctrl->ana_work);
-	/* Only ana_work and a connect's read arm it; neither runs now. */
+	/*
+	 * Only ana_work and a connect's read arm it, and the expiry itself
+	 * while the controller connects; del_timer_sync() waits for that.
+	 */
 	del_timer_sync(&ctrl->anatt_timer);
 }
 

@@ -18,46 +18,6 @@
 #include "rblk.h"
 #include "trace.h"
 
-static ATOMIC_NOTIFIER_HEAD(rblk_event_chain);
-
-/**
- * rblk_event_register() - listen to controller and namespace events
- * @nb: notifier; called in atomic context with the &enum rblk_event and a
- *	&struct rblk_event_info
- *
- * Return: 0.
- */
-int rblk_event_register(struct notifier_block *nb)
-{
-	return atomic_notifier_chain_register(&rblk_event_chain, nb);
-}
-
-/**
- * rblk_event_unregister() - stop listening
- * @nb: notifier given to rblk_event_register()
- */
-void rblk_event_unregister(struct notifier_block *nb)
-{
-	atomic_notifier_chain_unregister(&rblk_event_chain, nb);
-}
-
-/**
- * rblk_notify() - tell the listeners what happened to a controller
- * @ctrl: the controller
- * @ns: its namespace, for namespace events; else NULL
- * @event: what happened
- *
- * Callable from any context.  Discovery controllers are not announced.
- */
-void rblk_notify(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
-		 enum rblk_event event)
-{
-	struct rblk_event_info info = { .ctrl = ctrl, .ns = ns };
-
-	if (ctrl->index >= 0)
-		atomic_notifier_call_chain(&rblk_event_chain, event, &info);
-}
-
 /**
  * rblk_state_name() - name of a controller state, as sysfs shows it
  * @state: state
@@ -71,17 +31,6 @@ const char *rblk_state_name(enum rblk_state state)
 	if (state < ARRAY_SIZE(names) && names[state])
 		return names[state];
 	return "unknown";
-}
-
-/**
- * rblk_ctrl_state() - current state
- * @ctrl: controller
- *
- * Return: the state; it may change right after.
- */
-enum rblk_state rblk_ctrl_state(struct rblk_ctrl *ctrl)
-{
-	return READ_ONCE(ctrl->state);
 }
 
 /* News for multipath heads: see &rblk_ctrl_ops.paths_changed. */
@@ -247,16 +196,28 @@ int rblk_ctrl_reset(struct rblk_ctrl *ctrl)
 	return 0;
 }
 
-/**
- * rblk_ctrl_reset_stuck() - reset a live controller the host finds stuck
- *	(an ANA group past its transition time), as a user's reset does
- * @ctrl: controller; any context
- *
- * Return: true if the reset started, false if the controller is not live.
+/*
+ * A group still in change state twice ANATT after the log said so: the
+ * controller is stuck, reset it (nvme_anatt_timeout()).  The reconnect
+ * reads the log again.
  */
-bool rblk_ctrl_reset_stuck(struct rblk_ctrl *ctrl)
+static void rblk_anatt_timeout(struct timer_list *t)
 {
-	return rblk_begin_reset(ctrl, true, false);
+	struct rblk_ctrl *ctrl = from_timer(ctrl, t, anatt_timer);
+	enum rblk_state state;
+
+	if (rblk_begin_reset(ctrl, true, false)) {
+		rblk_info(ctrl, "ANATT timeout, resetting controller.\n");
+		return;
+	}
+	/*
+	 * Still connecting (a slow attempt that read the log early), or
+	 * already resetting: look again, so that the group is not left
+	 * unwatched once live.  A reset or delete stops the timer.
+	 */
+	state = rblk_ctrl_state(ctrl);
+	if (state == RBLK_STATE_CONNECTING || state == RBLK_STATE_RESETTING)
+		mod_timer(&ctrl->anatt_timer, jiffies + HZ);
 }
 
 /*
@@ -598,23 +559,6 @@ static void rblk_event_work(struct work_struct *work)
 }
 
 /* --- tag sets and limits --- */
-
-/**
- * rblk_ctrl_max_sectors() - the largest transfer of one request
- * @ctrl: controller, Identify Controller read on this association
- *
- * MDTS, and what one memory registration maps.  MRs map 4 KiB
- * controller pages whatever PAGE_SIZE is; an unaligned buffer spans one
- * page more than its length, so transfers stay one page below what an MR
- * maps.
- *
- * Return: the limit in 512-byte sectors.
- */
-u32 rblk_ctrl_max_sectors(struct rblk_ctrl *ctrl)
-{
-	return min_t(u32, ctrl->max_hw_sectors,
-		     (ctrl->max_segments - 1) << (ilog2(SZ_4K) - SECTOR_SHIFT));
-}
 
 /**
  * rblk_set_ctrl_limits() - the limits every request queue of a
@@ -1403,7 +1347,8 @@ struct rblk_ctrl *rblk_ctrl_alloc(const struct rblk_ctrl_opts *opts,
 	INIT_DELAYED_WORK(&ctrl->ka_work, rblk_keep_alive_work);
 	INIT_WORK(&ctrl->aer_work, rblk_aer_work);
 	INIT_WORK(&ctrl->event_work, rblk_event_work);
-	rblk_ana_init(ctrl);
+	/* ana.c arms the ANATT timer; its expiry is the controller's. */
+	rblk_ana_init(ctrl, rblk_anatt_timeout);
 	return ctrl;
 }
 

@@ -703,6 +703,34 @@ static inline bool rblk_state_leaving(enum rblk_state state)
 	return state == RBLK_STATE_DELETING || state == RBLK_STATE_DEAD;
 }
 
+/**
+ * rblk_ctrl_state() - current state
+ * @ctrl: controller
+ *
+ * Return: the state; it may change right after.
+ */
+static inline enum rblk_state rblk_ctrl_state(struct rblk_ctrl *ctrl)
+{
+	return READ_ONCE(ctrl->state);
+}
+
+/**
+ * rblk_ctrl_max_sectors() - the largest transfer of one request
+ * @ctrl: controller, Identify Controller read on this association
+ *
+ * MDTS, and what one memory registration maps.  MRs map 4 KiB
+ * controller pages whatever PAGE_SIZE is; an unaligned buffer spans one
+ * page more than its length, so transfers stay one page below what an MR
+ * maps.
+ *
+ * Return: the limit in 512-byte sectors.
+ */
+static inline u32 rblk_ctrl_max_sectors(struct rblk_ctrl *ctrl)
+{
+	return min_t(u32, ctrl->max_hw_sectors,
+		     (ctrl->max_segments - 1) << (ilog2(SZ_4K) - SECTOR_SHIFT));
+}
+
 /* A namespace users can name: its disk is there and not going away. */
 static inline bool rblk_ns_visible(struct rblk_ns *ns)
 {
@@ -825,9 +853,8 @@ extern const struct blk_mq_ops rblk_admin_mq_ops;
 extern const struct blk_mq_ops rblk_io_mq_ops;
 void rblk_blk_init_ctrl(struct rblk_ctrl *ctrl);
 
-/* ctrl.c: state machine, setup, error recovery, teardown, events */
+/* ctrl.c: state machine, setup, error recovery, teardown */
 const char *rblk_state_name(enum rblk_state state);
-enum rblk_state rblk_ctrl_state(struct rblk_ctrl *ctrl);
 bool rblk_change_state(struct rblk_ctrl *ctrl, enum rblk_state new);
 struct rblk_ctrl *rblk_ctrl_alloc(const struct rblk_ctrl_opts *opts,
 				  const struct rblk_ctrl_ops *ops);
@@ -846,18 +873,19 @@ void rblk_ctrl_add_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns);
 void rblk_ctrl_kill_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns);
 void rblk_ctrl_del_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns);
 void rblk_set_ctrl_limits(struct rblk_ctrl *ctrl, struct rblk_limits *l);
-u32 rblk_ctrl_max_sectors(struct rblk_ctrl *ctrl);
 void rblk_ctrl_stats(struct rblk_ctrl *ctrl, struct rblk_stats *s);
 void rblk_ctrl_stats_reset(struct rblk_ctrl *ctrl);
+
+/* event.c: the news of controllers and namespaces, up to its listeners */
 void rblk_notify(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
 		 enum rblk_event event);
 int rblk_event_register(struct notifier_block *nb);
 void rblk_event_unregister(struct notifier_block *nb);
 
 /* ana.c: the controller's copy of the ANA log page */
-void rblk_ana_init(struct rblk_ctrl *ctrl);
+void rblk_ana_init(struct rblk_ctrl *ctrl,
+		   void (*anatt_expired)(struct timer_list *t));
 void rblk_ana_stop(struct rblk_ctrl *ctrl);
-bool rblk_ctrl_reset_stuck(struct rblk_ctrl *ctrl);
 void rblk_ana_free(struct rblk_ctrl *ctrl);
 void rblk_ana_setup(struct rblk_ctrl *ctrl);
 int rblk_ana_read(struct rblk_ctrl *ctrl);
