@@ -167,19 +167,11 @@ perf_fio() {
 	rm -f "$PERF_DATA" "$PERF_KALLSYMS" /tmp/bench-perf.fio /tmp/bench-perf.err
 }
 
-# Not `echo | while`: bench_fail must end the script, not a subshell.
-njobs=0
-for line in $JOBS; do
-	job=${line%%:*} args=${line#*:}
-	selected "$job" || continue
-	njobs=$((njobs + 1))
-	# shellcheck disable=SC2046 # args are comma-separated on purpose
-	set -- $(echo "$args" | tr ',' ' ')
-	# Two namespaces: fio spreads the job over both devices.
-	case $job in
-	*_2ns) rdev=$RBLK:$RBLK2 ndev=$NVME:$NVME2 ;;
-	*) rdev=$RBLK ndev=$NVME ;;
-	esac
+# bench_job JOB RBLK-DEVICE NVME-DEVICE FIO-ARGS...: its rounds, ceiling
+# and profiles.
+bench_job() {
+	job=$1 rdev=$2 ndev=$3
+	shift 3
 	r=1
 	while [ "$r" -le "$ROUNDS" ]; do
 		cpd_reset
@@ -208,8 +200,10 @@ for line in $JOBS; do
 			r=$((r + 1))
 		done
 	fi
-done
-[ "$njobs" -gt 0 ] || bench_fail "no job selected"
+}
+
+# Not `echo | while`: bench_fail must end the script, not a subshell.
+for_each_job bench_job
 
 nvme disconnect -n "$RBLK_NQN" >/dev/null
 nvmecfg disconnect "$CTRL" >/dev/null

@@ -90,17 +90,11 @@ count() {
 	echo "INSN-FIO $host $job $rep long $long"
 }
 
-njobs=0
-for line in $JOBS; do
-	job=${line%%:*} args=${line#*:}
-	selected "$job" || continue
-	njobs=$((njobs + 1))
-	# shellcheck disable=SC2046 # args are comma-separated on purpose
-	set -- $(echo "$args" | tr ',' ' ')
-	case $job in
-	*_2ns) rdev=$RBLK:$RBLK2 ndev=$NVME:$NVME2 ;;
-	*) rdev=$RBLK ndev=$NVME ;;
-	esac
+# insn_job JOB RBLK-DEVICE NVME-DEVICE FIO-ARGS...: its repeats, each host
+# in turn.
+insn_job() {
+	job=$1 rdev=$2 ndev=$3
+	shift 3
 	n=$IOS
 	case $job in *_128k) n=$(((IOS + 3) / 4)) ;; esac
 	rep=1
@@ -109,8 +103,8 @@ for line in $JOBS; do
 		count nvme "$ndev" "$job" "$rep" "$n" "$@"
 		rep=$((rep + 1))
 	done
-done
-[ "$njobs" -gt 0 ] || bench_fail "no job selected"
+}
+for_each_job insn_job
 
 nvme disconnect -n "$RBLK_NQN" >/dev/null
 nvmecfg disconnect "$CTRL" >/dev/null

@@ -94,30 +94,25 @@ field "top rblk function" '.rblk.functions[0] | "\(.name) \(.insns) \(.calls)"' 
 field "job name" .job randread_4k_qd1
 check "markdown table row" grep -q '^| randread_4k_qd1 | 200 | 70 | 80 | 0.875 |' "$T/out/insn.md"
 
+# refused DESC LOG DUMP MESSAGE: the report fails on these inputs, saying
+# MESSAGE.
+refused() {
+	if report "$2" "$3"; then
+		not_ok "$1"
+	else
+		check "$1" grep -q "$4" "$T/report.out"
+	fi
+}
+
 # Broken inputs: the report refuses them.
 sed '/^mark 5$/,/^end 5$/d' "$T/insn.dump" > "$T/short.dump"
-if report ktap.log short.dump; then
-	not_ok "a dump without a mark the guest printed is refused"
-else
-	check "a dump without a mark the guest printed is refused" grep -q "no counts for marks" "$T/report.out"
-fi
+refused "a dump without a mark the guest printed is refused" ktap.log short.dump \
+	"no counts for marks"
 grep -v INSN-DONE "$T/ktap.log" > "$T/nodone.log"
-if report nodone.log insn.dump; then
-	not_ok "a log without INSN-DONE is refused"
-else
-	check "a log without INSN-DONE is refused" grep -q "no complete run" "$T/report.out"
-fi
+refused "a log without INSN-DONE is refused" nodone.log insn.dump "no complete run"
 sed 's/INSN-DONE 6/INSN-DONE 7/' "$T/ktap.log" > "$T/gap.log"
-if report gap.log insn.dump; then
-	not_ok "marks missing from the log are refused"
-else
-	check "marks missing from the log are refused" grep -q "marks of" "$T/report.out"
-fi
+refused "marks missing from the log are refused" gap.log insn.dump "marks of"
 echo "BENCH-FAIL fio broke" >> "$T/ktap.log"
-if report ktap.log insn.dump; then
-	not_ok "a failed guest run is refused"
-else
-	check "a failed guest run is refused" grep -q "guest failed" "$T/report.out"
-fi
+refused "a failed guest run is refused" ktap.log insn.dump "guest failed"
 echo "1..$n"
 exit "$failed"
