@@ -286,6 +286,11 @@ enum rblk_head_flags {
  * @no_path_requeues: bios held because no path was usable but one may
  *	come back (each time one is held)
  * @no_path_errors: bios failed because no path was available
+ * @path_gen: kicks so far (rblk_head_kick()), so that a choice made
+ *	during one is not kept
+ * @current_path: per NUMA node, the path the numa policy chose last, so
+ *	that a bio need not walk @paths while it stays live and optimized;
+ *	read under @srcu, written without a lock, cleared by every kick
  */
 struct rblk_head {
 	struct list_head entry;
@@ -312,6 +317,8 @@ struct rblk_head {
 	atomic64_t failovers;
 	atomic64_t no_path_requeues;
 	atomic64_t no_path_errors;
+	atomic_t path_gen;
+	struct rblk_ns __rcu *current_path[];
 };
 
 /**
