@@ -154,7 +154,7 @@ nvme_ns_dev() {
 
 # running PID: the process has not exited (a zombie has); exited PID: it has.
 running() {
-	read -r _l < "/proc/$1/stat" 2>/dev/null || return 1
+	read -r _l 2>/dev/null < "/proc/$1/stat" || return 1
 	case ${_l##*") "} in Z*) return 1 ;; esac
 	return 0
 }
@@ -435,11 +435,19 @@ nvmet_subsys_del() {
 # d_state_tasks: tasks in uninterruptible sleep (a hang in the making).
 d_state_tasks() {
 	for _s in /proc/[0-9]*/stat; do
-		read -r _l < "$_s" 2>/dev/null || continue
+		read -r _l 2>/dev/null < "$_s" || continue
 		# state is the field after the parenthesised command name
 		_st=${_l##*") "}
 		case $_st in D*) echo "${_l%% *} ${_l#* }" ;; esac
 	done
+}
+
+# jq_true WHAT JSON EXPR [jq args]: fail unless EXPR holds for JSON.
+jq_true() {
+	_what=$1 _json=$2 _expr=$3
+	shift 3
+	printf '%s\n' "$_json" | jq -e "$@" "$_expr" >/dev/null ||
+		{ printf '%s\n' "$_json"; fail "$_what: $_expr"; }
 }
 
 # rand_below N: a random number in [0, N).

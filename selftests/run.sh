@@ -8,7 +8,8 @@
 # e.g. selftest_must_fail) run only when named.  --script FILE runs just FILE
 # (how `make demo` runs selftests/demo.sh).
 # A test also fails if the kernel log grew a splat (BUG/WARNING/Oops...) while
-# it ran.  A test can raise its timeout with a "# rblk-timeout: SECS" line.
+# it ran, or if the shell could not run one of its commands (not found,
+# syntax error).  A test can raise its timeout with a "# rblk-timeout: SECS" line.
 
 DIR=$(cd "$(dirname "$0")" && pwd)
 . "$DIR/lib.sh"
@@ -140,6 +141,17 @@ for t in $tests; do
 	elif [ "$rc" -ne 0 ]; then
 		emit "# $name: exit code $rc"
 		result="not ok"
+	fi
+	# What the shell could not run (a helper that is not there, a syntax
+	# error) is a check that never happened: the test fails whatever it
+	# said.  dash reports these as "SCRIPT: LINE: ...".
+	shell_err=$(grep -E '^[^ ]*\.sh: [0-9]+: .*(: not found|Syntax error|Bad substitution|Illegal number)' \
+		/tmp/rblk-run.out 2>/dev/null)
+	if [ -n "$shell_err" ]; then
+		emit "# $name: the shell could not run part of it:"
+		printf '%s\n' "$shell_err" | head -n 10 | prefix
+		result="not ok"
+		directive=""
 	fi
 	if [ -n "$splat" ]; then
 		emit "# $name: kernel log has a splat:"

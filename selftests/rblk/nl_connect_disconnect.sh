@@ -27,14 +27,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# jq_true WHAT JSON EXPR [jq args]: fail unless EXPR holds for JSON.
-jq_true() {
-	_what=$1 _json=$2 _expr=$3
-	shift 3
-	printf '%s\n' "$_json" | jq -e "$@" "$_expr" >/dev/null ||
-		{ printf '%s\n' "$_json"; fail "$_what: $_expr"; }
-}
-
 rblk_load
 for d in /sys/block/rblk*; do
 	[ -e "$d" ] && fail "rblk devices exist before the test: $d"
