@@ -766,6 +766,25 @@ static void rblk_ns_paths_changed(struct rblk_ctrl *ctrl)
 		queue_work(rblk_wq, &ctrl->paths_work);
 }
 
+/*
+ * Identify Controller was read: bind the controller to its subsystem.
+ * Without multipath a second controller of a subsystem shows the same
+ * namespaces as devices of its own, with no failover between them: say
+ * so at its first connect, with the way out.
+ */
+static int rblk_ns_identified(struct rblk_ctrl *ctrl, const char **errmsg)
+{
+	bool first = !ctrl->subsys;
+	int ret;
+
+	ret = rblk_subsys_bind(ctrl, errmsg);
+	if (!ret && first && !rblk_multipath &&
+	    rblk_subsys_nr_paths(ctrl->subsys) > 1)
+		rblk_warn(ctrl, "another controller of %s is connected: its namespaces get devices of their own, without failover (load rblk with multipath=Y for one device per namespace)\n",
+			  ctrl->subsys->subnqn);
+	return ret;
+}
+
 /* A notice: only a live controller scans; going live again scans anyway. */
 static void rblk_ns_changed(struct rblk_ctrl *ctrl)
 {
@@ -776,7 +795,7 @@ static void rblk_ns_changed(struct rblk_ctrl *ctrl)
 const struct rblk_ctrl_ops rblk_ns_ctrl_ops = {
 	.admin_mq_ops	= &rblk_admin_mq_ops,
 	.io_mq_ops	= &rblk_io_mq_ops,
-	.identified	= rblk_subsys_bind,
+	.identified	= rblk_ns_identified,
 	.revalidate	= rblk_ns_revalidate,
 	.live		= rblk_ns_ctrl_live,
 	.ns_changed	= rblk_ns_changed,

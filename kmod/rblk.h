@@ -782,6 +782,7 @@ void rblk_host_exit(void);
 /* subsys.c: subsystems, the controllers (paths) to each */
 int rblk_subsys_bind(struct rblk_ctrl *ctrl, const char **errmsg);
 void rblk_subsys_unbind(struct rblk_ctrl *ctrl);
+unsigned int rblk_subsys_nr_paths(struct rblk_subsys *subsys);
 void rblk_subsys_get(struct rblk_subsys *subsys);
 void rblk_subsys_put(struct rblk_subsys *subsys);
 struct rblk_subsys *rblk_ctrl_get_subsys(struct rblk_ctrl *ctrl);

@@ -292,6 +292,26 @@ int rblk_subsys_bind(struct rblk_ctrl *ctrl, const char **errmsg)
 }
 
 /**
+ * rblk_subsys_nr_paths() - how many controllers a subsystem has now
+ * @subsys: subsystem
+ *
+ * Those bound and not being deleted or given up.
+ *
+ * Return: the number, a snapshot.
+ */
+unsigned int rblk_subsys_nr_paths(struct rblk_subsys *subsys)
+{
+	struct rblk_ctrl *pos;
+	unsigned int nr = 0;
+
+	mutex_lock(&subsys->lock);
+	list_for_each_entry(pos, &subsys->ctrls, subsys_entry)
+		nr += !rblk_state_leaving(rblk_ctrl_state(pos));
+	mutex_unlock(&subsys->lock);
+	return nr;
+}
+
+/**
  * rblk_subsys_unbind() - take a controller off its subsystem
  * @ctrl: controller being torn down, no connect running, before its
  *	device is deleted; not bound is fine

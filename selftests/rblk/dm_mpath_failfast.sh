@@ -58,6 +58,12 @@ ctrlB=$(echo "$out" | head -n 1)
 wait_until 10 rblk_ns_dev "$ctrlB" "$RBLK_NSID_FILE" > /dev/null ||
 	fail "no device for namespace $RBLK_NSID_FILE on $ctrlB: $out"
 devB=$(rblk_ns_dev "$ctrlB" "$RBLK_NSID_FILE")
+# Without multipath the second controller says what it means, once.
+ctrlA=$(rblk_ctrl_of "${devA##*/}")
+dmesg | grep -q "$ctrlB: another controller of .* load rblk with multipath=Y" ||
+	fail "no multipath=N note for the second controller $ctrlB: $(dmesg | grep "$ctrlB" | tail -n 5)"
+! dmesg | grep -q "$ctrlA: another controller of" ||
+	fail "the first controller $ctrlA had the second-controller note"
 [ "$devA" != "$devB" ] || fail "one device for two controllers: $devA"
 mmA=$(cat "/sys/block/${devA##*/}/dev") mmB=$(cat "/sys/block/${devB##*/}/dev")
 sz=$(cat "/sys/block/${devA##*/}/size")
