@@ -31,6 +31,7 @@ ROWS = [
     "randread_4k_qd32_2ns",
     "randread_4k_qd32_batch16", "randwrite_4k_qd32_batch16",
     "randread_4k_qd1_hipri", "randread_4k_qd8_hipri",
+    "randread_4k_qd32_2path", "randwrite_4k_qd32_2path",
 ]
 SWEEP = [1, 4, 16, 32, 64]
 VERDICT_HELP = ("verdict: ≥ every pair ratio ≥ 1; < every pair ratio < 1;"
@@ -76,7 +77,8 @@ def parse(log):
             if line.startswith("# "):
                 line = line[2:]
             if line.startswith("BENCH-INFO"):
-                info = line[len("BENCH-INFO "):]
+                # The two-path jobs add a line of their own.
+                info += ("; " if info else "") + line[len("BENCH-INFO "):]
             elif line.startswith("BENCH-FAIL"):
                 sys.exit("bench: guest failed: " + line)
             elif line.startswith("BENCH-DONE"):

@@ -80,11 +80,10 @@ echo "BENCH-INFO rblk=$RBLK,$RBLK2 nvme=$NVME,$NVME2 ceiling=$RBLK_NULL_DEV queu
 # rblk's commands per doorbell over one run: the controller's counters,
 # restarted before it (nothing else runs on the controller meanwhile).
 cpd_reset() {
-	echo 1 > "/sys/class/rblk/$CTRL/reset_stats" || bench_fail "reset_stats of $CTRL"
+	rblk_reset_counters
 }
 cpd_print() {
-	echo "BENCH-CPD $1 $2 $(cat "/sys/class/rblk/$CTRL/commands_posted")" \
-		"$(cat "/sys/class/rblk/$CTRL/doorbells")"
+	echo "BENCH-CPD $1 $2 $(rblk_counter commands_posted) $(rblk_counter doorbells)"
 }
 
 # Every fio argument but the job's own (a job's own come later and win,
@@ -186,7 +185,7 @@ bench_job() {
 	done
 	case $job in
 	# null_blk has no poll queues here: no ceiling for the polled jobs.
-	sweep_* | *_2ns | *_hipri) ;;
+	sweep_* | *_2ns | *_2path | *_hipri) ;;
 	*) run_fio nullb "$RBLK_NULL_DEV" "$job" 1 "$@" ;;
 	esac
 	# shellcheck disable=SC2086 # PERF_JOBS is a word list
@@ -205,6 +204,5 @@ bench_job() {
 # Not `echo | while`: bench_fail must end the script, not a subshell.
 for_each_job bench_job
 
-nvme disconnect -n "$RBLK_NQN" >/dev/null
-nvmecfg disconnect "$CTRL" >/dev/null
+bench_disconnect
 echo "BENCH-DONE"

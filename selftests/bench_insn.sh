@@ -35,6 +35,8 @@ REPEAT=${RBLK_INSN_REPEAT:-1}
 SELECT=$(echo "${RBLK_BENCH_JOBS:-}" | tr ',' ' ')
 NQ=2
 NPOLL=1
+# Module symbols are read at the end: rblk.ko stays loaded as it is.
+BENCH_RELOAD=0
 # The jobs counted: the sweep is for the wall-clock bench only.
 INSN_JOBS="randread_4k_qd1 randwrite_4k_qd1 randread_4k_qd32 randwrite_4k_qd32
 	randread_4k_qd32_batch16 randwrite_4k_qd32_batch16
@@ -60,8 +62,8 @@ mark() {
 	"$MARK" || bench_fail "$MARK failed"
 	SEQ=$((SEQ + 1))
 	if [ "$1" = rblk ]; then
-		echo "INSN-MARK $SEQ $* $(cat "/sys/class/rblk/$CTRL/commands_posted")" \
-			"$(cat "/sys/class/rblk/$CTRL/doorbells")"
+		echo "INSN-MARK $SEQ $* $(rblk_counter commands_posted)" \
+			"$(rblk_counter doorbells)"
 	else
 		echo "INSN-MARK $SEQ $*"
 	fi
@@ -106,8 +108,7 @@ insn_job() {
 }
 for_each_job insn_job
 
-nvme disconnect -n "$RBLK_NQN" >/dev/null
-nvmecfg disconnect "$CTRL" >/dev/null
+bench_disconnect
 
 # Where each module's functions are (kptr_restrict: root sees addresses).
 echo 0 > /proc/sys/kernel/kptr_restrict
