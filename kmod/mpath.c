@@ -161,38 +161,46 @@ static int rblk_path_distance(struct rblk_ns *ns, int node)
 }
 
 /*
- * Round-robin: the usable paths of the best ANA class (optimized, else
- * non-optimized) in turn.  Under head->srcu.
+ * Round-robin: the next usable path after the one @node took last, in
+ * list order and around, the last one itself last; of the optimized
+ * ones, else of the non-optimized (as nvme_round_robin_path()), in one
+ * walk.  The last one counts only while attached: a leaving path may
+ * still be cached, and must not be stored there again.  Under
+ * head->srcu.
  */
-static struct rblk_ns *rblk_head_rr_path(struct rblk_head *head)
+static struct rblk_ns *rblk_head_rr_path(struct rblk_head *head, int node)
 {
-	unsigned int nr[2] = { 0, 0 }, turn;
-	struct rblk_ns *ns, *first = NULL;
-	bool optimized;
+	struct rblk_ns *old = srcu_dereference(head->current_path[node],
+					       &head->srcu);
+	struct rblk_ns *ns, *first[2] = { NULL, NULL }, *next[2] = { NULL, NULL };
+	bool after = false;
+	int non_opt;
 
 	list_for_each_entry_srcu(ns, &head->paths, siblings,
 				 srcu_read_lock_held(&head->srcu)) {
-		if (rblk_path_usable(ns)) {
-			nr[READ_ONCE(ns->ana_state) != NVME_ANA_OPTIMIZED]++;
-			first = first ?: ns;
+		if (ns == old) {
+			after = true;
+			continue;
 		}
+		if (!rblk_path_usable(ns))
+			continue;
+		non_opt = READ_ONCE(ns->ana_state) != NVME_ANA_OPTIMIZED;
+		first[non_opt] = first[non_opt] ?: ns;
+		if (after)
+			next[non_opt] = next[non_opt] ?: ns;
 	}
-	if (!first)
-		return NULL;
-	optimized = nr[0];
-	/* Unlocked: concurrent submitters at worst take the same turn. */
-	turn = READ_ONCE(head->rr_next);
-	WRITE_ONCE(head->rr_next, turn + 1);
-	turn %= nr[!optimized];
-	list_for_each_entry_srcu(ns, &head->paths, siblings,
-				 srcu_read_lock_held(&head->srcu)) {
-		if (rblk_path_usable(ns) &&
-		    (READ_ONCE(ns->ana_state) == NVME_ANA_OPTIMIZED) ==
-		    optimized && !turn--)
-			return ns;
-	}
-	/* The paths changed between the two walks. */
-	return first;
+	if (next[0] || first[0])
+		return next[0] ?: first[0];
+	if (old && test_bit(RBLK_NS_ATTACHED, &old->flags) &&
+	    rblk_path_usable(old) &&
+	    READ_ONCE(old->ana_state) == NVME_ANA_OPTIMIZED)
+		return old;
+	if (next[1] || first[1])
+		return next[1] ?: first[1];
+	if (old && test_bit(RBLK_NS_ATTACHED, &old->flags) &&
+	    rblk_path_usable(old))
+		return old;
+	return NULL;
 }
 
 /*
@@ -247,24 +255,33 @@ static inline bool rblk_path_optimized(struct rblk_ns *ns)
 }
 
 /*
- * Choose a path for the next bio of @head by @policy, and keep numa's
- * choice (even none) for @head's next bios from @node.  A kick during
- * the walk may have cleared the cache before the choice, made on what
+ * Choose a path for the next bio of @head by @policy, and keep the numa
+ * or round-robin choice (even none) for @head's next bios from @node:
+ * numa's to take again, round-robin's to go on from.  A kick during
+ * numa's walk may have cleared the cache before the choice, made on what
  * the kick's news replaced, is stored: then it is cleared again
- * (rblk_head_clear_current_paths() orders the other side).  Under
- * head->srcu.
+ * (rblk_head_clear_current_paths() orders the other side).  Only paths
+ * on the list, or round-robin's last one while attached, are stored, so
+ * a leaving path is not stored after rblk_head_detach() cleared it.
+ * Under head->srcu.
  */
 static noinline struct rblk_ns *rblk_head_choose_path(struct rblk_head *head,
 						      int policy, int node)
 {
 	struct rblk_ns __rcu **slot = &head->current_path[node];
-	int gen;
 	struct rblk_ns *ns;
+	int gen;
 
-	if (policy == RBLK_IOPOLICY_ROUND_ROBIN)
-		return rblk_head_rr_path(head);
 	if (policy == RBLK_IOPOLICY_QUEUE_DEPTH)
 		return rblk_head_best_path(head, policy, NUMA_NO_NODE);
+	if (policy == RBLK_IOPOLICY_ROUND_ROBIN) {
+		/* Only where to go on from: checked again on use. */
+		ns = rblk_head_rr_path(head, node);
+		if (rcu_access_pointer(*slot) != ns)
+			rcu_assign_pointer(*slot, ns);
+		return ns;
+	}
+
 	gen = atomic_read(&head->path_gen);
 	smp_rmb();	/* the news before the kick, then the walk */
 	ns = rblk_head_best_path(head, policy, node);
@@ -281,7 +298,7 @@ static noinline struct rblk_ns *rblk_head_choose_path(struct rblk_head *head,
  * The path for the next bio of @head by its subsystem's I/O policy, or
  * NULL.  numa keeps its choice per node while it stays optimized, until
  * the paths change (as nvme's current_path); the others choose each
- * time.  Inline, the choice out of line: this is every bio's.  Under
+ * time (round-robin from the path it took last).  Inline, the choice out of line: this is every bio's.  Under
  * head->srcu.
  */
 static __always_inline struct rblk_ns *rblk_head_find_path(struct rblk_head *head)

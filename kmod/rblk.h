@@ -272,7 +272,6 @@ enum rblk_head_flags {
  *	lock
  * @nr_paths: paths from rblk_head_get() to rblk_head_detach(), under
  *	the subsystem's lock
- * @rr_next: the round-robin policy's turn; racy, only a spread
  * @flags: &enum rblk_head_flags
  * @lock: orders the disk's addition, removal and limits
  * @requeue_lock: protects @requeue_list (any context)
@@ -289,8 +288,9 @@ enum rblk_head_flags {
  * @path_gen: kicks so far (rblk_head_kick()), so that a choice made
  *	during one is not kept
  * @current_path: per NUMA node, the path the numa policy chose last, so
- *	that a bio need not walk @paths while it stays live and optimized;
- *	read under @srcu, written without a lock, cleared by every kick
+ *	that a bio need not walk @paths while it stays live and optimized,
+ *	or the path round-robin took last, to go on from; read under @srcu,
+ *	written without a lock, cleared by every kick
  */
 struct rblk_head {
 	struct list_head entry;
@@ -306,8 +306,6 @@ struct rblk_head {
 	struct srcu_struct srcu;
 	struct list_head paths;
 	unsigned int nr_paths;
-	/* Written per bio under round-robin: off the paths' line. */
-	unsigned int rr_next ____cacheline_aligned_in_smp;
 	unsigned long flags;
 	struct mutex lock;
 	spinlock_t requeue_lock;
@@ -317,7 +315,8 @@ struct rblk_head {
 	atomic64_t failovers;
 	atomic64_t no_path_requeues;
 	atomic64_t no_path_errors;
-	atomic_t path_gen;
+	/* Round-robin writes @current_path per bio: a line of their own. */
+	atomic_t path_gen ____cacheline_aligned_in_smp;
 	struct rblk_ns __rcu *current_path[];
 };
 
