@@ -13,9 +13,10 @@
  * Locking: the subsystem's lock orders the head list and each head's path
  * list against each other (scan_lock > subsys->lock); head->lock orders
  * the disk's addition and its limits (ns->lock > head->lock > the head's
- * freeze).  Submitters walk the paths, or take the numa policy's cached
- * one, under head->srcu; writers unlink, synchronize_srcu(), clear the
- * cache and synchronize again.  No I/O under either lock: a path's reconnect
+ * freeze).  Submitters walk the paths, or take the path cached per node
+ * (numa's choice, round-robin's last), under head->srcu; writers unlink,
+ * synchronize_srcu(), clear the cache and synchronize again.  No I/O
+ * under either lock: a path's reconnect
  * takes head->lock while I/O waits for it, so the head's partitions are
  * read by a work and its disk deleted with no lock held.
  *
@@ -164,7 +165,7 @@ static int rblk_path_distance(struct rblk_ns *ns, int node)
  * Round-robin: the next usable path after the one @node took last, in
  * list order and around, the last one itself last; of the optimized
  * ones, else of the non-optimized (as nvme_round_robin_path()), in one
- * walk.  The last one counts only while attached: a leaving path may
+ * walk.  The last one counts only if the walk met it: a leaving path may
  * still be cached, and must not be stored there again.  Under
  * head->srcu.
  */
@@ -173,32 +174,31 @@ static struct rblk_ns *rblk_head_rr_path(struct rblk_head *head, int node)
 	struct rblk_ns *old = srcu_dereference(head->current_path[node],
 					       &head->srcu);
 	struct rblk_ns *ns, *first[2] = { NULL, NULL }, *next[2] = { NULL, NULL };
-	bool after = false;
+	bool seen = false;
 	int non_opt;
 
 	list_for_each_entry_srcu(ns, &head->paths, siblings,
 				 srcu_read_lock_held(&head->srcu)) {
 		if (ns == old) {
-			after = true;
+			seen = true;
 			continue;
 		}
 		if (!rblk_path_usable(ns))
 			continue;
 		non_opt = READ_ONCE(ns->ana_state) != NVME_ANA_OPTIMIZED;
 		first[non_opt] = first[non_opt] ?: ns;
-		if (after)
+		if (seen)
 			next[non_opt] = next[non_opt] ?: ns;
 	}
-	if (next[0] || first[0])
+	/* A path after the last one implies one in the list at all. */
+	if (first[0])
 		return next[0] ?: first[0];
-	if (old && test_bit(RBLK_NS_ATTACHED, &old->flags) &&
-	    rblk_path_usable(old) &&
+	if (seen && rblk_path_usable(old) &&
 	    READ_ONCE(old->ana_state) == NVME_ANA_OPTIMIZED)
 		return old;
-	if (next[1] || first[1])
+	if (first[1])
 		return next[1] ?: first[1];
-	if (old && test_bit(RBLK_NS_ATTACHED, &old->flags) &&
-	    rblk_path_usable(old))
+	if (seen && rblk_path_usable(old))
 		return old;
 	return NULL;
 }
@@ -261,8 +261,8 @@ static inline bool rblk_path_optimized(struct rblk_ns *ns)
  * numa's walk may have cleared the cache before the choice, made on what
  * the kick's news replaced, is stored: then it is cleared again
  * (rblk_head_clear_current_paths() orders the other side).  Only paths
- * on the list, or round-robin's last one while attached, are stored, so
- * a leaving path is not stored after rblk_head_detach() cleared it.
+ * this walk met on the list are stored, so a leaving path is not stored
+ * after rblk_head_detach() cleared it.
  * Under head->srcu.
  */
 static noinline struct rblk_ns *rblk_head_choose_path(struct rblk_head *head,
@@ -283,11 +283,13 @@ static noinline struct rblk_ns *rblk_head_choose_path(struct rblk_head *head,
 	}
 
 	gen = atomic_read(&head->path_gen);
-	smp_rmb();	/* the news before the kick, then the walk */
+	/* Pairs with the kick's increment: its news, then the walk. */
+	smp_rmb();
 	ns = rblk_head_best_path(head, policy, node);
 	if (rcu_access_pointer(*slot) != ns) {
 		rcu_assign_pointer(*slot, ns);
-		smp_mb();	/* the store, then the kick's count */
+		/* Pairs with the kick's increment: the store, then its count. */
+		smp_mb();
 		if (atomic_read(&head->path_gen) != gen)
 			RCU_INIT_POINTER(*slot, NULL);
 	}
@@ -298,15 +300,14 @@ static noinline struct rblk_ns *rblk_head_choose_path(struct rblk_head *head,
  * The path for the next bio of @head by its subsystem's I/O policy, or
  * NULL.  numa keeps its choice per node while it stays optimized, until
  * the paths change (as nvme's current_path); the others choose each
- * time (round-robin from the path it took last).  Inline, the choice out of line: this is every bio's.  Under
- * head->srcu.
+ * time (round-robin from the path it took last).  Inline, the choice out
+ * of line: this is every bio's.  Under head->srcu.
  */
 static __always_inline struct rblk_ns *rblk_head_find_path(struct rblk_head *head)
 {
 	int policy = READ_ONCE(head->subsys->iopolicy);
-	struct rblk_ns *ns;
-
 	int node = numa_node_id();
+	struct rblk_ns *ns;
 
 	if (likely(policy == RBLK_IOPOLICY_NUMA)) {
 		ns = srcu_dereference(head->current_path[node], &head->srcu);
@@ -324,8 +325,11 @@ static void rblk_head_clear_current_paths(struct rblk_head *head)
 {
 	int node;
 
-	atomic_inc(&head->path_gen);
-	smp_mb__after_atomic();	/* then the clearing: rblk_head_choose_path() */
+	/*
+	 * Fully ordered: the news before it, the clearing after it
+	 * (rblk_head_choose_path()'s barriers pair with it).
+	 */
+	atomic_inc_return(&head->path_gen);
 	for_each_node(node)
 		RCU_INIT_POINTER(head->current_path[node], NULL);
 }
@@ -341,6 +345,28 @@ static bool rblk_head_available(struct rblk_head *head)
 			return true;
 	}
 	return false;
+}
+
+/**
+ * rblk_mpath_set_iopolicy() - choose how a subsystem's heads pick paths
+ * @subsys: subsystem
+ * @iopolicy: &enum rblk_iopolicy, valid
+ *
+ * rblk_subsys_set_iopolicy(), and each head forgets the paths it cached:
+ * round-robin's last path is no numa choice.  Once no bio chooses by the
+ * old policy any more (as nvme_subsys_iopolicy_update()).
+ */
+void rblk_mpath_set_iopolicy(struct rblk_subsys *subsys, int iopolicy)
+{
+	struct rblk_head *head;
+
+	rblk_subsys_set_iopolicy(subsys, iopolicy);
+	mutex_lock(&subsys->lock);
+	list_for_each_entry(head, &subsys->heads, entry) {
+		synchronize_srcu(&head->srcu);
+		rblk_head_clear_current_paths(head);
+	}
+	mutex_unlock(&subsys->lock);
 }
 
 /**

@@ -1153,7 +1153,7 @@ static int rblk_nl_set(struct sk_buff *skb, struct genl_info *info)
 			       "the controller has not connected yet: try again once it is live");
 		return -EAGAIN;
 	}
-	rblk_subsys_set_iopolicy(subsys, nla_get_u8(policy_attr));
+	rblk_mpath_set_iopolicy(subsys, nla_get_u8(policy_attr));
 	rblk_subsys_put(subsys);
 	return 0;
 }

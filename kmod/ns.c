@@ -768,7 +768,7 @@ static void rblk_ns_paths_changed(struct rblk_ctrl *ctrl)
 
 /*
  * Identify Controller was read: bind the controller to its subsystem.
- * Without multipath a second controller of a subsystem shows the same
+ * Without multipath a second controller of a subsystem shows its shared
  * namespaces as devices of its own, with no failover between them: say
  * so at its first connect, with the way out.
  */
@@ -780,7 +780,7 @@ static int rblk_ns_identified(struct rblk_ctrl *ctrl, const char **errmsg)
 	ret = rblk_subsys_bind(ctrl, errmsg);
 	if (!ret && first && !rblk_multipath &&
 	    rblk_subsys_nr_paths(ctrl->subsys) > 1)
-		rblk_warn(ctrl, "another controller of %s is connected: its namespaces get devices of their own, without failover (load rblk with multipath=Y for one device per namespace)\n",
+		rblk_warn(ctrl, "another controller of %s is connected: its shared namespaces get devices of their own, without failover (load rblk with multipath=Y for one device per namespace)\n",
 			  ctrl->subsys->subnqn);
 	return ret;
 }

@@ -806,6 +806,7 @@ void rblk_head_update(struct rblk_ns *ns);
 void rblk_head_submit_bio(struct bio *bio);
 int rblk_head_open(struct rblk_head *head);
 void rblk_head_kick(struct rblk_head *head);
+void rblk_mpath_set_iopolicy(struct rblk_subsys *subsys, int iopolicy);
 struct rblk_ns *rblk_head_open_path(struct rblk_head *head);
 u32 rblk_head_nsid(struct rblk_head *head);
 unsigned int rblk_head_nr_paths(struct rblk_head *head);

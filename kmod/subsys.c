@@ -360,7 +360,8 @@ struct rblk_subsys *rblk_ctrl_get_subsys(struct rblk_ctrl *ctrl)
  * @iopolicy: &enum rblk_iopolicy, valid
  *
  * Takes effect with the next bio; a request in flight under queue-depth
- * still leaves its controller's count when it ends.
+ * still leaves its controller's count when it ends.  The heads' cached
+ * paths are rblk_mpath_set_iopolicy()'s to clear.
  */
 void rblk_subsys_set_iopolicy(struct rblk_subsys *subsys, int iopolicy)
 {

@@ -411,7 +411,7 @@ static ssize_t rblk_subsys_iopolicy_store(struct device *dev,
 
 	if (policy < 0)
 		return policy;
-	rblk_subsys_set_iopolicy(subsys, policy);
+	rblk_mpath_set_iopolicy(subsys, policy);
 	return count;
 }
 

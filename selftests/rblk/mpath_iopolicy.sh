@@ -11,7 +11,8 @@
 #  - numa (one node here): all I/O over one path;
 #  - round-robin: synchronous reads alternate between the paths, and a
 #    verifying writer uses both; with one path non-optimized, only the
-#    optimized one is used;
+#    optimized one is used; numa after round-robin takes its own choice,
+#    not round-robin's last path;
 #  - queue-depth: synchronous reads (never two in flight) all take the
 #    first path; 32 in flight use both;
 #  - nvme-rdma's round-robin uses both of its paths too;
@@ -136,6 +137,20 @@ nvmet_ana_set "$P2" optimized
 wait_until 10 sh -c "[ \"\$(cat /sys/block/$pb/ana_state)\" = optimized ]" ||
 	fail "$pb did not turn optimized again"
 log "round-robin with $pb non-optimized: all 100 reads over $pa"
+
+# Back to numa: round-robin's last path is no numa choice.  Leave
+# round-robin on $pb, then numa must take the first of equals again.
+for _ in 1 2 3 4; do
+	sync_reads 1
+	[ "$db" -eq 1 ] && break
+done
+[ "$db" -eq 1 ] || fail "round-robin: four single reads, none over $pb"
+echo numa > "$S/iopolicy" || fail "cannot set numa"
+sync_reads 50
+[ "$da" -eq 50 ] && [ "$db" -eq 0 ] ||
+	fail "numa after round-robin (last over $pb): $pa served $da, $pb $db of 50"
+echo round-robin > "$S/iopolicy" || fail "cannot set round-robin again"
+log "numa after round-robin: all 50 reads over $pa again"
 
 # queue-depth: the least busy path; idle ones tie, the first wins.  Set
 # through netlink, naming the head; shown by show, list and list-subsys.
