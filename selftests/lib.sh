@@ -432,13 +432,27 @@ nvmet_subsys_del() {
 	return 0
 }
 
-# d_state_tasks: tasks in uninterruptible sleep (a hang in the making).
+# d_state_tasks: tasks in uninterruptible sleep in three looks over 0.6 s,
+# as "PID (COMM)" lines: a hang in the making (a worker's short wait, e.g.
+# for an RDMA CM event, is D for a moment and is not one).
 d_state_tasks() {
+	_d1=$(_d_state_now)
+	[ -n "$_d1" ] || return 0
+	usleep 300000
+	_d2=$(_d_state_now)
+	usleep 300000
+	_d3=$(_d_state_now)
+	printf '%s\n' "$_d1" | while IFS= read -r _t; do
+		printf '%s\n' "$_d2" | grep -qxF "$_t" &&
+			printf '%s\n' "$_d3" | grep -qxF "$_t" && echo "$_t"
+	done
+}
+_d_state_now() {
 	for _s in /proc/[0-9]*/stat; do
 		read -r _l 2>/dev/null < "$_s" || continue
 		# state is the field after the parenthesised command name
 		_st=${_l##*") "}
-		case $_st in D*) echo "${_l%% *} ${_l#* }" ;; esac
+		case $_st in D*) echo "${_l%%") "*})" ;; esac
 	done
 }
 

@@ -60,7 +60,7 @@ wait_until 10 rblk_ns_dev "$ctrlB" "$RBLK_NSID_FILE" > /dev/null ||
 devB=$(rblk_ns_dev "$ctrlB" "$RBLK_NSID_FILE")
 # Without multipath the second controller says what it means, once.
 ctrlA=$(rblk_ctrl_of "${devA##*/}")
-dmesg | grep -q "$ctrlB: another controller of .* load rblk with multipath=Y" ||
+dmesg | grep -q "$ctrlB: another controller of .*(load rblk with multipath=Y" ||
 	fail "no multipath=N note for the second controller $ctrlB: $(dmesg | grep "$ctrlB" | tail -n 5)"
 ! dmesg | grep -q "$ctrlA: another controller of" ||
 	fail "the first controller $ctrlA had the second-controller note"

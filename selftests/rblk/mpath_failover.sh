@@ -151,7 +151,8 @@ out=$(dd if="$dev" of=/dev/null bs=4k count=1 iflag=direct 2>&1) &&
 ms=$(($(uptime_ms) - t0))
 echo "$out" | grep -qE "Input/output error|I/O error" || fail "expected EIO, got: $out"
 [ "$ms" -le 15000 ] || fail "no path failed I/O after ${ms} ms (kato 2, fast_io_fail_tmo 2)"
-[ -z "$(d_state_tasks)" ] || fail "tasks in D state: $(d_state_tasks)"
+hung=$(d_state_tasks)
+[ -z "$hung" ] || fail "tasks in D state: $hung"
 [ "$(hc "${dev##*/}" no_path_errors)" -gt 0 ] || fail "${dev##*/} counted no bio failed for want of a path"
 port_relink "$RBLK_NVMET_PORT"
 port_relink "$PORT2"
