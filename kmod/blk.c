@@ -437,8 +437,29 @@ static bool rblk_queue_ready(struct rblk_ctrl *ctrl, struct rblk_queue *queue,
 	       test_bit(RBLK_Q_TR_READY, &queue->flags);
 }
 
-static blk_status_t __rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
-				    const struct blk_mq_queue_data *bd)
+/* The queue did not take a request: hold it, or fail it. */
+static noinline blk_status_t rblk_submit_failed(struct rblk_ctrl *ctrl,
+						struct rblk_queue *queue,
+						struct request *rq, int ret)
+{
+	switch (ret) {
+	case -ENOMEM:
+	case -EAGAIN:
+		return BLK_STS_RESOURCE;
+	case -EIO:
+		/* The queue is broken: recover, and hold the request if we may. */
+		rblk_error_recovery(ctrl);
+		return rblk_not_ready(ctrl, queue, rq);
+	default:
+		/* This request cannot be described to the target. */
+		rblk_err(ctrl, "queue %u: cannot map request data: %d\n",
+			 queue->qid, ret);
+		return rblk_fail_rq(rq, NVME_SC_INTERNAL | NVME_STATUS_DNR);
+	}
+}
+
+static blk_status_t rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
+				  const struct blk_mq_queue_data *bd)
 {
 	struct rblk_queue *queue = hctx->driver_data;
 	struct rblk_ctrl *ctrl = queue->ctrl;
@@ -463,22 +484,30 @@ static blk_status_t __rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 				blk_mq_set_request_complete(rq);
 				req->status = NVME_SC_HOST_PATH_ERROR;
 				rblk_failover_rq(rq);
-				return BLK_STS_OK;
+				sts = BLK_STS_OK;
+				goto out;
 			}
-			return rblk_fail_rq(rq, NVME_SC_HOST_PATH_ERROR |
-						NVME_STATUS_DNR);
+			sts = rblk_fail_rq(rq, NVME_SC_HOST_PATH_ERROR |
+					       NVME_STATUS_DNR);
+			goto out;
 		}
 		/* A passthrough command's LBAs are its submitter's affair. */
 		if (unlikely(!blk_rq_is_passthrough(rq) &&
-			     rblk_rq_misaligned(ns, rq)))
-			return rblk_fail_rq(rq, NVME_SC_INVALID_FIELD |
-						NVME_STATUS_DNR);
+			     rblk_rq_misaligned(ns, rq))) {
+			sts = rblk_fail_rq(rq, NVME_SC_INVALID_FIELD |
+					       NVME_STATUS_DNR);
+			goto out;
+		}
 		if (unlikely(rblk_rq_over_limits(rq)) &&
-		    rblk_resubmit_rq(ctrl, rq))
-			return BLK_STS_OK;
+		    rblk_resubmit_rq(ctrl, rq)) {
+			sts = BLK_STS_OK;
+			goto out;
+		}
 	}
-	if (unlikely(!rblk_queue_ready(ctrl, queue, rq)))
-		return rblk_not_ready(ctrl, queue, rq);
+	if (unlikely(!rblk_queue_ready(ctrl, queue, rq))) {
+		sts = rblk_not_ready(ctrl, queue, rq);
+		goto out;
+	}
 
 	sqe = rblk_queue_sqe(queue, rq);
 	if (ns && !blk_rq_is_passthrough(rq)) {
@@ -489,7 +518,7 @@ static blk_status_t __rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 					  NVME_SC_INVALID_OPCODE :
 					  NVME_SC_INVALID_FIELD) |
 					 NVME_STATUS_DNR);
-			return sts;
+			goto out;
 		}
 	} else {
 		/* Its submitter filled in the command. */
@@ -508,30 +537,11 @@ static blk_status_t __rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 		rblk_head_acct_start(ns, rq);
 
 	ret = rblk_queue_submit(queue, rq, bd->last);
-	switch (ret) {
-	case 0:
+	/* Queued, and posted if it was the last: nothing left to commit. */
+	if (likely(!ret))
 		return BLK_STS_OK;
-	case -ENOMEM:
-	case -EAGAIN:
-		return BLK_STS_RESOURCE;
-	case -EIO:
-		/* The queue is broken: recover, and hold the request if we may. */
-		rblk_error_recovery(ctrl);
-		return rblk_not_ready(ctrl, queue, rq);
-	default:
-		/* This request cannot be described to the target. */
-		rblk_err(ctrl, "queue %u: cannot map request data: %d\n",
-			 queue->qid, ret);
-		return rblk_fail_rq(rq, NVME_SC_INTERNAL | NVME_STATUS_DNR);
-	}
-}
-
-static blk_status_t rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
-				  const struct blk_mq_queue_data *bd)
-{
-	struct rblk_queue *queue = hctx->driver_data;
-	blk_status_t sts = __rblk_queue_rq(hctx, bd);
-
+	sts = rblk_submit_failed(ctrl, queue, rq, ret);
+out:
 	/*
 	 * The batch ends here even if this request was not posted (failed,
 	 * held, or passed on as bios, which blk-mq counts as queued and
@@ -608,14 +618,12 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 	return RBLK_RETRY;
 }
 
-static void rblk_complete_rq(struct request *rq)
+/* Out of line: a status to retry, fail over or complete with. */
+static noinline void rblk_complete_rq_status(struct request *rq)
 {
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 	struct rblk_ctrl *ctrl = req->queue->ctrl;
 	unsigned long delay = 0;
-
-	trace_rblk_complete_rq(rq);
-	rblk_unmap_data(rq);
 
 	switch (rblk_decide(ctrl, rq)) {
 	case RBLK_COMPLETE:
@@ -647,6 +655,21 @@ static void rblk_complete_rq(struct request *rq)
 		}
 		return;
 	}
+}
+
+static void rblk_complete_rq(struct request *rq)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+
+	trace_rblk_complete_rq(rq);
+	rblk_unmap_data(rq);
+	/* Success, the bulk, is what rblk_decide() would complete. */
+	if (likely(!req->status)) {
+		rblk_account(rq, 0, ktime_get_ns());
+		blk_mq_end_request(rq, BLK_STS_OK);
+		return;
+	}
+	rblk_complete_rq_status(rq);
 }
 
 static enum blk_eh_timer_return rblk_timeout(struct request *rq)

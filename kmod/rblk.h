@@ -24,6 +24,8 @@
 #include <linux/blk-mq.h>
 #include <linux/cdev.h>
 #include <linux/device.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/nvme.h>
@@ -158,7 +160,6 @@ enum rblk_req_flags {
  *	submission entry; block I/O is built in the entry directly
  * @sge: command SGE followed by in-capsule data SGEs (the first one's
  *	length is rblk_request_init_wrs()'s)
- * @num_sge: SGEs in use
  * @send_wr: the SEND of the capsule, chained to the queue's batch; all but
  *	@send_wr.next and @send_wr.num_sge is set once, by
  *	rblk_request_init_wrs(): nothing else may clear it
@@ -170,6 +171,7 @@ enum rblk_req_flags {
  * @mr: memory region describing the data, or NULL
  * @ref: SEND completion and response both must arrive before completion
  * @sgt: data scatterlist
+ * @last_sg: __blk_rq_map_sg()'s cursor
  * @nents: mapped scatterlist entries
  * @status: NVMe status (without phase bit), or a host status
  * @result: NVMe completion result
@@ -193,7 +195,6 @@ struct rblk_request {
 	struct rblk_queue *queue;
 	struct nvme_command cmd;
 	struct ib_sge sge[1 + RBLK_MAX_INLINE_SEGS];
-	u32 num_sge;
 	struct ib_send_wr send_wr;
 	struct ib_cqe send_cqe;
 	struct ib_cqe reg_cqe;
@@ -202,6 +203,7 @@ struct rblk_request {
 	struct ib_mr *mr;
 	refcount_t ref;
 	struct sg_table sgt;
+	struct scatterlist *last_sg;
 	int nents;
 	u16 status;
 	union nvme_result result;
@@ -925,13 +927,71 @@ int rblk_send_keep_alive(struct rblk_ctrl *ctrl, rq_end_io_fn *done);
 /* stats.c: per-CPU statistics */
 int rblk_iostats_init(struct rblk_iostats *st);
 void rblk_iostats_exit(struct rblk_iostats *st);
-void rblk_iostats_account(struct rblk_iostats *st, struct request *rq,
-			  u16 status, u64 now);
+void rblk_iostats_error(struct rblk_iostats *st, u16 status);
 void rblk_iostats_timeout(struct rblk_iostats *st);
 void rblk_iostats_read(struct rblk_iostats *st, struct rblk_stats *s);
 void rblk_iostats_reset(struct rblk_iostats *st);
 void rblk_stats_add(struct rblk_stats *sum, const struct rblk_stats *s);
 u64 rblk_stats_errors(const struct rblk_stats *s);
+
+static inline unsigned int rblk_lat_bucket(u64 ns)
+{
+	u64 us = div_u64(ns, NSEC_PER_USEC);
+
+	if (!us)
+		return 0;
+	return min_t(unsigned int, ilog2(us), RBLK_LAT_BUCKETS - 1);
+}
+
+/**
+ * rblk_iostats_account() - count one block request as it ends
+ * @st: counters of the request's namespace
+ * @rq: the request, before it is ended
+ * @status: its NVMe status; nonzero counts one error by status class
+ * @now: ktime_get_ns() at completion, read once for a batch of them;
+ *	unused (and may be 0) when @status is nonzero
+ *
+ * Inline: every I/O is counted, and a success with a constant @status
+ * is then a few per-CPU increments.
+ */
+static __always_inline void rblk_iostats_account(struct rblk_iostats *st,
+						 struct request *rq,
+						 u16 status, u64 now)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+	struct rblk_stats __percpu *s = st->cpu;
+	enum rblk_stat_attr ios, bytes;
+
+	if (unlikely(status)) {
+		rblk_iostats_error(st, status);
+		return;
+	}
+	switch (req_op(rq)) {
+	case REQ_OP_READ:
+		ios = RBLK_STAT_READS;
+		bytes = RBLK_STAT_READ_BYTES;
+		break;
+	case REQ_OP_WRITE:
+		ios = RBLK_STAT_WRITES;
+		bytes = RBLK_STAT_WRITE_BYTES;
+		/* A DSM range travels in-capsule too, but it is no write. */
+		if (req->flags & RBLK_REQ_INLINE)
+			this_cpu_inc(s->v[RBLK_STAT_INLINE_WRITES]);
+		break;
+	case REQ_OP_FLUSH:
+		ios = RBLK_STAT_FLUSHES;
+		bytes = 0;
+		break;
+	default:
+		ios = RBLK_STAT_DISCARDS;
+		bytes = RBLK_STAT_DISCARD_BYTES;
+		break;
+	}
+	this_cpu_inc(s->v[ios]);
+	if (bytes)
+		this_cpu_add(s->v[bytes], blk_rq_bytes(rq));
+	this_cpu_inc(s->lat_hist[rblk_lat_bucket(now - req->start_ns)]);
+}
 
 /* netlink.c: generic netlink control plane */
 int rblk_nl_init(void);

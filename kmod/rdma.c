@@ -214,7 +214,8 @@ static void rblk_wr_error(struct rblk_queue *queue, struct ib_wc *wc,
 	queue->ops->error(queue);
 }
 
-static void rblk_end_request(struct request *rq)
+/* Inline: both completions of every I/O end here. */
+static __always_inline void rblk_end_request(struct request *rq)
 {
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 	struct rblk_queue *queue = req->queue;
@@ -267,7 +268,9 @@ static void rblk_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 	rblk_end_request(blk_mq_rq_from_pdu(req));
 }
 
-static int rblk_post_inv(struct rblk_queue *queue, struct rblk_request *req)
+/* Out of line: its work request on the stack would cost every completion. */
+static noinline int rblk_post_inv(struct rblk_queue *queue,
+				  struct rblk_request *req)
 {
 	struct ib_send_wr wr = {
 		.opcode = IB_WR_LOCAL_INV,
@@ -280,9 +283,23 @@ static int rblk_post_inv(struct rblk_queue *queue, struct rblk_request *req)
 	return ib_post_send(queue->qp, &wr, NULL);
 }
 
-static int rblk_post_recv(struct rblk_queue *queue, unsigned int i)
+/*
+ * ib_post_send() and ib_post_recv() keep a local for a NULL bad_wr, even
+ * when given another (the kernel keeps NULL pointer checks): its address,
+ * taken, costs a stack canary in every caller.  The hot paths call the
+ * driver as those do, with a bad_wr of the queue's.
+ */
+static inline int rblk_ib_post_send(struct ib_qp *qp,
+				    const struct ib_send_wr *wr,
+				    const struct ib_send_wr **bad_wr)
 {
-	return ib_post_recv(queue->qp, &queue->rsp_wrs[i].wr, NULL);
+	return qp->device->ops.post_send(qp, wr, bad_wr);
+}
+
+static int rblk_post_recv(struct rblk_queue *queue, struct rblk_rsp_wr *rsp)
+{
+	return queue->qp->device->ops.post_recv(queue->qp, &rsp->wr,
+						&queue->bad_recv_wr);
 }
 
 /* Find the request a completion names; refuse stale or unknown ids. */
@@ -350,11 +367,10 @@ static void rblk_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	/* The CQ may be shared (CQ pool): the QP says whose this is. */
 	struct rblk_queue *queue = wc->qp->qp_context;
-	struct ib_cqe *cqe = wc->wr_cqe;
-	unsigned int i = container_of(cqe, struct rblk_rsp_wr, cqe) -
-			 queue->rsp_wrs;
+	struct rblk_rsp_wr *rsp = container_of(wc->wr_cqe, struct rblk_rsp_wr,
+					       cqe);
 	struct ib_device *ibdev = queue->device->dev;
-	struct nvme_completion *cqe_data;
+	struct nvme_completion *cqe_data = rsp->buf;
 	struct rblk_request *req;
 	struct request *rq;
 	u16 cid, status;
@@ -371,9 +387,8 @@ static void rblk_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 
-	ib_dma_sync_single_for_cpu(ibdev, rblk_ring_dma(&queue->rsps, i),
-				   sizeof(*cqe_data), DMA_FROM_DEVICE);
-	cqe_data = rblk_ring_entry(&queue->rsps, i);
+	ib_dma_sync_single_for_cpu(ibdev, rsp->sge.addr, sizeof(*cqe_data),
+				   DMA_FROM_DEVICE);
 	cid = cqe_data->command_id;
 	status = le16_to_cpu(cqe_data->status) >> 1;
 	result = le32_to_cpu(cqe_data->result.u32);
@@ -397,9 +412,9 @@ static void rblk_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		req->result = cqe_data->result;
 	}
 
-	ib_dma_sync_single_for_device(ibdev, rblk_ring_dma(&queue->rsps, i),
-				      sizeof(*cqe_data), DMA_FROM_DEVICE);
-	if (unlikely(rblk_post_recv(queue, i))) {
+	ib_dma_sync_single_for_device(ibdev, rsp->sge.addr, sizeof(*cqe_data),
+				      DMA_FROM_DEVICE);
+	if (unlikely(rblk_post_recv(queue, rsp))) {
 		rblk_err(queue->ctrl, "queue %u: failed to repost receive\n",
 			 queue->qid);
 		queue->ops->error(queue);
@@ -445,7 +460,7 @@ static void rblk_map_inline(struct rblk_queue *queue, struct rblk_request *req,
 		req->sge[1 + i].lkey = queue->lkey;
 		len += sg_dma_len(sgl);
 	}
-	req->num_sge += count;
+	req->send_wr.num_sge += count;
 
 	rblk_sgl_inline(cmd, queue->ctrl->icdoff * 16, len);
 	req->flags |= RBLK_REQ_INLINE;
@@ -455,37 +470,30 @@ static int rblk_map_frwr(struct rblk_queue *queue, struct request *rq,
 			 struct nvme_command *cmd, int count)
 {
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
-	int nr, ret;
-
 	/*
 	 * One MR per tag: a request ends only once its rkey is invalidated,
 	 * so the next request on the tag finds the MR free, and neither
 	 * needs a lock shared with the completion path.
 	 */
-	req->mr = queue->mrs[rq->tag];
+	struct ib_mr *mr = queue->mrs[rq->tag];
+	int nr, ret;
 
 	/* The virt boundary set on the queue guarantees one MR suffices. */
-	nr = ib_map_mr_sg(req->mr, req->sgt.sgl, count, NULL, SZ_4K);
-	if (unlikely(nr < count)) {
-		ret = nr < 0 ? nr : -EINVAL;
-		goto out_put;
-	}
+	nr = ib_map_mr_sg(mr, req->sgt.sgl, count, NULL, SZ_4K);
+	if (unlikely(nr < count))
+		return nr < 0 ? nr : -EINVAL;
 
-	ib_update_fast_reg_key(req->mr, ib_inc_rkey(req->mr->rkey));
+	ib_update_fast_reg_key(mr, ib_inc_rkey(mr->rkey));
 	/* Ask the target to invalidate for us and save a LOCAL_INV. */
-	ret = rblk_sgl_keyed(cmd, req->mr->iova, req->mr->length,
-			     req->mr->rkey, true);
+	ret = rblk_sgl_keyed(cmd, mr->iova, mr->length, mr->rkey, true);
 	if (unlikely(ret))
-		goto out_put;
+		return ret;
 
+	req->mr = mr;
 	/* The rest of the work request is rblk_request_init_wrs()'s. */
-	req->reg_wr.mr = req->mr;
-	req->reg_wr.key = req->mr->rkey;
+	req->reg_wr.mr = mr;
+	req->reg_wr.key = mr->rkey;
 	return 0;
-
-out_put:
-	req->mr = NULL;
-	return ret;
 }
 
 static int rblk_map_data(struct rblk_queue *queue, struct request *rq,
@@ -495,7 +503,7 @@ static int rblk_map_data(struct rblk_queue *queue, struct request *rq,
 	struct ib_device *ibdev = queue->device->dev;
 	int count, ret;
 
-	req->num_sge = 1;
+	req->send_wr.num_sge = 1;
 	req->nents = 0;
 	req->mr = NULL;
 
@@ -510,7 +518,10 @@ static int rblk_map_data(struct rblk_queue *queue, struct request *rq,
 	if (ret)
 		return -ENOMEM;
 
-	req->sgt.nents = blk_rq_map_sg(rq->q, rq, req->sgt.sgl);
+	/* Not blk_rq_map_sg(): its local would cost a stack canary. */
+	req->last_sg = NULL;
+	req->sgt.nents = __blk_rq_map_sg(rq->q, rq, req->sgt.sgl,
+					 &req->last_sg);
 	count = ib_dma_map_sg(ibdev, req->sgt.sgl, req->sgt.nents,
 			      rq_dma_dir(rq));
 	if (unlikely(count <= 0)) {
@@ -540,26 +551,39 @@ out_free_table:
 	return ret;
 }
 
+static void rblk_complete_unposted(struct list_head *unposted)
+{
+	struct request *rq, *next;
+
+	list_for_each_entry_safe(rq, next, unposted, queuelist) {
+		list_del_init(&rq->queuelist);
+		rq->q->mq_ops->complete(rq);
+	}
+}
+
 /*
  * A post of the queue's batch failed: the requests whose work requests
  * were not posted are completed as aborted by the host, except @cur (the
- * caller's, which it fails itself) and a request whose REG_MR went out
- * but not its SEND: its MR may still be registered, so it stays started
- * for recovery to cancel after the QP is flushed, as a posted one would.
- * The others' state is set to complete here, under @sq_lock, so that no
- * cancellation or timeout (which stop the queue, taking the lock, before
- * they look) completes them again; ->complete runs in
- * rblk_complete_unposted(), out of the lock.  *@cur_failed says whether
- * @cur was among the requests not posted.
+ * caller's, which fails) and a request whose REG_MR went out but not its
+ * SEND: its MR may still be registered, so it stays started for recovery
+ * to cancel after the QP is flushed, as a posted one would.  The others'
+ * state is set to complete here, under @sq_lock, so that no cancellation
+ * or timeout (which stop the queue, taking the lock, before they look)
+ * completes them again; ->complete runs after the unlock, which is ours
+ * here: the hot path then keeps no list on its stack.  Returns -EIO if
+ * @cur was among the requests not posted (its data unmapped), else 0,
+ * once the queue is reported broken.
  */
-static noinline __cold void rblk_sq_post_failed(struct rblk_queue *queue,
-					 struct ib_send_wr *first,
-					 const struct ib_send_wr *bad_wr,
-					 int ret, struct rblk_request *cur,
-					 bool *cur_failed,
-					 struct list_head *unposted)
+static noinline __cold int rblk_sq_post_failed(struct rblk_queue *queue,
+					       struct ib_send_wr *first,
+					       int ret,
+					       struct rblk_request *cur)
+	__releases(&queue->sq_lock)
 {
+	const struct ib_send_wr *bad_wr = queue->bad_send_wr;
 	struct ib_send_wr *wr, *next;
+	bool cur_failed = false;
+	LIST_HEAD(unposted);
 
 	if (bad_wr && bad_wr != first)
 		queue->nr_posts++;	/* it posted some */
@@ -579,7 +603,7 @@ static noinline __cold void rblk_sq_post_failed(struct rblk_queue *queue,
 			continue;	/* half posted: recovery's */
 		queue->nr_cmds--;
 		if (req == cur) {
-			*cur_failed = true;
+			cur_failed = true;
 			continue;
 		}
 		rq = blk_mq_rq_from_pdu(req);
@@ -588,47 +612,48 @@ static noinline __cold void rblk_sq_post_failed(struct rblk_queue *queue,
 			req->status |= NVME_STATUS_DNR;
 		req->flags |= RBLK_REQ_ABORTED;
 		if (!blk_mq_complete_request_remote(rq))
-			list_add_tail(&rq->queuelist, unposted);
+			list_add_tail(&rq->queuelist, &unposted);
 	}
+	spin_unlock(&queue->sq_lock);
+
+	rblk_complete_unposted(&unposted);
+	if (cur_failed) {
+		/* The caller recovers the queue (and may hold the request). */
+		rblk_unmap_data(blk_mq_rq_from_pdu(cur));
+		return -EIO;
+	}
+	/* Ours went out (or half of it): the queue is broken all the same. */
+	queue->ops->error(queue);
+	return 0;
 }
 
 /*
- * Post the queue's batch of capsules with one doorbell.  Returns the
- * error of ib_post_send(), after rblk_sq_post_failed() dealt with the
- * requests not posted.  Inline: this is every I/O's doorbell.
+ * Post the queue's batch of capsules with one doorbell and release
+ * @sq_lock.  Returns 0, or -EIO if @cur (the caller's request, or NULL)
+ * was not posted; rblk_sq_post_failed() deals with the rest of a failed
+ * post.  Inline: this is every I/O's doorbell.
  */
-static __always_inline int rblk_sq_post(struct rblk_queue *queue,
-					struct rblk_request *cur,
-					bool *cur_failed,
-					struct list_head *unposted)
+static __always_inline int rblk_sq_post_unlock(struct rblk_queue *queue,
+					       struct rblk_request *cur)
+	__releases(&queue->sq_lock)
 {
 	struct ib_send_wr *first = queue->sq_head;
-	const struct ib_send_wr *bad_wr = NULL;
 	int ret;
 
 	lockdep_assert_held(&queue->sq_lock);
-	if (!first)
+	if (!first) {
+		spin_unlock(&queue->sq_lock);
 		return 0;
+	}
 	WRITE_ONCE(queue->sq_head, NULL);
 	queue->sq_last = NULL;
-	ret = ib_post_send(queue->qp, first, &bad_wr);
-	if (likely(!ret)) {
-		queue->nr_posts++;
-		return 0;
-	}
-	rblk_sq_post_failed(queue, first, bad_wr, ret, cur, cur_failed,
-			    unposted);
-	return ret;
-}
-
-static void rblk_complete_unposted(struct list_head *unposted)
-{
-	struct request *rq, *next;
-
-	list_for_each_entry_safe(rq, next, unposted, queuelist) {
-		list_del_init(&rq->queuelist);
-		rq->q->mq_ops->complete(rq);
-	}
+	queue->bad_send_wr = NULL;
+	ret = rblk_ib_post_send(queue->qp, first, &queue->bad_send_wr);
+	if (unlikely(ret))
+		return rblk_sq_post_failed(queue, first, ret, cur);
+	queue->nr_posts++;
+	spin_unlock(&queue->sq_lock);
+	return 0;
 }
 
 /**
@@ -652,8 +677,6 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq, bool last)
 	u64 sqe_dma = rblk_ring_dma(&queue->sqes, rq->tag);
 	struct nvme_command *sqe = rblk_ring_entry(&queue->sqes, rq->tag);
 	struct ib_send_wr *send_wr = &req->send_wr, *first;
-	LIST_HEAD(unposted);
-	bool failed = false;
 	int ret;
 
 	/* Read by the timeout handler too. */
@@ -672,7 +695,6 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq, bool last)
 	req->sge[0].addr = sqe_dma;
 	req->sge[0].lkey = queue->lkey;
 	send_wr->next = NULL;
-	send_wr->num_sge = req->num_sge;
 
 	/* Completion needs both the SEND and the response. */
 	refcount_set(&req->ref, 2);
@@ -706,19 +728,8 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq, bool last)
 	queue->sq_last = send_wr;
 	queue->nr_cmds++;
 	if (last)
-		ret = rblk_sq_post(queue, req, &failed, &unposted);
+		return rblk_sq_post_unlock(queue, req);
 	spin_unlock(&queue->sq_lock);
-
-	/* Only a failed post leaves requests to end. */
-	if (unlikely(ret))
-		rblk_complete_unposted(&unposted);
-	if (unlikely(failed)) {
-		rblk_unmap_data(rq);
-		return -EIO;
-	}
-	/* Ours went out (or half of it): the queue is broken all the same. */
-	if (unlikely(ret))
-		queue->ops->error(queue);
 	return 0;
 }
 
@@ -733,17 +744,8 @@ int rblk_queue_submit(struct rblk_queue *queue, struct request *rq, bool last)
  */
 void rblk_queue_commit(struct rblk_queue *queue)
 {
-	LIST_HEAD(unposted);
-	bool failed = false;
-	int ret;
-
 	spin_lock(&queue->sq_lock);
-	ret = rblk_sq_post(queue, NULL, &failed, &unposted);
-	spin_unlock(&queue->sq_lock);
-	if (unlikely(ret)) {
-		rblk_complete_unposted(&unposted);
-		queue->ops->error(queue);
-	}
+	rblk_sq_post_unlock(queue, NULL);
 }
 
 /**
@@ -1004,6 +1006,7 @@ static int rblk_create_transport(struct rblk_queue *queue)
 
 		rsp->cqe.done = rblk_recv_done;
 		rsp->sge.addr = rblk_ring_dma(&queue->rsps, i);
+		rsp->buf = rblk_ring_entry(&queue->rsps, i);
 		rsp->sge.length = sizeof(struct nvme_completion);
 		rsp->sge.lkey = queue->lkey;
 		rsp->wr.wr_cqe = &rsp->cqe;
@@ -1106,7 +1109,7 @@ static int rblk_conn_established(struct rblk_queue *queue)
 	/* From here on the QP may hold work requests and must be drained. */
 	set_bit(RBLK_Q_CONNECTED, &queue->flags);
 	for (i = 0; i < queue->queue_size; i++) {
-		ret = rblk_post_recv(queue, i);
+		ret = rblk_post_recv(queue, &queue->rsp_wrs[i]);
 		if (ret) {
 			rblk_err(queue->ctrl, "queue %u: failed to post receives: %d\n",
 				 queue->qid, ret);

@@ -5,7 +5,6 @@
  * of writing other CPUs' counters, so it never races with the I/O path.
  */
 #include <linux/ktime.h>
-#include <linux/log2.h>
 #include <linux/percpu.h>
 #include <linux/spinlock.h>
 
@@ -35,15 +34,6 @@ static enum rblk_stat_attr rblk_error_stat(u16 status)
 	}
 }
 
-static unsigned int rblk_lat_bucket(u64 ns)
-{
-	u64 us = div_u64(ns, NSEC_PER_USEC);
-
-	if (!us)
-		return 0;
-	return min_t(unsigned int, ilog2(us), RBLK_LAT_BUCKETS - 1);
-}
-
 /**
  * rblk_iostats_init() - allocate zeroed counters
  * @st: counters to set up
@@ -68,49 +58,13 @@ void rblk_iostats_exit(struct rblk_iostats *st)
 }
 
 /**
- * rblk_iostats_account() - count one block request as it ends
+ * rblk_iostats_error() - count one block request that ends with an error
  * @st: counters of the request's namespace
- * @rq: the request, before it is ended
- * @status: its NVMe status; nonzero counts one error by status class
- * @now: ktime_get_ns() at completion, read once for a batch of them;
- *	unused (and may be 0) when @status is nonzero
+ * @status: its NVMe status, nonzero: one error by status class
  */
-void rblk_iostats_account(struct rblk_iostats *st, struct request *rq,
-			  u16 status, u64 now)
+void rblk_iostats_error(struct rblk_iostats *st, u16 status)
 {
-	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
-	struct rblk_stats __percpu *s = st->cpu;
-	enum rblk_stat_attr ios, bytes;
-
-	if (unlikely(status)) {
-		this_cpu_inc(s->v[rblk_error_stat(status)]);
-		return;
-	}
-	switch (req_op(rq)) {
-	case REQ_OP_READ:
-		ios = RBLK_STAT_READS;
-		bytes = RBLK_STAT_READ_BYTES;
-		break;
-	case REQ_OP_WRITE:
-		ios = RBLK_STAT_WRITES;
-		bytes = RBLK_STAT_WRITE_BYTES;
-		/* A DSM range travels in-capsule too, but it is no write. */
-		if (req->flags & RBLK_REQ_INLINE)
-			this_cpu_inc(s->v[RBLK_STAT_INLINE_WRITES]);
-		break;
-	case REQ_OP_FLUSH:
-		ios = RBLK_STAT_FLUSHES;
-		bytes = 0;
-		break;
-	default:
-		ios = RBLK_STAT_DISCARDS;
-		bytes = RBLK_STAT_DISCARD_BYTES;
-		break;
-	}
-	this_cpu_inc(s->v[ios]);
-	if (bytes)
-		this_cpu_add(s->v[bytes], blk_rq_bytes(rq));
-	this_cpu_inc(s->lat_hist[rblk_lat_bucket(now - req->start_ns)]);
+	this_cpu_inc(st->cpu->v[rblk_error_stat(status)]);
 }
 
 /**

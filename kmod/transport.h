@@ -85,12 +85,14 @@ enum rblk_queue_flags {
  * struct rblk_rsp_wr - the receive work request of one receive buffer
  * @cqe: its completion (rblk_recv_done)
  * @wr: the work request, reposted as it is after every completion
- * @sge: the buffer
+ * @sge: the buffer (@sge.addr its DMA address)
+ * @buf: the buffer, for the CPU
  */
 struct rblk_rsp_wr {
 	struct ib_cqe cqe;
 	struct ib_recv_wr wr;
 	struct ib_sge sge;
+	struct nvme_completion *buf;
 };
 
 /**
@@ -115,6 +117,8 @@ struct rblk_rsp_wr {
  * @sqes: one NVMe command buffer per tag (and the AER's)
  * @rsps: receive buffers for completions
  * @rsp_wrs: one receive work request per receive buffer, built once
+ * @bad_recv_wr: where ib_post_recv() reports a failed work request; never
+ *	read (a local would cost every completion a stack canary)
  * @lkey: the local DMA lkey of @device's protection domain
  * @mrs: one fast registration memory region per tag (@depth of them)
  * @aer_cqe: completion of the AER's SEND
@@ -132,6 +136,8 @@ struct rblk_rsp_wr {
  *	IOPS at queue depth 32 fell from 0.85-1.4 to 0.4-0.6)
  * @sq_head: first work request of the capsules not posted yet, or NULL
  * @sq_last: last work request of that chain
+ * @bad_send_wr: where ib_post_send() reports the first work request it
+ *	did not post (@sq_lock), for rblk_sq_post_failed()
  * @nr_posts: ib_post_send() calls that carried commands (doorbells)
  * @nr_cmds: commands those calls posted
  * @poll_lock: held while a poller reaps @cq, so that rblk_queue_stop()
@@ -162,6 +168,7 @@ struct rblk_queue {
 	struct rblk_ring sqes;
 	struct rblk_ring rsps;
 	struct rblk_rsp_wr *rsp_wrs;
+	const struct ib_recv_wr *bad_recv_wr;
 	u32 lkey;
 	struct ib_mr **mrs;
 	struct ib_cqe aer_cqe;
@@ -173,6 +180,7 @@ struct rblk_queue {
 	spinlock_t sq_lock;
 	struct ib_send_wr *sq_head;
 	struct ib_send_wr *sq_last;
+	const struct ib_send_wr *bad_send_wr;
 	u64 nr_posts;
 	u64 nr_cmds;
 };
