@@ -438,9 +438,9 @@ static bool rblk_queue_ready(struct rblk_ctrl *ctrl, struct rblk_queue *queue,
 }
 
 /* The queue did not take a request: hold it, or fail it. */
-static noinline blk_status_t rblk_submit_failed(struct rblk_ctrl *ctrl,
-						struct rblk_queue *queue,
-						struct request *rq, int ret)
+static noinline __cold blk_status_t
+rblk_submit_failed(struct rblk_ctrl *ctrl, struct rblk_queue *queue,
+		   struct request *rq, int ret)
 {
 	switch (ret) {
 	case -ENOMEM:
@@ -575,7 +575,8 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 	bool spent = req->retries >= RBLK_MAX_RETRIES;
 
-	if (likely(!req->status) || blk_rq_is_passthrough(rq))
+	/* Only a status comes here; passthrough reports it to its caller. */
+	if (!req->status || blk_rq_is_passthrough(rq))
 		return RBLK_COMPLETE;
 
 	/*
@@ -619,7 +620,7 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 }
 
 /* Out of line: a status to retry, fail over or complete with. */
-static noinline void rblk_complete_rq_status(struct request *rq)
+static noinline __cold void rblk_complete_rq_status(struct request *rq)
 {
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 	struct rblk_ctrl *ctrl = req->queue->ctrl;

@@ -284,22 +284,27 @@ static noinline int rblk_post_inv(struct rblk_queue *queue,
 }
 
 /*
- * ib_post_send() and ib_post_recv() keep a local for a NULL bad_wr, even
- * when given another (the kernel keeps NULL pointer checks): its address,
- * taken, costs a stack canary in every caller.  The hot paths call the
- * driver as those do, with a bad_wr of the queue's.
+ * ib_post_send() and ib_post_recv() keep a local for a NULL bad_wr; the
+ * kernel keeps NULL pointer checks, so even given the queue's, its
+ * address is taken and costs every caller a stack canary.  Telling the
+ * compiler the queue's is never NULL drops it.
  */
 static inline int rblk_ib_post_send(struct ib_qp *qp,
 				    const struct ib_send_wr *wr,
 				    const struct ib_send_wr **bad_wr)
 {
-	return qp->device->ops.post_send(qp, wr, bad_wr);
+	if (!bad_wr)
+		__builtin_unreachable();
+	return ib_post_send(qp, wr, bad_wr);
 }
 
 static int rblk_post_recv(struct rblk_queue *queue, struct rblk_rsp_wr *rsp)
 {
-	return queue->qp->device->ops.post_recv(queue->qp, &rsp->wr,
-						&queue->bad_recv_wr);
+	const struct ib_recv_wr **bad_wr = &queue->bad_recv_wr;
+
+	if (!bad_wr)
+		__builtin_unreachable();
+	return ib_post_recv(queue->qp, &rsp->wr, bad_wr);
 }
 
 /* Find the request a completion names; refuse stale or unknown ids. */
@@ -571,8 +576,8 @@ static void rblk_complete_unposted(struct list_head *unposted)
  * or timeout (which stop the queue, taking the lock, before they look)
  * completes them again; ->complete runs after the unlock, which is ours
  * here: the hot path then keeps no list on its stack.  Returns -EIO if
- * @cur was among the requests not posted (its data unmapped), else 0,
- * once the queue is reported broken.
+ * @cur was not posted (its data unmapped; the caller recovers); otherwise
+ * reports the queue broken and returns 0.
  */
 static noinline __cold int rblk_sq_post_failed(struct rblk_queue *queue,
 					       struct ib_send_wr *first,
