@@ -619,6 +619,29 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 	return RBLK_RETRY;
 }
 
+/*
+ * A block I/O failed with a status: say which, where and why, as
+ * nvme_log_error() does, by the specifications' names (rblk's own, not
+ * behind a config option).  Not the I/O of a submitter that asked for
+ * quiet (RQF_QUIET), nor passthrough, whose status goes to its caller.
+ */
+static void rblk_log_error(struct rblk_ns *ns, struct request *rq)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+	unsigned int shift = ns->info.lba_shift;
+	u16 st = req->status;
+
+	pr_err_ratelimited("%s: %s(0x%x) @ LBA %llu, %u blocks, %s (sct 0x%x / sc 0x%x)%s%s\n",
+			   ns->name, rblk_io_opcode_name(req->opcode),
+			   req->opcode,
+			   (unsigned long long)(blk_rq_pos(rq) >>
+						(shift - SECTOR_SHIFT)),
+			   blk_rq_bytes(rq) >> shift,
+			   rblk_status_name(st, true), RBLK_STATUS_SCT(st),
+			   st & 0xff, st & NVME_STATUS_MORE ? " MORE" : "",
+			   st & NVME_STATUS_DNR ? " DNR" : "");
+}
+
 /* Out of line: a status to retry, fail over or complete with. */
 static noinline __cold void rblk_complete_rq_status(struct request *rq)
 {
@@ -632,6 +655,9 @@ static noinline __cold void rblk_complete_rq_status(struct request *rq)
 			rblk_warn(ctrl, "queue %u: command %#x (opcode %#x) failed after %u retries\n",
 				  req->queue->qid, req->cid,
 				  req->opcode, req->retries);
+		if (req->status && rblk_rq_ns(rq) &&
+		    !blk_rq_is_passthrough(rq) && !(rq->rq_flags & RQF_QUIET))
+			rblk_log_error(rblk_rq_ns(rq), rq);
 		rblk_account(rq, req->status, ktime_get_ns());
 		blk_mq_end_request(rq, likely(!req->status) ? BLK_STS_OK :
 				   rblk_status_to_blk(req->status));

@@ -92,6 +92,59 @@ const char *rblk_connect_error(u16 status, int *err)
 EXPORT_SYMBOL_IF_KUNIT(rblk_connect_error);
 
 /**
+ * rblk_io_opcode_name() - the NVM command set's name of an I/O opcode
+ * @opcode: opcode of an I/O command
+ *
+ * Return: a static name; "Unknown" for one rblk does not name.
+ */
+const char *rblk_io_opcode_name(u8 opcode)
+{
+	static const char * const names[] = {
+		[nvme_cmd_flush]	= "Flush",
+		[nvme_cmd_write]	= "Write",
+		[nvme_cmd_read]		= "Read",
+		[nvme_cmd_write_uncor]	= "Write Uncorrectable",
+		[nvme_cmd_compare]	= "Compare",
+		[nvme_cmd_write_zeroes]	= "Write Zeroes",
+		[nvme_cmd_dsm]		= "Dataset Management",
+		[nvme_cmd_verify]	= "Verify",
+		[nvme_cmd_resv_register] = "Reservation Register",
+		[nvme_cmd_resv_report]	= "Reservation Report",
+		[nvme_cmd_resv_acquire]	= "Reservation Acquire",
+		[nvme_cmd_resv_release]	= "Reservation Release",
+	};
+
+	if (opcode < ARRAY_SIZE(names) && names[opcode])
+		return names[opcode];
+	return "Unknown";
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_io_opcode_name);
+
+/**
+ * rblk_status_name() - the specifications' name of a completion status
+ * @status: status of a completion; More and DNR are not looked at
+ * @io: of an NVM I/O command, whose command specific statuses are not the
+ *	Fabrics commands'
+ *
+ * Return: a static name, from the UAPI's tables; "Unknown" for one they
+ * do not name.
+ */
+const char *rblk_status_name(u16 status, bool io)
+{
+	static const char * const names[] = RBLK_NVME_STATUS_NAMES;
+	static const char * const io_names[] = RBLK_NVME_IO_STATUS_NAMES;
+	u16 sc = status & RBLK_SC_MASK;
+
+	if (io && RBLK_STATUS_SCT(sc) == RBLK_SCT_CMD_SPECIFIC)
+		return sc < ARRAY_SIZE(io_names) && io_names[sc] ?
+		       io_names[sc] : "Unknown";
+	if (sc < ARRAY_SIZE(names) && names[sc])
+		return names[sc];
+	return "Unknown";
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_status_name);
+
+/**
  * rblk_cmd_prop_get() - build a Fabrics Property Get command
  * @cmd: command to fill; zeroed by the caller
  * @off: property offset (NVME_REG_*)

@@ -255,6 +255,8 @@ void rblk_cmd_connect(struct nvme_command *cmd, u16 qid, u16 sqsize,
 void rblk_connect_data(struct nvmf_connect_data *data, const uuid_t *hostid,
 		       u16 cntlid, const char *subsysnqn, const char *hostnqn);
 const char *rblk_connect_error(u16 status, int *err);
+const char *rblk_io_opcode_name(u8 opcode);
+const char *rblk_status_name(u16 status, bool io);
 void rblk_cmd_prop_get(struct nvme_command *cmd, u32 off, bool is64);
 void rblk_cmd_prop_set(struct nvme_command *cmd, u32 off, u64 val);
 void rblk_cmd_identify(struct nvme_command *cmd, u8 cns, u32 nsid);

@@ -1055,6 +1055,25 @@ static void rblk_test_aen_ana(struct kunit *test)
 }
 
 /* Passthrough: the effects known whatever a log says, as nvme-core's. */
+/* The names a failed I/O is logged with: status tables of the UAPI. */
+static void rblk_test_status_names(struct kunit *test)
+{
+	KUNIT_EXPECT_STREQ(test, rblk_status_name(0x281, true),
+			   "Unrecovered Read Error");
+	/* More and DNR are not part of the name. */
+	KUNIT_EXPECT_STREQ(test, rblk_status_name(0x6006, true),
+			   "Internal Error");
+	KUNIT_EXPECT_STREQ(test, rblk_status_name(0x180, true),
+			   "Conflicting Attributes");
+	KUNIT_EXPECT_STREQ(test, rblk_status_name(0x180, false),
+			   "Incompatible Format");
+	KUNIT_EXPECT_STREQ(test, rblk_status_name(0x191, true), "Unknown");
+	KUNIT_EXPECT_STREQ(test, rblk_status_name(0x7ff, false), "Unknown");
+	KUNIT_EXPECT_STREQ(test, rblk_io_opcode_name(nvme_cmd_read), "Read");
+	KUNIT_EXPECT_STREQ(test, rblk_io_opcode_name(nvme_cmd_flush), "Flush");
+	KUNIT_EXPECT_STREQ(test, rblk_io_opcode_name(0x7f), "Unknown");
+}
+
 static void rblk_test_known_effects(struct kunit *test)
 {
 	u32 cse = NVME_CMD_EFFECTS_CSE_MASK;
@@ -1107,6 +1126,7 @@ static struct kunit_case rblk_proto_cases[] = {
 	KUNIT_CASE(rblk_test_ana_state),
 	KUNIT_CASE(rblk_test_aen_ana),
 	KUNIT_CASE(rblk_test_known_effects),
+	KUNIT_CASE(rblk_test_status_names),
 	{}
 };
 

@@ -572,6 +572,15 @@ delay_ns_set() {
 	dmsetup resume "$RBLK_DM"
 }
 
+# delay_ns_error: the namespace's device fails every bio (a dm error table):
+# nvmet completes its commands with Internal Error and DNR.  delay_ns_set
+# heals it.
+delay_ns_error() {
+	dmsetup suspend "$RBLK_DM" &&
+	dmsetup reload "$RBLK_DM" --table "0 $RBLK_DELAY_SECTORS error" &&
+	dmsetup resume "$RBLK_DM"
+}
+
 # delay_ns_destroy: no delay, rblk disconnected, the namespace and its
 # devices gone.  Never fails: for traps.
 delay_ns_destroy() {

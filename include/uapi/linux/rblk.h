@@ -579,13 +579,14 @@ enum rblk_disc_attr {
 #define RBLK_DISC_MAX (__RBLK_DISC_MAX - 1)
 
 /*
- * Names of the NVMe completion statuses a connect or discover may end
- * with, as the NVMe and NVMe over Fabrics specifications name them,
- * indexed by status: the Status Code Type (bits 10:8) and Status Code
- * (7:0), without More and Do Not Retry.  0x180 to 0x191 are the Fabrics
- * commands' (Connect, Authentication); an I/O command's 0x180-0x183 mean
- * other things.  An initializer like %RBLK_STATE_NAMES, sparse: the
- * kernel and nvmecfg name a status alike.
+ * Names of NVMe completion statuses, as the NVMe and NVMe over Fabrics
+ * specifications name them, indexed by status: the Status Code Type (bits
+ * 10:8) and Status Code (7:0), without More and Do Not Retry.  Generic,
+ * media and path statuses, and of the command specific ones (type 1) the
+ * Fabrics commands' (0x180 to 0x191: Connect, Authentication); an NVM I/O
+ * command's 0x180-0x183 mean other things (%RBLK_NVME_IO_STATUS_NAMES).
+ * An initializer like %RBLK_STATE_NAMES, sparse: the kernel (its log of a
+ * failed I/O) and nvmecfg name a status alike.
  */
 #define RBLK_NVME_STATUS_NAMES {				\
 	[0x000] = "Successful Completion",			\
@@ -595,12 +596,24 @@ enum rblk_disc_attr {
 	[0x006] = "Internal Error",				\
 	[0x007] = "Command Abort Requested",			\
 	[0x008] = "Command Aborted due to SQ Deletion",		\
+	[0x00b] = "Invalid Namespace or Format",		\
 	[0x00c] = "Command Sequence Error",			\
+	[0x00d] = "Invalid SGL Segment Descriptor",		\
+	[0x00e] = "Invalid Number of SGL Descriptors",		\
+	[0x00f] = "Data SGL Length Invalid",			\
+	[0x011] = "SGL Descriptor Type Invalid",		\
+	[0x015] = "Operation Denied",				\
+	[0x016] = "SGL Offset Invalid",				\
 	[0x018] = "Host Identifier Inconsistent Format",	\
 	[0x019] = "Keep Alive Timer Expired",			\
 	[0x01a] = "Keep Alive Timeout Invalid",			\
 	[0x021] = "Command Interrupted",			\
 	[0x022] = "Transient Transport Error",			\
+	[0x080] = "LBA Out of Range",				\
+	[0x081] = "Capacity Exceeded",				\
+	[0x082] = "Namespace Not Ready",			\
+	[0x083] = "Reservation Conflict",			\
+	[0x084] = "Format In Progress",				\
 	[0x101] = "Invalid Queue Identifier",			\
 	[0x102] = "Invalid Queue Size",				\
 	[0x109] = "Invalid Log Page",				\
@@ -612,6 +625,33 @@ enum rblk_disc_attr {
 	[0x185] = "Invalid Queue Type",				\
 	[0x190] = "Discover Restart",				\
 	[0x191] = "Authentication Required",			\
+	[0x280] = "Write Fault",				\
+	[0x281] = "Unrecovered Read Error",			\
+	[0x282] = "End-to-end Guard Check Error",		\
+	[0x283] = "End-to-end Application Tag Check Error",	\
+	[0x284] = "End-to-end Reference Tag Check Error",	\
+	[0x285] = "Compare Failure",				\
+	[0x286] = "Access Denied",				\
+	[0x287] = "Deallocated or Unwritten Logical Block",	\
+	[0x300] = "Internal Path Error",			\
+	[0x301] = "Asymmetric Access Persistent Loss",		\
+	[0x302] = "Asymmetric Access Inaccessible",		\
+	[0x303] = "Asymmetric Access Transition",		\
+	[0x360] = "Controller Pathing Error",			\
+	[0x370] = "Host Pathing Error",				\
+	[0x371] = "Command Aborted By Host",			\
+}
+
+/*
+ * Names of the command specific statuses (type 1) of the NVM command
+ * set's I/O commands, where they differ from %RBLK_NVME_STATUS_NAMES'
+ * Fabrics meanings; indexed by status as that table.
+ */
+#define RBLK_NVME_IO_STATUS_NAMES {				\
+	[0x180] = "Conflicting Attributes",			\
+	[0x181] = "Invalid Protection Information",		\
+	[0x182] = "Attempted Write to Read Only Range",		\
+	[0x183] = "Command Size Limit Exceeded",		\
 }
 
 #endif /* _UAPI_LINUX_RBLK_H */
