@@ -622,24 +622,34 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 /*
  * A block I/O failed with a status: say which, where and why, as
  * nvme_log_error() does, by the specifications' names (rblk's own, not
- * behind a config option).  Not the I/O of a submitter that asked for
- * quiet (RQF_QUIET), nor passthrough, whose status goes to its caller.
+ * behind a config option), naming the disk the request was on (with
+ * multipath the path's).  A flush has no LBA.  Not the I/O of a
+ * submitter that asked for quiet (RQF_QUIET), nor passthrough, whose
+ * status goes to its caller.
  */
 static void rblk_log_error(struct rblk_ns *ns, struct request *rq)
 {
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
-	unsigned int shift = ns->info.lba_shift;
+	const char *name = ns->disk->disk_name;
 	u16 st = req->status;
 
-	pr_err_ratelimited("%s: %s(0x%x) @ LBA %llu, %u blocks, %s (sct 0x%x / sc 0x%x)%s%s\n",
-			   ns->name, rblk_io_opcode_name(req->opcode),
-			   req->opcode,
-			   (unsigned long long)(blk_rq_pos(rq) >>
-						(shift - SECTOR_SHIFT)),
-			   blk_rq_bytes(rq) >> shift,
-			   rblk_status_name(st, true), RBLK_STATUS_SCT(st),
-			   st & 0xff, st & NVME_STATUS_MORE ? " MORE" : "",
-			   st & NVME_STATUS_DNR ? " DNR" : "");
+	if (req_op(rq) == REQ_OP_FLUSH)
+		pr_err_ratelimited("%s: %s(0x%x), %s (sct 0x%x / sc 0x%x)%s%s\n",
+				   name, rblk_io_opcode_name(req->opcode),
+				   req->opcode, rblk_status_name(st, true),
+				   RBLK_STATUS_SCT(st), st & 0xff,
+				   st & NVME_STATUS_MORE ? " MORE" : "",
+				   st & NVME_STATUS_DNR ? " DNR" : "");
+	else
+		pr_err_ratelimited("%s: %s(0x%x) @ LBA %llu, %u blocks, %s (sct 0x%x / sc 0x%x)%s%s\n",
+				   name, rblk_io_opcode_name(req->opcode),
+				   req->opcode,
+				   rblk_sect_to_lba(ns, blk_rq_pos(rq)),
+				   blk_rq_bytes(rq) >> ns->info.lba_shift,
+				   rblk_status_name(st, true),
+				   RBLK_STATUS_SCT(st), st & 0xff,
+				   st & NVME_STATUS_MORE ? " MORE" : "",
+				   st & NVME_STATUS_DNR ? " DNR" : "");
 }
 
 /* Out of line: a status to retry, fail over or complete with. */

@@ -126,18 +126,29 @@ EXPORT_SYMBOL_IF_KUNIT(rblk_io_opcode_name);
  * @io: of an NVM I/O command, whose command specific statuses are not the
  *	Fabrics commands'
  *
- * Return: a static name, from the UAPI's tables; "Unknown" for one they
- * do not name.
+ * Return: a static name, from the UAPI's table; "Unknown" for one not
+ * named.
  */
 const char *rblk_status_name(u16 status, bool io)
 {
 	static const char * const names[] = RBLK_NVME_STATUS_NAMES;
-	static const char * const io_names[] = RBLK_NVME_IO_STATUS_NAMES;
 	u16 sc = status & RBLK_SC_MASK;
 
-	if (io && RBLK_STATUS_SCT(sc) == RBLK_SCT_CMD_SPECIFIC)
-		return sc < ARRAY_SIZE(io_names) && io_names[sc] ?
-		       io_names[sc] : "Unknown";
+	/* The NVM I/O commands' own; the table has the Fabrics'. */
+	if (io && RBLK_STATUS_SCT(sc) == RBLK_SCT_CMD_SPECIFIC) {
+		switch (sc) {
+		case 0x180:
+			return "Conflicting Attributes";
+		case 0x181:
+			return "Invalid Protection Information";
+		case 0x182:
+			return "Attempted Write to Read Only Range";
+		case 0x183:
+			return "Command Size Limit Exceeded";
+		default:
+			return "Unknown";
+		}
+	}
 	if (sc < ARRAY_SIZE(names) && names[sc])
 		return names[sc];
 	return "Unknown";

@@ -1054,8 +1054,7 @@ static void rblk_test_aen_ana(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rblk_aen_is_ana_change(0x000c0301));	/* SMART */
 }
 
-/* Passthrough: the effects known whatever a log says, as nvme-core's. */
-/* The names a failed I/O is logged with: status tables of the UAPI. */
+/* The names a failed I/O is logged with: the UAPI's status table. */
 static void rblk_test_status_names(struct kunit *test)
 {
 	KUNIT_EXPECT_STREQ(test, rblk_status_name(0x281, true),
@@ -1074,6 +1073,7 @@ static void rblk_test_status_names(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, rblk_io_opcode_name(0x7f), "Unknown");
 }
 
+/* Passthrough: the effects known whatever a log says, as nvme-core's. */
 static void rblk_test_known_effects(struct kunit *test)
 {
 	u32 cse = NVME_CMD_EFFECTS_CSE_MASK;

@@ -523,9 +523,10 @@ nvmet_reenable_port() {
 }
 
 # --- a namespace on dm-delay (a target as slow as a test wants) ---
-# delay_ns_create NSID MIB: namespace NSID of the test subsystem on a
+# delay_ns_create NSID MIB [LBS]: namespace NSID of the test subsystem on a
 # dm-delay device over a loop device over /tmp/delay.img (MIB MiB of random
-# data, a copy in /tmp/delay-orig.img), no delay yet.  Skips the test
+# data, a copy in /tmp/delay-orig.img; logical blocks of LBS bytes, default
+# 512), no delay yet.  Skips the test
 # without dm-delay or dmsetup.  delay_ns_destroy undoes it (trap it).
 RBLK_DM=rblk-delay
 delay_ns_create() {
@@ -537,7 +538,8 @@ delay_ns_create() {
 	RBLK_DELAY_SECTORS=$(($2 * 2048))
 	pattern_file /tmp/delay.img $(($2 * 1048576))
 	cp /tmp/delay.img /tmp/delay-orig.img
-	RBLK_DELAY_LOOP=$(losetup -f --show /tmp/delay.img) || fail "no loop device for /tmp/delay.img"
+	RBLK_DELAY_LOOP=$(losetup -f --show -b "${3:-512}" /tmp/delay.img) ||
+		fail "no loop device for /tmp/delay.img"
 	must dmsetup create "$RBLK_DM" --table "0 $RBLK_DELAY_SECTORS delay $RBLK_DELAY_LOOP 0 0"
 	_minor=$(dmsetup info -c --noheadings -o minor "$RBLK_DM") || fail "no minor of $RBLK_DM"
 	wait_for_path "/dev/dm-$((_minor))" 5 -b || fail "/dev/dm-$((_minor)) did not appear"

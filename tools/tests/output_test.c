@@ -765,7 +765,7 @@ static void nvme_statuses(void)
 	CHECK_STR(nvme_status_name(0x181), "Controller Busy");
 	CHECK_STR(nvme_status_name(0x183), "Connect Restart Discovery");
 	CHECK_STR(nvme_status_name(0x006), "Internal Error");
-	CHECK(!nvme_status_name(0x003));
+	CHECK(!nvme_status_name(0x0ff));
 	CHECK(!nvme_status_name(0x7ff));
 	CHECK(!nvme_status_name(0xffff));
 	/* Which parameters, where the name does not say. */
@@ -779,8 +779,8 @@ static void nvme_statuses(void)
 		nr += names[i] != NULL;
 	}
 	CHECK(nr >= 20);
-	CHECK_STR(nvme_status_name(ARRAY_SIZE(names) - 1),
-		  "Authentication Required");
+	CHECK_STR(nvme_status_name(0x191), "Authentication Required");
+	CHECK_STR(nvme_status_name(0x281), "Unrecovered Read Error");
 }
 
 static void host_output(void)

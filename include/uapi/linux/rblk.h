@@ -584,9 +584,10 @@ enum rblk_disc_attr {
  * 10:8) and Status Code (7:0), without More and Do Not Retry.  Generic,
  * media and path statuses, and of the command specific ones (type 1) the
  * Fabrics commands' (0x180 to 0x191: Connect, Authentication); an NVM I/O
- * command's 0x180-0x183 mean other things (%RBLK_NVME_IO_STATUS_NAMES).
- * An initializer like %RBLK_STATE_NAMES, sparse: the kernel (its log of a
- * failed I/O) and nvmecfg name a status alike.
+ * command's 0x180-0x183 mean other things (the kernel names those
+ * itself).  An initializer like RBLK_STATE_NAMES, sparse, and growing
+ * with the specifications (do not take its size for the last status):
+ * the kernel (its log of a failed I/O) and nvmecfg name a status alike.
  */
 #define RBLK_NVME_STATUS_NAMES {				\
 	[0x000] = "Successful Completion",			\
@@ -595,18 +596,32 @@ enum rblk_disc_attr {
 	[0x004] = "Data Transfer Error",			\
 	[0x006] = "Internal Error",				\
 	[0x007] = "Command Abort Requested",			\
+	[0x003] = "Command ID Conflict",			\
+	[0x005] = "Commands Aborted due to Power Loss Notification", \
 	[0x008] = "Command Aborted due to SQ Deletion",		\
+	[0x009] = "Command Aborted due to Failed Fused Command", \
+	[0x00a] = "Command Aborted due to Missing Fused Command", \
 	[0x00b] = "Invalid Namespace or Format",		\
 	[0x00c] = "Command Sequence Error",			\
 	[0x00d] = "Invalid SGL Segment Descriptor",		\
 	[0x00e] = "Invalid Number of SGL Descriptors",		\
 	[0x00f] = "Data SGL Length Invalid",			\
+	[0x010] = "Metadata SGL Length Invalid",		\
 	[0x011] = "SGL Descriptor Type Invalid",		\
+	[0x012] = "Invalid Use of Controller Memory Buffer",	\
+	[0x013] = "PRP Offset Invalid",				\
+	[0x014] = "Atomic Write Unit Exceeded",			\
 	[0x015] = "Operation Denied",				\
 	[0x016] = "SGL Offset Invalid",				\
 	[0x018] = "Host Identifier Inconsistent Format",	\
 	[0x019] = "Keep Alive Timer Expired",			\
 	[0x01a] = "Keep Alive Timeout Invalid",			\
+	[0x01b] = "Command Aborted due to Preempt and Abort",	\
+	[0x01c] = "Sanitize Failed",				\
+	[0x01d] = "Sanitize In Progress",			\
+	[0x01e] = "SGL Data Block Granularity Invalid",		\
+	[0x01f] = "Command Not Supported for Queue in CMB",	\
+	[0x020] = "Namespace is Write Protected",		\
 	[0x021] = "Command Interrupted",			\
 	[0x022] = "Transient Transport Error",			\
 	[0x080] = "LBA Out of Range",				\
@@ -633,6 +648,7 @@ enum rblk_disc_attr {
 	[0x285] = "Compare Failure",				\
 	[0x286] = "Access Denied",				\
 	[0x287] = "Deallocated or Unwritten Logical Block",	\
+	[0x288] = "End-to-End Storage Tag Check Error",		\
 	[0x300] = "Internal Path Error",			\
 	[0x301] = "Asymmetric Access Persistent Loss",		\
 	[0x302] = "Asymmetric Access Inaccessible",		\
@@ -642,16 +658,5 @@ enum rblk_disc_attr {
 	[0x371] = "Command Aborted By Host",			\
 }
 
-/*
- * Names of the command specific statuses (type 1) of the NVM command
- * set's I/O commands, where they differ from %RBLK_NVME_STATUS_NAMES'
- * Fabrics meanings; indexed by status as that table.
- */
-#define RBLK_NVME_IO_STATUS_NAMES {				\
-	[0x180] = "Conflicting Attributes",			\
-	[0x181] = "Invalid Protection Information",		\
-	[0x182] = "Attempted Write to Read Only Range",		\
-	[0x183] = "Command Size Limit Exceeded",		\
-}
 
 #endif /* _UAPI_LINUX_RBLK_H */
