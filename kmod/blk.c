@@ -630,26 +630,19 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 static void rblk_log_error(struct rblk_ns *ns, struct request *rq)
 {
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
-	const char *name = ns->disk->disk_name;
 	u16 st = req->status;
+	char where[48] = "";
 
-	if (req_op(rq) == REQ_OP_FLUSH)
-		pr_err_ratelimited("%s: %s(0x%x), %s (sct 0x%x / sc 0x%x)%s%s\n",
-				   name, rblk_io_opcode_name(req->opcode),
-				   req->opcode, rblk_status_name(st, true),
-				   RBLK_STATUS_SCT(st), st & 0xff,
-				   st & NVME_STATUS_MORE ? " MORE" : "",
-				   st & NVME_STATUS_DNR ? " DNR" : "");
-	else
-		pr_err_ratelimited("%s: %s(0x%x) @ LBA %llu, %u blocks, %s (sct 0x%x / sc 0x%x)%s%s\n",
-				   name, rblk_io_opcode_name(req->opcode),
-				   req->opcode,
-				   rblk_sect_to_lba(ns, blk_rq_pos(rq)),
-				   blk_rq_bytes(rq) >> ns->info.lba_shift,
-				   rblk_status_name(st, true),
-				   RBLK_STATUS_SCT(st), st & 0xff,
-				   st & NVME_STATUS_MORE ? " MORE" : "",
-				   st & NVME_STATUS_DNR ? " DNR" : "");
+	if (req_op(rq) != REQ_OP_FLUSH)
+		snprintf(where, sizeof(where), " @ LBA %llu, %u blocks",
+			 rblk_sect_to_lba(ns, blk_rq_pos(rq)),
+			 blk_rq_bytes(rq) >> ns->info.lba_shift);
+	pr_err_ratelimited("%s: %s(0x%x)%s, %s (sct 0x%x / sc 0x%x)%s%s\n",
+			   ns->disk->disk_name,
+			   rblk_io_opcode_name(req->opcode), req->opcode, where,
+			   rblk_status_name(st, true), RBLK_STATUS_SCT(st),
+			   st & 0xff, st & NVME_STATUS_MORE ? " MORE" : "",
+			   st & NVME_STATUS_DNR ? " DNR" : "");
 }
 
 /* Out of line: a status to retry, fail over or complete with. */
