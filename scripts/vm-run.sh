@@ -111,6 +111,16 @@ if [ -n "$splats" ]; then
 	problems+=("kernel log shows: $which")
 	echo "vm-run: kernel splat lines:"
 	printf '%s\n' "$splats" | sed 's/^/  /'
+	# The first report in short (its headline, RIP, module list and
+	# call trace without "? " guesses), repeated with the errors at the
+	# end, where a CI log's tail shows it.
+	report=$(printf '%s\n' "$klog" | awk -v re="$splat_re" '
+		!on && $0 ~ re { on = 1 }
+		!on { next }
+		/\] +\? / { next }
+		/BUG:|Oops|WARNING:|RIP:|Modules linked|Call Trace|Kernel panic|general protection|UBSAN:|corruption|refcount_t:|INFO: task|\] +[A-Za-z_][A-Za-z0-9_.]*\+0x/ {
+			print; if (++n == 24) exit
+		}')
 fi
 
 # --- KTAP results from ttyS1 ---
@@ -164,6 +174,10 @@ if [ "$MODE" = check ] && [ "$ran" -eq 0 ]; then
 	problems+=("no test ran")
 fi
 
+if [ -n "${report:-}" ]; then
+	echo "vm-run: the first kernel report, in short (all of it in $CONSOLE):"
+	printf '%s\n' "$report" | cut -c1-160 | sed 's/^/  /'
+fi
 for p in "${problems[@]}"; do
 	echo "vm-run: ERROR: $p"
 done
