@@ -503,6 +503,67 @@ unsigned int rblk_head_nr_paths(struct rblk_head *head)
 }
 
 /**
+ * rblk_head_read_stats() - a head's statistics: its paths' added up
+ * @head: head
+ * @s: filled in with the sum, over the visible paths, of each path's
+ *	counters and of its controller's (reconnects, doorbells, ...)
+ * @tmp: scratch space
+ *
+ * A path that leaves takes its counts with it: the sum may go down.
+ *
+ * Return: the number of paths added up.
+ */
+unsigned int rblk_head_read_stats(struct rblk_head *head,
+				  struct rblk_stats *s, struct rblk_stats *tmp)
+{
+	unsigned int nr = 0;
+	struct rblk_ns *ns;
+	int srcu_idx;
+
+	memset(s, 0, sizeof(*s));
+	srcu_idx = srcu_read_lock(&head->srcu);
+	list_for_each_entry_srcu(ns, &head->paths, siblings,
+				 srcu_read_lock_held(&head->srcu)) {
+		if (!rblk_ns_visible(ns))
+			continue;
+		rblk_iostats_read(&ns->stats, tmp);
+		rblk_stats_add(s, tmp);
+		memset(tmp, 0, sizeof(*tmp));
+		rblk_ctrl_stats(ns->ctrl, tmp);
+		/*
+		 * The controller's timeouts include its admin commands':
+		 * left out, as for one namespace (the path's are above).
+		 */
+		tmp->v[RBLK_STAT_TIMEOUTS] = 0;
+		rblk_stats_add(s, tmp);
+		nr++;
+	}
+	srcu_read_unlock(&head->srcu, srcu_idx);
+	return nr;
+}
+
+/**
+ * rblk_head_reset_stats() - count each path's statistics from zero
+ * @head: head
+ *
+ * Those rblk_head_read_stats() adds up; the namespace counters only, as
+ * for one namespace: the controllers' serve other namespaces too.
+ */
+void rblk_head_reset_stats(struct rblk_head *head)
+{
+	struct rblk_ns *ns;
+	int srcu_idx;
+
+	srcu_idx = srcu_read_lock(&head->srcu);
+	list_for_each_entry_srcu(ns, &head->paths, siblings,
+				 srcu_read_lock_held(&head->srcu)) {
+		if (rblk_ns_visible(ns))
+			rblk_iostats_reset(&ns->stats);
+	}
+	srcu_read_unlock(&head->srcu, srcu_idx);
+}
+
+/**
  * rblk_head_nsid() - the namespace id of a head
  * @head: head
  *

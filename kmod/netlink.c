@@ -507,6 +507,13 @@ static struct rblk_ctrl *rblk_nl_lookup_ctrl(struct genl_info *info)
 	return ctrl;
 }
 
+/* Whether a request names a controller (maybe besides a namespace). */
+static bool rblk_nl_names_ctrl(struct genl_info *info)
+{
+	return info->attrs[RBLK_ATTR_CTRL_INDEX] ||
+	       info->attrs[RBLK_ATTR_CTRL_NAME];
+}
+
 /*
  * What a request names: a controller, or a namespace and its controller.
  * *@ctrlp is set with a reference; so is *@nsp, to the namespace or NULL,
@@ -519,8 +526,7 @@ static int rblk_nl_find(struct genl_info *info, struct rblk_ctrl **ctrlp,
 {
 	struct nlattr **attrs = info->attrs;
 	bool by_ns = attrs[RBLK_ATTR_INDEX] || attrs[RBLK_ATTR_DISK_NAME];
-	bool by_ctrl = attrs[RBLK_ATTR_CTRL_INDEX] ||
-		       attrs[RBLK_ATTR_CTRL_NAME];
+	bool by_ctrl = rblk_nl_names_ctrl(info);
 	struct rblk_ctrl *ctrl = NULL;
 	struct rblk_ns *ns = NULL;
 
@@ -914,8 +920,7 @@ static int rblk_nl_disconnect(struct sk_buff *skb, struct genl_info *info)
 	 * A multipath head's name stands for every path: which controller
 	 * to delete is not the user's guess to leave to us.
 	 */
-	if (ns && ns->head && !info->attrs[RBLK_ATTR_CTRL_INDEX] &&
-	    !info->attrs[RBLK_ATTR_CTRL_NAME] &&
+	if (ns && ns->head && !rblk_nl_names_ctrl(info) &&
 	    rblk_head_nr_paths(ns->head) > 1) {
 		NL_SET_ERR_MSG(info->extack,
 			       "the device has several paths (controllers): name the controller to disconnect");
@@ -1050,6 +1055,7 @@ static void rblk_nl_read_stats(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
 
 static int rblk_nl_get_stats(struct sk_buff *skb, struct genl_info *info)
 {
+	unsigned int nr_paths;
 	struct rblk_ctrl *ctrl;
 	struct rblk_stats *s;
 	struct sk_buff *reply;
@@ -1076,7 +1082,24 @@ static int rblk_nl_get_stats(struct sk_buff *skb, struct genl_info *info)
 	if (!hdr)
 		goto out_free_reply;
 
-	rblk_nl_read_stats(ctrl, ns, &s[0], &s[1]);
+	if (ns && ns->head && !rblk_nl_names_ctrl(info)) {
+		/* A head: its paths together, through whichever controllers. */
+		nr_paths = rblk_head_read_stats(ns->head, &s[0], &s[1]);
+		if (!nr_paths) {
+			NL_SET_ERR_MSG(info->extack, "the device is going away");
+			ret = -ENODEV;
+			goto out_free_reply;
+		}
+		if (nla_put_u32(reply, RBLK_ATTR_NR_PATHS, nr_paths))
+			goto out_free_reply;
+	} else {
+		rblk_nl_read_stats(ctrl, ns, &s[0], &s[1]);
+	}
+	/*
+	 * A head's sum names the path looked up too, so that a reply
+	 * parser that requires a controller (nvmecfg before NR_PATHS)
+	 * still reads it.
+	 */
 	if (nla_put_u32(reply, RBLK_ATTR_CTRL_INDEX, ctrl->index) ||
 	    nla_put_string(reply, RBLK_ATTR_CTRL_NAME, ctrl->name) ||
 	    (ns && (nla_put_u32(reply, RBLK_ATTR_INDEX, ns->index) ||
@@ -1109,7 +1132,10 @@ static int rblk_nl_reset_stats(struct sk_buff *skb, struct genl_info *info)
 		return ret;
 
 	if (ns) {
-		rblk_iostats_reset(&ns->stats);
+		if (ns->head && !rblk_nl_names_ctrl(info))
+			rblk_head_reset_stats(ns->head);
+		else
+			rblk_iostats_reset(&ns->stats);
 		rblk_ns_put(ns);
 	} else {
 		rblk_ns_reset_stats_all(ctrl);

@@ -812,6 +812,9 @@ void rblk_mpath_set_iopolicy(struct rblk_subsys *subsys, int iopolicy);
 struct rblk_ns *rblk_head_open_path(struct rblk_head *head);
 u32 rblk_head_nsid(struct rblk_head *head);
 unsigned int rblk_head_nr_paths(struct rblk_head *head);
+unsigned int rblk_head_read_stats(struct rblk_head *head,
+				  struct rblk_stats *s, struct rblk_stats *tmp);
+void rblk_head_reset_stats(struct rblk_head *head);
 void rblk_head_free_disk(struct gendisk *disk);
 int rblk_mpath_init(void);
 void rblk_mpath_exit(void);

@@ -97,6 +97,8 @@ struct ctrl_info {
 
 /* RBLK_CMD_GET_STATS: counters indexed by enum rblk_stat_attr. */
 struct stats_info {
+	bool is_head;		/* a multipath head's sum over its paths */
+	uint32_t nr_paths;	/* the paths it adds up */
 	uint32_t ctrl_index;
 	char ctrl_name[RBLK_DISK_NAME_LEN];
 	bool is_ns;		/* of namespace index/name, else the sum */

@@ -59,6 +59,7 @@ static struct nla_policy rnl_policy[RBLK_ATTR_MAX + 1] = {
 	[RBLK_ATTR_DISC_GENCTR]		= { .type = NLA_U64 },
 	[RBLK_ATTR_SCANNED]		= { .type = NLA_FLAG },
 	[RBLK_ATTR_IOPOLICY]		= { .type = NLA_U8 },
+	[RBLK_ATTR_NR_PATHS]		= { .type = NLA_U32 },
 };
 
 static struct nla_policy rnl_ns_policy[RBLK_NS_ATTR_MAX + 1] = {
@@ -742,14 +743,19 @@ int rnl_parse_stats(struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 
 	(void)nlh;
 	memset(st, 0, sizeof(*st));
-	if (!tb[RBLK_ATTR_CTRL_INDEX] || !tb[RBLK_ATTR_CTRL_NAME] ||
-	    !tb[RBLK_ATTR_STATS] ||
-	    nla_parse_nested(stb, RBLK_STAT_MAX, tb[RBLK_ATTR_STATS], NULL))
-		return -EBADMSG;
-	st->ctrl_index = nla_get_u32(tb[RBLK_ATTR_CTRL_INDEX]);
-	GET_STR(tb, RBLK_ATTR_CTRL_NAME, st->ctrl_name);
 	/* A namespace's statistics name it; a controller's sum does not. */
 	st->is_ns = tb[RBLK_ATTR_INDEX] || tb[RBLK_ATTR_DISK_NAME];
+	/* A head's sum over its paths names the head. */
+	if (!tb[RBLK_ATTR_CTRL_INDEX] || !tb[RBLK_ATTR_CTRL_NAME] ||
+	    (tb[RBLK_ATTR_NR_PATHS] && !st->is_ns))
+		return -EBADMSG;
+	if (!tb[RBLK_ATTR_STATS] ||
+	    nla_parse_nested(stb, RBLK_STAT_MAX, tb[RBLK_ATTR_STATS], NULL))
+		return -EBADMSG;
+	st->is_head = tb[RBLK_ATTR_NR_PATHS];
+	GET_NUM(tb, RBLK_ATTR_NR_PATHS, st->nr_paths, nla_get_u32);
+	GET_NUM(tb, RBLK_ATTR_CTRL_INDEX, st->ctrl_index, nla_get_u32);
+	GET_STR(tb, RBLK_ATTR_CTRL_NAME, st->ctrl_name);
 	GET_NUM(tb, RBLK_ATTR_INDEX, st->index, nla_get_u32);
 	GET_STR(tb, RBLK_ATTR_DISK_NAME, st->name);
 	for (i = 1; i <= RBLK_STAT_MAX; i++) {

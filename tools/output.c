@@ -1290,8 +1290,12 @@ void print_stats(FILE *f, enum out_format fmt, const struct stats_info *st)
 	if (fmt == OUT_JSON) {
 		json_init(&j, f, true);
 		json_obj_open(&j, NULL);
-		json_u64(&j, "ctrl_index", st->ctrl_index);
-		json_str(&j, "controller", st->ctrl_name);
+		if (st->is_head) {
+			json_u64(&j, "nr_paths", st->nr_paths);
+		} else {
+			json_u64(&j, "ctrl_index", st->ctrl_index);
+			json_str(&j, "controller", st->ctrl_name);
+		}
 		if (st->is_ns) {
 			json_u64(&j, "index", st->index);
 			json_str(&j, "name", st->name);
@@ -1314,7 +1318,9 @@ void print_stats(FILE *f, enum out_format fmt, const struct stats_info *st)
 	}
 
 	fprintf(f, "%s:\n", st->is_ns ? st->name : st->ctrl_name);
-	if (st->is_ns)
+	if (st->is_head)
+		fprintf(f, "  %-19s %" PRIu32 "\n", "paths", st->nr_paths);
+	else if (st->is_ns)
 		fprintf(f, "  %-19s %s\n", "controller", st->ctrl_name);
 	for (i = 0; i <= RBLK_STAT_MAX; i++) {
 		if (stat_name(i))

@@ -13,6 +13,8 @@
 #    verifying writer uses both; with one path non-optimized, only the
 #    optimized one is used; numa after round-robin takes its own choice,
 #    not round-robin's last path;
+#  - nvmecfg stats of the head adds its paths up (JSON "paths", no
+#    controller); --reset zeroes every path's counters;
 #  - queue-depth: synchronous reads (never two in flight) all take the
 #    first path; 32 in flight use both;
 #  - nvme-rdma's round-robin uses both of its paths too;
@@ -126,6 +128,27 @@ da=$(($(io "$pa") - _a)); db=$(($(io "$pb") - _b))
 [ "$da" -gt $(((da + db) / 4)) ] && [ "$db" -gt $(((da + db) / 4)) ] ||
 	fail "round-robin writer: $pa served $da, $pb $db"
 log "round-robin: 200 reads as $rr; verifying writer $da + $db, no error"
+
+# The head's statistics add its paths up; --reset zeroes every path's.
+n=$(($(io "$pa") + $(io "$pb")))
+hs=$(nvmecfg stats "$h" -o json) || fail "nvmecfg stats $h: $hs"
+jq_true "stats of the head $h" "$hs" \
+	'.nr_paths == 2 and (has("controller") | not) and .name == $h and .reads + .writes == $n' \
+	--arg h "$h" --argjson n "$n"
+out=$(nvmecfg stats "$h") || fail "nvmecfg stats $h: $out"
+echo "$out" | grep -qx "  paths  *2" || fail "stats of $h: no paths line: $out"
+# Its controllers' counters too (idle now: only I/O queues count).
+sa=$(nvmecfg stats "$A" -o json) && sb=$(nvmecfg stats "$B" -o json) ||
+	fail "nvmecfg stats of $A, $B"
+for k in doorbells commands_posted; do
+	jq_true "$k of $h" "$hs" ".$k == (\$a.$k + \$b.$k) and .$k > 0" \
+		--argjson a "$sa" --argjson b "$sb"
+done
+must nvmecfg stats "$h" --reset
+[ "$(io "$pa") $(io "$pb")" = "0 0" ] || fail "stats --reset of $h left $pa $(io "$pa"), $pb $(io "$pb")"
+hs=$(nvmecfg stats "$h" -o json) || fail "nvmecfg stats $h: $hs"
+jq_true "stats of $h after --reset" "$hs" '.reads + .writes + .read_bytes + .write_bytes == 0'
+log "stats of $h: the sum of its 2 paths ($n I/Os); --reset zeroed both"
 
 # round-robin keeps to the optimized paths.
 nvmet_ana_set "$P2" non-optimized

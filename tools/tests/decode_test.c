@@ -345,6 +345,8 @@ static void put_stats(struct nl_msg *msg, const struct stats_info *st)
 	struct nlattr *nest;
 	int i;
 
+	if (st->is_head)
+		CHECK(!nla_put_u32(msg, RBLK_ATTR_NR_PATHS, st->nr_paths));
 	CHECK(!nla_put_u32(msg, RBLK_ATTR_CTRL_INDEX, st->ctrl_index));
 	CHECK(!nla_put_string(msg, RBLK_ATTR_CTRL_NAME, st->ctrl_name));
 	if (st->is_ns) {
@@ -366,6 +368,8 @@ static void check_stats(const struct stats_info *got,
 {
 	int i;
 
+	CHECK_INT(got->is_head, want->is_head);
+	CHECK_INT(got->nr_paths, want->nr_paths);
 	CHECK_INT(got->ctrl_index, want->ctrl_index);
 	CHECK_STR(got->ctrl_name, want->ctrl_name);
 	CHECK_INT(got->is_ns, want->is_ns);
@@ -397,6 +401,35 @@ static void stats_namespace(void)
 static void stats_controller(void)
 {
 	stats_reply(false);
+}
+
+/* A multipath head's sum over its paths (naming one path's controller). */
+static void stats_head(void)
+{
+	struct stats_info want, got;
+	struct nl_msg *msg = answer(RBLK_CMD_GET_STATS);
+
+	fix_stats(&want, true);
+	want.is_head = true;
+	want.nr_paths = 2;
+	put_stats(msg, &want);
+	CHECK_INT(feed(msg, rnl_parse_stats, &got), 0);
+	check_stats(&got, &want);
+
+	/* A sum over paths must name the head. */
+	msg = answer(RBLK_CMD_GET_STATS);
+	fix_stats(&want, false);
+	want.is_head = true;
+	put_stats(msg, &want);
+	CHECK_INT(feed(msg, rnl_parse_stats, &got), -EBADMSG);
+
+	/* Neither a controller nor paths. */
+	msg = answer(RBLK_CMD_GET_STATS);
+	fix_stats(&want, true);
+	CHECK(!nla_put_u32(msg, RBLK_ATTR_INDEX, want.index));
+	CHECK(!nla_put_string(msg, RBLK_ATTR_DISK_NAME, want.name));
+	nla_nest_end(msg, nla_nest_start(msg, RBLK_ATTR_STATS));
+	CHECK_INT(feed(msg, rnl_parse_stats, &got), -EBADMSG);
 }
 
 static void event_namespace(void)
@@ -798,6 +831,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(malformed_answers),
 	KTAP_CASE(stats_namespace),
 	KTAP_CASE(stats_controller),
+	KTAP_CASE(stats_head),
 	KTAP_CASE(event_namespace),
 	KTAP_CASE(event_controller),
 	KTAP_CASE(request_selectors),

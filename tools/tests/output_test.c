@@ -616,6 +616,29 @@ static void stats_output(void)
 	CHECK_CONTAINS(buf, "    no completions\n");
 }
 
+static void stats_head(void)
+{
+	struct stats_info st;
+	FILE *f;
+
+	fix_stats(&st, true);
+	st.is_head = true;
+	st.nr_paths = 2;
+	f = capture();
+	print_stats(f, OUT_NORMAL, &st);
+	fclose(f);
+	CHECK_PREFIX(buf, "rblk0:\n  paths               2\n"
+			  "  reads               1001\n");
+	CHECK(!strstr(buf, "controller"));
+
+	f = capture();
+	print_stats(f, OUT_JSON, &st);
+	fclose(f);
+	CHECK_PREFIX(buf, "{\n  \"nr_paths\": 2,\n"
+			  "  \"index\": 0,\n  \"name\": \"rblk0\",\n");
+	CHECK(!strstr(buf, "\"controller\""));
+}
+
 static void stats_controller(void)
 {
 	struct stats_info st;
@@ -948,6 +971,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(show_json),
 	KTAP_CASE(stats_output),
 	KTAP_CASE(stats_controller),
+	KTAP_CASE(stats_head),
 	KTAP_CASE(discover_output),
 	KTAP_CASE(discover_names),
 	KTAP_CASE(host_output),

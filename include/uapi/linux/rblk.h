@@ -103,7 +103,12 @@
  *	and one %RBLK_ATTR_NS nest per namespace.
  * @RBLK_CMD_GET_STATS: statistics, nested in %RBLK_ATTR_STATS: of one
  *	namespace when one is named, else the sum over the controller's
- *	namespaces; the reconnect counters are the controller's.
+ *	namespaces; the reconnect counters are the controller's.  With
+ *	multipath, a namespace named without a controller is its head:
+ *	the sum over its visible paths and their controllers (which goes
+ *	down when a path leaves), with %RBLK_ATTR_NR_PATHS in the answer
+ *	(whose controller attributes then name one of the paths); named
+ *	with a controller, the path through it.
  * @RBLK_CMD_DISCOVER: connect to the discovery controller at
  *	%RBLK_ATTR_TRADDR, read the discovery log page and answer with one
  *	%RBLK_ATTR_DISC_ENTRY nest per record, after %RBLK_ATTR_DISC_GENCTR
@@ -113,7 +118,8 @@
  * @RBLK_CMD_EVENT: multicast notification on the "events" group, carrying
  *	%RBLK_ATTR_EVENT, %RBLK_ATTR_CTRL_INDEX, %RBLK_ATTR_CTRL_NAME,
  *	%RBLK_ATTR_STATE and, for namespace events, one %RBLK_ATTR_NS nest.
- * @RBLK_CMD_RESET_STATS: zero the statistics of one namespace, or of all
+ * @RBLK_CMD_RESET_STATS: zero the statistics of one namespace (a head's
+ *	named without a controller: of each of its paths), or of all
  *	namespaces and the controller. Needs CAP_NET_ADMIN
  *	and CAP_SYS_ADMIN.
  * @RBLK_CMD_SET: change settings of the controller named (directly or by
@@ -215,6 +221,8 @@ enum rblk_cmd {
  *	policy of the controller's subsystem (only with multipath, and
  *	while the controller is a path: from its first Identify until its
  *	deletion), in %RBLK_CMD_SET the new one
+ * @RBLK_ATTR_NR_PATHS: u32, in a %RBLK_CMD_GET_STATS answer for a
+ *	multipath head: the paths whose counters it adds up
  * @__RBLK_ATTR_MAX: number of attributes
  */
 enum rblk_attr {
@@ -258,6 +266,7 @@ enum rblk_attr {
 	RBLK_ATTR_NR_WRITE_QUEUES,
 	RBLK_ATTR_SCANNED,
 	RBLK_ATTR_IOPOLICY,
+	RBLK_ATTR_NR_PATHS,
 	__RBLK_ATTR_MAX,
 };
 /* Highest valid value of the enum above. */
