@@ -257,18 +257,27 @@ static void rblk_ana_set(struct rblk_ana_apply *a, struct rblk_ns *ns,
 static int rblk_ana_apply_group(const struct rblk_ana_group *g, void *data)
 {
 	struct rblk_ana_apply *a = data;
-	struct rblk_ns *ns;
-	u32 i, nsid;
+	struct list_head *list = &a->ctrl->namespaces;
+	struct rblk_ns *ns = list_first_entry(list, struct rblk_ns, entry);
+	u32 i, nsid, prev = 0;
 
-	/* Both in ascending NSID order, as the log lists them (nvme too). */
+	/*
+	 * Both in ascending NSID order, as the log lists them (nvme too): one
+	 * walk of the list for the group, not one per NSID of it (the scan
+	 * applies the log once per new namespace).
+	 */
 	for (i = 0; i < g->nr_nsids; i++) {
 		nsid = rblk_ana_group_nsid(g, i);
-		list_for_each_entry(ns, &a->ctrl->namespaces, entry) {
-			if (ns->nsid == nsid) {
-				rblk_ana_set(a, ns, g->grpid, g->state);
+		/* A log out of order: from the start again. */
+		if (nsid < prev)
+			ns = list_first_entry(list, struct rblk_ns, entry);
+		prev = nsid;
+		list_for_each_entry_from(ns, list, entry) {
+			if (ns->nsid >= nsid)
 				break;
-			}
 		}
+		if (!list_entry_is_head(ns, list, entry) && ns->nsid == nsid)
+			rblk_ana_set(a, ns, g->grpid, g->state);
 	}
 	return 0;
 }
