@@ -300,8 +300,32 @@ static const struct rblk_ns_info *rblk_ns_fault_ids(const struct rblk_ns_info *i
 	return copy;
 }
 
-static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
-			  const struct rblk_ns_info *info, int gen)
+/* Undo rblk_ns_prepare() of a namespace whose disk was not added. */
+static void rblk_ns_abandon(struct rblk_ns *ns)
+{
+	/* Not gone: the head may hold another path's dirty data. */
+	if (ns->head && rblk_head_detach(ns, false))
+		rblk_head_finish(ns);
+	rblk_ns_put(ns);
+}
+
+static void rblk_ns_add_failed(struct rblk_ctrl *ctrl, u32 nsid, int ret)
+{
+	if (ret == -EAGAIN)
+		rblk_dbg(ctrl, "namespace %u: reconnected meanwhile, left to the next scan\n",
+			 nsid);
+	else
+		rblk_err(ctrl, "namespace %u: no block device: %d\n", nsid, ret);
+}
+
+/*
+ * The first half of a new namespace, which the scan does in nsid order:
+ * its index (so that /dev/rblkN follow the nsids as the scan finds them),
+ * its head, disk and limits, and its place on the controller's list.
+ * Return: the namespace, for rblk_ns_add(); NULL if it failed.
+ */
+static struct rblk_ns *rblk_ns_prepare(struct rblk_ctrl *ctrl, u32 nsid,
+				       const struct rblk_ns_info *info)
 {
 	struct rblk_ns_info fault_info;
 	struct gendisk *disk;
@@ -342,12 +366,12 @@ static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 
 	/*
 	 * From here on the release function undoes the above, but for a
-	 * head's path count (out_put_ns).
+	 * head's path count (rblk_ns_abandon()).
 	 */
 	disk = rblk_alloc_disk(&ctrl->tag_set, ns);
 	if (IS_ERR(disk)) {
 		ret = PTR_ERR(disk);
-		goto out_put_ns;
+		goto out_abandon;
 	}
 	disk->fops = &rblk_ns_fops;
 	disk->private_data = ns;
@@ -367,7 +391,7 @@ static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 	ret = rblk_ns_set_limits(ns);
 	if (ret) {
 		put_disk(disk);
-		goto out_put_ns;
+		goto out_abandon;
 	}
 	set_capacity(disk, rblk_ns_capacity(info));
 
@@ -375,6 +399,32 @@ static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 	rblk_ctrl_add_ns(ctrl, ns);
 	/* Its ANA state from the last log: before its head may use it. */
 	rblk_ana_apply(ctrl);
+	return ns;
+
+out_abandon:
+	rblk_ns_abandon(ns);
+	goto out;
+out_free_stats:
+	rblk_iostats_exit(&ns->stats);
+out_free_ns:
+	kfree(ns);
+out:
+	rblk_ns_add_failed(ctrl, nsid, ret);
+	return NULL;
+}
+
+/*
+ * The second half: the block device of a namespace from rblk_ns_prepare(),
+ * with its partition read.  @info
+ * and @gen: what the scan identified it with, and the revalidation
+ * generation before that Identify.
+ */
+static void rblk_ns_add(struct rblk_ns *ns, const struct rblk_ns_info *info,
+			int gen)
+{
+	struct rblk_ctrl *ctrl = ns->ctrl;
+	int ret;
+
 	/*
 	 * A reconnect revalidated the list before this namespace joined it:
 	 * @info may be stale.  The scan that follows the reconnect adds it.
@@ -384,7 +434,7 @@ static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 	else if (rblk_fault_fail_add_disk())
 		ret = -ENOMEM;
 	else
-		ret = device_add_disk(&ctrl->dev, disk, rblk_ns_groups);
+		ret = device_add_disk(&ctrl->dev, ns->disk, rblk_ns_groups);
 	if (ret) {
 		/*
 		 * Off the list, recovery no longer touches the queue.  No
@@ -395,8 +445,10 @@ static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 		 */
 		rblk_ctrl_del_ns(ctrl, ns);
 		rblk_ns_cancel_queue_work(ns->queue);
-		put_disk(disk);
-		goto out_put_ns;
+		put_disk(ns->disk);
+		rblk_ns_add_failed(ctrl, ns->nsid, ret);
+		rblk_ns_abandon(ns);
+		return;
 	}
 	kref_get(&ns->ref);	/* put by rblk_ns_free_disk() */
 	/* Release: rblk_ns_open_nsid() may take the disk once it sees this. */
@@ -407,26 +459,8 @@ static void rblk_ns_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 		return;
 	}
 	rblk_info(ctrl, "%s: namespace %u, %llu blocks of %u bytes\n",
-		  ns->name, nsid, info->nsze, 1U << info->lba_shift);
+		  ns->name, ns->nsid, info->nsze, 1U << info->lba_shift);
 	rblk_notify(ctrl, ns, RBLK_EVENT_NS_ADDED);
-	return;
-
-out_put_ns:
-	/* Not gone: the head may hold another path's dirty data. */
-	if (ns->head && rblk_head_detach(ns, false))
-		rblk_head_finish(ns);
-	rblk_ns_put(ns);
-	goto out;
-out_free_stats:
-	rblk_iostats_exit(&ns->stats);
-out_free_ns:
-	kfree(ns);
-out:
-	if (ret == -EAGAIN)
-		rblk_dbg(ctrl, "namespace %u: reconnected meanwhile, left to the next scan\n",
-			 nsid);
-	else
-		rblk_err(ctrl, "namespace %u: no block device: %d\n", nsid, ret);
 }
 
 /*
@@ -559,8 +593,11 @@ static void rblk_scan_one(struct rblk_ctrl *ctrl, u32 nsid)
 		rblk_ns_remove(ns, true);
 		rblk_ns_put(ns);
 	}
-	if (!ret)
-		rblk_ns_alloc(ctrl, nsid, &info, gen);
+	if (!ret) {
+		ns = rblk_ns_prepare(ctrl, nsid, &info);
+		if (ns)
+			rblk_ns_add(ns, &info, gen);
+	}
 }
 
 /*
@@ -665,7 +702,7 @@ static int rblk_ns_revalidate(struct rblk_ctrl *ctrl)
 	int ret = 0;
 
 	down_read(&ctrl->namespaces_rwsem);
-	/* Ordered against rblk_ns_alloc() by the rwsem. */
+	/* Ordered against rblk_ns_prepare() by the rwsem. */
 	atomic_inc(&ctrl->reval_gen);
 	list_for_each_entry(ns, &ctrl->namespaces, entry) {
 		if (test_bit(RBLK_NS_DEAD, &ns->flags))
