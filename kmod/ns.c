@@ -5,7 +5,9 @@
  * and the block device of each namespace.
  *
  * Locking: scan_lock serialises scans (the only place namespaces are
- * created).  ns->lock orders format changes of the scan against those of
+ * created); within one, the Identify commands and the disk additions of a
+ * batch of ids run in parallel, waited for under scan_lock, the rest in
+ * nsid order.  ns->lock orders format changes of the scan against those of
  * a reconnect; the scan freezes a queue before taking it, because a
  * reconnect holding it waits for nothing but the target, while a freeze
  * waits for I/O the reconnect holds.  Namespaces are removed with no lock
@@ -13,6 +15,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/async.h>
 #include <linux/blkdev.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -22,6 +25,12 @@
 
 /* Namespace ids one Identify Active Namespace ID list page holds. */
 #define RBLK_NS_LIST_LEN	(NVME_IDENTIFY_DATA_SIZE / sizeof(__le32))
+/*
+ * Namespace ids a scan identifies, and then adds, at once at most: enough
+ * to keep the admin queue's tags busy and the partition reads of many
+ * disks in flight, few enough to bound the kworkers that wait on them.
+ */
+#define RBLK_SCAN_BATCH		64
 
 static void rblk_ns_release(struct kref *ref)
 {
@@ -415,7 +424,7 @@ out:
 
 /*
  * The second half: the block device of a namespace from rblk_ns_prepare(),
- * with its partition read.  @info
+ * with its partition read, which the scan does for many at once.  @info
  * and @gen: what the scan identified it with, and the revalidation
  * generation before that Identify.
  */
@@ -427,9 +436,11 @@ static void rblk_ns_add(struct rblk_ns *ns, const struct rblk_ns_info *info,
 
 	/*
 	 * A reconnect revalidated the list before this namespace joined it:
-	 * @info may be stale.  The scan that follows the reconnect adds it.
+	 * @info may be stale.  The scan that follows the reconnect adds it,
+	 * as it does one whose controller left LIVE since it was identified.
 	 */
-	if (atomic_read(&ctrl->reval_gen) != gen)
+	if (atomic_read(&ctrl->reval_gen) != gen ||
+	    rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE)
 		ret = -EAGAIN;
 	else if (rblk_fault_fail_add_disk())
 		ret = -ENOMEM;
@@ -560,85 +571,201 @@ static void rblk_ns_update(struct rblk_ns *ns, const struct rblk_ns_info *info,
 		rblk_ns_format_applied(ns);
 }
 
-static void rblk_scan_one(struct rblk_ctrl *ctrl, u32 nsid)
-{
+/**
+ * struct rblk_scan_entry - one namespace id of a scan
+ * @ctrl: controller
+ * @nsid: the id
+ * @gen: the revalidation generation before its Identify
+ * @ret: what its Identify returned
+ * @info: what the Identify found
+ * @ns: the new namespace rblk_scan_apply() prepared, to add, or NULL
+ */
+struct rblk_scan_entry {
+	struct rblk_ctrl *ctrl;
+	u32 nsid;
+	int gen;
+	int ret;
 	struct rblk_ns_info info;
 	struct rblk_ns *ns;
-	bool same;
-	int ret, gen;
+};
 
-	gen = atomic_read(&ctrl->reval_gen);
-	ret = rblk_identify_ns(ctrl, nsid, &info);
+static void rblk_scan_identify(struct rblk_scan_entry *e)
+{
+	e->gen = atomic_read(&e->ctrl->reval_gen);
+	e->ret = rblk_identify_ns(e->ctrl, e->nsid, &e->info);
+}
+
+/*
+ * What the Identify of @e found: a known namespace is updated, or removed
+ * if it is gone or another one now; a new one is prepared (@e->ns), for
+ * rblk_scan_add().
+ */
+static void rblk_scan_apply(struct rblk_scan_entry *e)
+{
+	struct rblk_ctrl *ctrl = e->ctrl;
+	struct rblk_ns *ns;
+	bool same;
+
+	e->ns = NULL;
 	/* The answer may be the host's own, of a queue going down. */
 	if (rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE)
 		return;
-	ns = rblk_ns_get(ctrl, nsid);
+	ns = rblk_ns_get(ctrl, e->nsid);
 	if (ns) {
-		if (ret && ret != -ENODEV && ret != -EOPNOTSUPP) {
+		if (e->ret && e->ret != -ENODEV && e->ret != -EOPNOTSUPP) {
 			/* Not an answer about the namespace: keep it. */
 			rblk_ns_put(ns);
 			return;
 		}
 		mutex_lock(&ns->lock);
-		same = !ret && rblk_ns_ids_equal(&ns->info.ids, &info.ids);
+		same = !e->ret && rblk_ns_ids_equal(&ns->info.ids, &e->info.ids);
 		mutex_unlock(&ns->lock);
 		if (same && !test_bit(RBLK_NS_DEAD, &ns->flags)) {
-			rblk_ns_update(ns, &info, gen);
+			rblk_ns_update(ns, &e->info, e->gen);
 			rblk_ns_put(ns);
 			return;
 		}
-		if (!ret)
+		if (!e->ret)
 			rblk_warn(ctrl, "%s: namespace %u is another namespace now, replacing it\n",
-				  ns->name, nsid);
+				  ns->name, e->nsid);
 		rblk_ns_remove(ns, true);
 		rblk_ns_put(ns);
 	}
-	if (!ret) {
-		ns = rblk_ns_prepare(ctrl, nsid, &info);
-		if (ns)
-			rblk_ns_add(ns, &info, gen);
-	}
+	if (!e->ret)
+		e->ns = rblk_ns_prepare(ctrl, e->nsid, &e->info);
+}
+
+static void rblk_scan_add(struct rblk_scan_entry *e)
+{
+	if (e->ns)
+		rblk_ns_add(e->ns, &e->info, e->gen);
+}
+
+static void rblk_scan_identify_async(void *data, async_cookie_t cookie)
+{
+	rblk_scan_identify(data);
+}
+
+static void rblk_scan_add_async(void *data, async_cookie_t cookie)
+{
+	rblk_scan_add(data);
+}
+
+static void rblk_scan_one(struct rblk_ctrl *ctrl, u32 nsid)
+{
+	struct rblk_scan_entry e = { .ctrl = ctrl, .nsid = nsid };
+
+	rblk_scan_identify(&e);
+	rblk_scan_apply(&e);
+	rblk_scan_add(&e);
 }
 
 /*
- * Walk the Active Namespace ID list, a page of 1024 ids at a time, and
- * remove the namespaces it skips.  A list that cannot be read removes
- * nothing.
+ * Scan @nr namespace ids of the list, ascending, after *@prev: their
+ * Identify commands all at once; then one at a time, in nsid order, what
+ * they found is applied, and the known namespaces they skip are removed
+ * (so new ones get their /dev/rblkN in nsid order, as with one scan at a
+ * time); then the new ones' disks are added all at once (each a partition
+ * read).  The round trips to the target overlap, as nvme's scan does
+ * (nvme_scan_ns_list()).  What runs in parallel ends before this returns:
+ * under scan_lock and within the scan work, which the controller's
+ * teardown cancels and waits for.  Its async domain is exclusive: no
+ * async_synchronize_full() (module loading) waits for a scan that held
+ * I/O stalls.
+ * Return: false if the controller left LIVE, *@prev then the last id
+ * applied.
+ */
+static bool rblk_scan_batch(struct rblk_ctrl *ctrl,
+			    struct rblk_scan_entry *batch, unsigned int nr,
+			    u32 *prev)
+{
+	ASYNC_DOMAIN_EXCLUSIVE(domain);
+	bool live = true;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		batch[i].ns = NULL;
+		async_schedule_domain(rblk_scan_identify_async, &batch[i],
+				      &domain);
+	}
+	async_synchronize_full_domain(&domain);
+
+	for (i = 0; i < nr; i++) {
+		rblk_scan_apply(&batch[i]);
+		rblk_ns_remove_range(ctrl, *prev, batch[i].nsid, true);
+		*prev = batch[i].nsid;
+		if (rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE) {
+			live = false;
+			break;
+		}
+	}
+
+	/* Every namespace prepared is added, or undone if no longer live. */
+	for (i = 0; i < nr; i++) {
+		if (batch[i].ns)
+			async_schedule_domain(rblk_scan_add_async, &batch[i],
+					      &domain);
+	}
+	async_synchronize_full_domain(&domain);
+	return live;
+}
+
+/*
+ * Walk the Active Namespace ID list, a page of 1024 ids at a time, in
+ * batches of %RBLK_SCAN_BATCH ids, and remove the namespaces it skips.  A
+ * list that cannot be read removes nothing.
  */
 static void rblk_scan_list(struct rblk_ctrl *ctrl)
 {
-	u32 prev = 0, nsid, i;
+	struct rblk_scan_entry *batch;
+	u32 prev = 0, last, nsid, i;
+	unsigned int nr;
 	__le32 *list;
+	bool end = false, bad = false;
 	int ret;
 
 	list = kmalloc(NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
-	if (!list)
-		return;
-	for (;;) {
+	batch = kmalloc_array(RBLK_SCAN_BATCH, sizeof(*batch), GFP_KERNEL);
+	if (!list || !batch)
+		goto out;
+	while (!end) {
 		ret = rblk_identify_ns_list(ctrl, prev, list);
 		if (ret) {
 			rblk_warn(ctrl, "namespace scan failed: %d\n", ret);
 			goto out;
 		}
+		last = prev;
+		nr = 0;
 		for (i = 0; i < RBLK_NS_LIST_LEN; i++) {
 			nsid = le32_to_cpu(list[i]);
-			if (!nsid)
-				goto done;
-			if (nsid <= prev || nsid == NVME_NSID_ALL) {
-				rblk_warn(ctrl, "invalid namespace list entry %#x after %#x\n",
-					  nsid, prev);
-				goto out;
+			if (!nsid) {
+				end = true;
+				break;
 			}
-			rblk_scan_one(ctrl, nsid);
-			rblk_ns_remove_range(ctrl, prev, nsid, true);
-			prev = nsid;
-			if (rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE)
+			if (nsid <= last || nsid == NVME_NSID_ALL) {
+				rblk_warn(ctrl, "invalid namespace list entry %#x after %#x\n",
+					  nsid, last);
+				bad = true;
+				break;
+			}
+			last = nsid;
+			batch[nr].ctrl = ctrl;
+			batch[nr++].nsid = nsid;
+			if (nr < RBLK_SCAN_BATCH)
+				continue;
+			if (!rblk_scan_batch(ctrl, batch, nr, &prev))
 				goto out;
+			nr = 0;
 		}
+		/* The ids before a bad entry are scanned all the same. */
+		if (nr && !rblk_scan_batch(ctrl, batch, nr, &prev))
+			goto out;
+		if (bad)
+			goto out;
 	}
-done:
 	rblk_ns_remove_range(ctrl, prev, (u64)NVME_NSID_ALL + 1, true);
 out:
+	kfree(batch);
 	kfree(list);
 }
 
