@@ -29,6 +29,9 @@
  * Namespace ids a scan identifies, and then adds, at once at most: enough
  * to keep the admin queue's tags busy and the partition reads of many
  * disks in flight, few enough to bound the kworkers that wait on them.
+ * Each async item blocks a kworker of the system's unbound pool while it
+ * waits on the target, so a batch may have the pool spawn up to this many
+ * kworkers (with their stacks), which linger idle for a while after.
  */
 #define RBLK_SCAN_BATCH		64
 
@@ -427,8 +430,9 @@ out:
  * with its partition read, which the scan does for many at once.  @info
  * and @gen: what the scan identified it with, and the revalidation
  * generation before that Identify.
+ * Return: 0 if added; -EAGAIN if left to the scan that follows a reconnect.
  */
-static void rblk_ns_add(struct rblk_ns *ns, const struct rblk_ns_info *info,
+static int rblk_ns_add(struct rblk_ns *ns, const struct rblk_ns_info *info,
 			int gen)
 {
 	struct rblk_ctrl *ctrl = ns->ctrl;
@@ -459,19 +463,23 @@ static void rblk_ns_add(struct rblk_ns *ns, const struct rblk_ns_info *info,
 		put_disk(ns->disk);
 		rblk_ns_add_failed(ctrl, ns->nsid, ret);
 		rblk_ns_abandon(ns);
-		return;
+		return ret;
 	}
 	kref_get(&ns->ref);	/* put by rblk_ns_free_disk() */
 	/* Release: rblk_ns_open_nsid() may take the disk once it sees this. */
 	smp_mb__before_atomic();
 	set_bit(RBLK_NS_ADDED, &ns->flags);
-	if (ns->head && rblk_head_attach(ns, rblk_head_groups)) {
-		rblk_ns_remove(ns, true);
-		return;
+	if (ns->head) {
+		ret = rblk_head_attach(ns, rblk_head_groups);
+		if (ret) {
+			rblk_ns_remove(ns, true);
+			return ret;
+		}
 	}
 	rblk_info(ctrl, "%s: namespace %u, %llu blocks of %u bytes\n",
 		  ns->name, ns->nsid, info->nsze, 1U << info->lba_shift);
 	rblk_notify(ctrl, ns, RBLK_EVENT_NS_ADDED);
+	return 0;
 }
 
 /*
@@ -576,7 +584,8 @@ static void rblk_ns_update(struct rblk_ns *ns, const struct rblk_ns_info *info,
  * @ctrl: controller
  * @nsid: the id
  * @gen: the revalidation generation before its Identify
- * @ret: what its Identify returned
+ * @ret: what its Identify returned; -EAGAIN if the scan was interrupted
+ *	there (the answer predates a reconnect, or the add was refused)
  * @info: what the Identify found
  * @ns: the new namespace rblk_scan_apply() prepared, to add, or NULL
  */
@@ -607,9 +616,16 @@ static void rblk_scan_apply(struct rblk_scan_entry *e)
 	bool same;
 
 	e->ns = NULL;
-	/* The answer may be the host's own, of a queue going down. */
-	if (rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE)
+	/*
+	 * The answer may be the host's own, of a queue going down, or one
+	 * from before a reconnect: nothing is removed or replaced on it.
+	 * The scan is interrupted; going live again scans again.
+	 */
+	if (rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE ||
+	    atomic_read(&ctrl->reval_gen) != e->gen) {
+		e->ret = -EAGAIN;
 		return;
+	}
 	ns = rblk_ns_get(ctrl, e->nsid);
 	if (ns) {
 		if (e->ret && e->ret != -ENODEV && e->ret != -EOPNOTSUPP) {
@@ -638,7 +654,7 @@ static void rblk_scan_apply(struct rblk_scan_entry *e)
 static void rblk_scan_add(struct rblk_scan_entry *e)
 {
 	if (e->ns)
-		rblk_ns_add(e->ns, &e->info, e->gen);
+		e->ret = rblk_ns_add(e->ns, &e->info, e->gen);
 }
 
 static void rblk_scan_identify_async(void *data, async_cookie_t cookie)
@@ -651,13 +667,15 @@ static void rblk_scan_add_async(void *data, async_cookie_t cookie)
 	rblk_scan_add(data);
 }
 
-static void rblk_scan_one(struct rblk_ctrl *ctrl, u32 nsid)
+/* Return: false if the scan was interrupted (see rblk_scan_batch()). */
+static bool rblk_scan_one(struct rblk_ctrl *ctrl, u32 nsid)
 {
 	struct rblk_scan_entry e = { .ctrl = ctrl, .nsid = nsid };
 
 	rblk_scan_identify(&e);
 	rblk_scan_apply(&e);
 	rblk_scan_add(&e);
+	return e.ret != -EAGAIN;
 }
 
 /*
@@ -672,15 +690,16 @@ static void rblk_scan_one(struct rblk_ctrl *ctrl, u32 nsid)
  * teardown cancels and waits for.  Its async domain is exclusive: no
  * async_synchronize_full() (module loading) waits for a scan that held
  * I/O stalls.
- * Return: false if the controller left LIVE, *@prev then the last id
- * applied.
+ * Return: false if the scan was interrupted: the controller left LIVE, a
+ * reconnect made Identify answers stale, or an add was refused for that;
+ * *@prev then the last id applied.
  */
 static bool rblk_scan_batch(struct rblk_ctrl *ctrl,
 			    struct rblk_scan_entry *batch, unsigned int nr,
 			    u32 *prev)
 {
 	ASYNC_DOMAIN_EXCLUSIVE(domain);
-	bool live = true;
+	bool done = true;
 	unsigned int i;
 
 	for (i = 0; i < nr; i++) {
@@ -692,10 +711,14 @@ static bool rblk_scan_batch(struct rblk_ctrl *ctrl,
 
 	for (i = 0; i < nr; i++) {
 		rblk_scan_apply(&batch[i]);
+		if (batch[i].ret == -EAGAIN) {
+			done = false;
+			break;
+		}
 		rblk_ns_remove_range(ctrl, *prev, batch[i].nsid, true);
 		*prev = batch[i].nsid;
 		if (rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE) {
-			live = false;
+			done = false;
 			break;
 		}
 	}
@@ -707,27 +730,38 @@ static bool rblk_scan_batch(struct rblk_ctrl *ctrl,
 					      &domain);
 	}
 	async_synchronize_full_domain(&domain);
-	return live;
+	for (i = 0; i < nr; i++) {
+		if (batch[i].ns && batch[i].ret == -EAGAIN)
+			done = false;
+	}
+	return done;
 }
 
 /*
  * Walk the Active Namespace ID list, a page of 1024 ids at a time, in
  * batches of %RBLK_SCAN_BATCH ids, and remove the namespaces it skips.  A
  * list that cannot be read removes nothing.
+ * Return: false if the scan was interrupted (see rblk_scan_batch()).
  */
-static void rblk_scan_list(struct rblk_ctrl *ctrl)
+static bool rblk_scan_list(struct rblk_ctrl *ctrl)
 {
-	struct rblk_scan_entry *batch;
+	struct rblk_scan_entry *batch, one;
+	unsigned int nr, max = RBLK_SCAN_BATCH;
 	u32 prev = 0, last, nsid, i;
-	unsigned int nr;
 	__le32 *list;
-	bool end = false, bad = false;
+	bool end = false, bad = false, done = true;
 	int ret;
 
 	list = kmalloc(NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
-	batch = kmalloc_array(RBLK_SCAN_BATCH, sizeof(*batch), GFP_KERNEL);
-	if (!list || !batch)
-		goto out;
+	if (!list)
+		return true;
+	batch = kmalloc_array(max, sizeof(*batch), GFP_KERNEL);
+	if (!batch) {
+		/* Still a whole scan, one id at a time. */
+		rblk_warn(ctrl, "namespace scan: out of memory, one namespace at a time\n");
+		batch = &one;
+		max = 1;
+	}
 	while (!end) {
 		ret = rblk_identify_ns_list(ctrl, prev, list);
 		if (ret) {
@@ -751,37 +785,49 @@ static void rblk_scan_list(struct rblk_ctrl *ctrl)
 			last = nsid;
 			batch[nr].ctrl = ctrl;
 			batch[nr++].nsid = nsid;
-			if (nr < RBLK_SCAN_BATCH)
+			if (nr < max)
 				continue;
-			if (!rblk_scan_batch(ctrl, batch, nr, &prev))
+			done = rblk_scan_batch(ctrl, batch, nr, &prev);
+			if (!done)
 				goto out;
 			nr = 0;
 		}
 		/* The ids before a bad entry are scanned all the same. */
-		if (nr && !rblk_scan_batch(ctrl, batch, nr, &prev))
-			goto out;
+		if (nr) {
+			done = rblk_scan_batch(ctrl, batch, nr, &prev);
+			if (!done)
+				goto out;
+		}
 		if (bad)
 			goto out;
 	}
 	rblk_ns_remove_range(ctrl, prev, (u64)NVME_NSID_ALL + 1, true);
 out:
-	kfree(batch);
+	if (batch != &one)
+		kfree(batch);
 	kfree(list);
+	return done;
 }
 
 /*
  * The first connect waits for a scan of a live controller.  One that a
- * reset interrupted does not count: going live again scans again.  Dead
- * or deleted, nothing will.
+ * reset interrupted (@done false, or not live now) does not count: going
+ * live again scans again (rblk_ns_ctrl_live()).  Dead or deleted, nothing
+ * will.
  */
-static void rblk_scan_done(struct rblk_ctrl *ctrl)
+static void rblk_scan_done(struct rblk_ctrl *ctrl, bool done)
 {
 	switch (rblk_ctrl_state(ctrl)) {
 	case RBLK_STATE_RESETTING:
 	case RBLK_STATE_CONNECTING:
 		break;
-	default:
+	case RBLK_STATE_DELETING:
+	case RBLK_STATE_DEAD:
 		complete_all(&ctrl->first_scan);
+		break;
+	default:
+		if (done)
+			complete_all(&ctrl->first_scan);
 	}
 }
 
@@ -789,10 +835,12 @@ static void rblk_scan_work(struct work_struct *work)
 {
 	struct rblk_ctrl *ctrl = container_of(work, struct rblk_ctrl,
 					      scan_work);
-	int ret;
+	bool done = true;
+	int ret, gen;
 
 	if (rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE)
 		goto out;
+	gen = atomic_read(&ctrl->reval_gen);
 
 	/* Reading the log re-arms the notice; the rescan covers all. */
 	if (test_and_clear_bit(RBLK_CTRL_NS_CHANGED, &ctrl->flags)) {
@@ -807,12 +855,15 @@ static void rblk_scan_work(struct work_struct *work)
 
 	mutex_lock(&ctrl->scan_lock);
 	if (ctrl->opts.nsid)
-		rblk_scan_one(ctrl, ctrl->opts.nsid);
+		done = rblk_scan_one(ctrl, ctrl->opts.nsid);
 	else
-		rblk_scan_list(ctrl);
+		done = rblk_scan_list(ctrl);
 	mutex_unlock(&ctrl->scan_lock);
+	/* A list read before a reconnect, say: the rescan reads it again. */
+	if (atomic_read(&ctrl->reval_gen) != gen)
+		done = false;
 out:
-	rblk_scan_done(ctrl);
+	rblk_scan_done(ctrl, done);
 }
 
 /*
