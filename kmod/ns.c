@@ -583,7 +583,7 @@ static void rblk_ns_update(struct rblk_ns *ns, const struct rblk_ns_info *info,
  * struct rblk_scan_entry - one namespace id of a scan
  * @ctrl: controller
  * @nsid: the id
- * @gen: the revalidation generation before its Identify
+ * @gen: the revalidation generation before the list naming it was read
  * @ret: what its Identify returned; -EAGAIN if the scan was interrupted
  *	there (the answer predates a reconnect, or the add was refused)
  * @info: what the Identify found
@@ -598,9 +598,9 @@ struct rblk_scan_entry {
 	struct rblk_ns *ns;
 };
 
+/* @e->gen: the reconnect count before the list that named @e->nsid. */
 static void rblk_scan_identify(struct rblk_scan_entry *e)
 {
-	e->gen = atomic_read(&e->ctrl->reval_gen);
 	e->ret = rblk_identify_ns(e->ctrl, e->nsid, &e->info);
 }
 
@@ -672,6 +672,7 @@ static bool rblk_scan_one(struct rblk_ctrl *ctrl, u32 nsid)
 {
 	struct rblk_scan_entry e = { .ctrl = ctrl, .nsid = nsid };
 
+	e.gen = atomic_read(&ctrl->reval_gen);
 	rblk_scan_identify(&e);
 	rblk_scan_apply(&e);
 	rblk_scan_add(&e);
@@ -750,7 +751,7 @@ static bool rblk_scan_list(struct rblk_ctrl *ctrl)
 	u32 prev = 0, last, nsid, i;
 	__le32 *list;
 	bool end = false, bad = false, done = true;
-	int ret;
+	int ret, gen;
 
 	list = kmalloc(NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
 	if (!list)
@@ -763,6 +764,11 @@ static bool rblk_scan_list(struct rblk_ctrl *ctrl)
 		max = 1;
 	}
 	while (!end) {
+		/*
+		 * A list from before a reconnect removes nothing: its entries
+		 * carry the count it was read under (rblk_scan_apply()).
+		 */
+		gen = atomic_read(&ctrl->reval_gen);
 		ret = rblk_identify_ns_list(ctrl, prev, list);
 		if (ret) {
 			rblk_warn(ctrl, "namespace scan failed: %d\n", ret);
@@ -784,6 +790,7 @@ static bool rblk_scan_list(struct rblk_ctrl *ctrl)
 			}
 			last = nsid;
 			batch[nr].ctrl = ctrl;
+			batch[nr].gen = gen;
 			batch[nr++].nsid = nsid;
 			if (nr < max)
 				continue;
@@ -800,6 +807,10 @@ static bool rblk_scan_list(struct rblk_ctrl *ctrl)
 		}
 		if (bad)
 			goto out;
+	}
+	if (atomic_read(&ctrl->reval_gen) != gen) {
+		done = false;
+		goto out;
 	}
 	rblk_ns_remove_range(ctrl, prev, (u64)NVME_NSID_ALL + 1, true);
 out:
