@@ -1112,3 +1112,391 @@ invalid:
 	return -EINVAL;
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_parse_traddr);
+
+/* --- DH-HMAC-CHAP (in-band authentication) messages --- */
+
+/*
+ * The specification's sizes, kept here so that the parsers need no
+ * library: the hash length of each hash, the DH value length of each group
+ * (the size of its prime).  auth.c checks them against the transforms.
+ */
+/* Where the DH group identifiers start in a protocol descriptor's list. */
+#define RBLK_AUTH_DHGROUP_LIST	30
+
+static const u8 rblk_auth_hash_lens[RBLK_DHCHAP_HASH_MAX + 1] = {
+	[NVME_AUTH_HASH_SHA256]	= 32,
+	[NVME_AUTH_HASH_SHA384]	= 48,
+	[NVME_AUTH_HASH_SHA512]	= 64,
+};
+
+static const u16 rblk_auth_dhgroup_lens[RBLK_DHCHAP_DHGROUP_MAX + 1] = {
+	[NVME_AUTH_DHGROUP_NULL]	= 0,
+	[NVME_AUTH_DHGROUP_2048]	= 256,
+	[NVME_AUTH_DHGROUP_3072]	= 384,
+	[NVME_AUTH_DHGROUP_4096]	= 512,
+	[NVME_AUTH_DHGROUP_6144]	= 768,
+	[NVME_AUTH_DHGROUP_8192]	= 1024,
+};
+
+/**
+ * rblk_auth_hash_len() - the length of a DH-HMAC-CHAP hash
+ * @hashid: hash identifier (NVME_AUTH_HASH_*)
+ *
+ * Return: its length in bytes, or 0 for an identifier rblk does not know.
+ */
+unsigned int rblk_auth_hash_len(u8 hashid)
+{
+	return hashid <= RBLK_DHCHAP_HASH_MAX ? rblk_auth_hash_lens[hashid] : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_auth_hash_len);
+
+/**
+ * rblk_auth_dhgroup_len() - the DH value length of a DH-HMAC-CHAP group
+ * @dhgid: group identifier (NVME_AUTH_DHGROUP_*)
+ *
+ * Return: its length in bytes (0 for the null group), or -EINVAL for an
+ * identifier rblk does not know.
+ */
+int rblk_auth_dhgroup_len(u8 dhgid)
+{
+	return dhgid <= RBLK_DHCHAP_DHGROUP_MAX ?
+	       rblk_auth_dhgroup_lens[dhgid] : -EINVAL;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_auth_dhgroup_len);
+
+/**
+ * rblk_auth_hash_name() - the name of a DH-HMAC-CHAP hash
+ * @hashid: hash identifier
+ *
+ * Return: a static name from the UAPI's table, or "unknown".
+ */
+const char *rblk_auth_hash_name(u8 hashid)
+{
+	static const char * const names[] = RBLK_DHCHAP_HASH_NAMES;
+
+	if (hashid < ARRAY_SIZE(names) && names[hashid])
+		return names[hashid];
+	return "unknown";
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_auth_hash_name);
+
+/**
+ * rblk_auth_dhgroup_name() - the name of a DH-HMAC-CHAP group
+ * @dhgid: group identifier
+ *
+ * Return: a static name from the UAPI's table, or "unknown".
+ */
+const char *rblk_auth_dhgroup_name(u8 dhgid)
+{
+	static const char * const names[] = RBLK_DHCHAP_DHGROUP_NAMES;
+
+	if (dhgid < ARRAY_SIZE(names) && names[dhgid])
+		return names[dhgid];
+	return "unknown";
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_auth_dhgroup_name);
+
+/**
+ * rblk_auth_failure_name() - the name of a DH-HMAC-CHAP failure reason
+ * @reason: reason code explanation (rescode_exp of FAILURE1 or FAILURE2)
+ *
+ * Return: a static name from the UAPI's table, or "Unknown".
+ */
+const char *rblk_auth_failure_name(u8 reason)
+{
+	static const char * const names[] = RBLK_AUTH_FAILURE_NAMES;
+
+	if (reason < ARRAY_SIZE(names) && names[reason])
+		return names[reason];
+	return "Unknown";
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_auth_failure_name);
+
+static void rblk_cmd_auth(struct nvme_command *cmd, u8 fctype, u32 len)
+{
+	struct nvmf_auth_common_command *c = &cmd->auth_common;
+
+	c->opcode = nvme_fabrics_command;
+	c->fctype = fctype;
+	c->secp = NVME_AUTH_DHCHAP_PROTOCOL_IDENTIFIER;
+	c->spsp0 = 0x01;
+	c->spsp1 = 0x01;
+	c->al_tl = cpu_to_le32(len);
+}
+
+/**
+ * rblk_cmd_auth_send() - build an Authentication Send command
+ * @cmd: command to fill; zeroed by the caller
+ * @tl: transfer length: the message's
+ */
+void rblk_cmd_auth_send(struct nvme_command *cmd, u32 tl)
+{
+	rblk_cmd_auth(cmd, nvme_fabrics_type_auth_send, tl);
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_cmd_auth_send);
+
+/**
+ * rblk_cmd_auth_receive() - build an Authentication Receive command
+ * @cmd: command to fill; zeroed by the caller
+ * @al: allocation length: the buffer's
+ */
+void rblk_cmd_auth_receive(struct nvme_command *cmd, u32 al)
+{
+	rblk_cmd_auth(cmd, nvme_fabrics_type_auth_receive, al);
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_cmd_auth_receive);
+
+/**
+ * rblk_auth_negotiate() - build AUTH_Negotiate
+ * @buf: message buffer
+ * @size: its size
+ * @tid: transaction identifier
+ *
+ * Offers DH-HMAC-CHAP without secure channel concatenation, every hash
+ * (SHA-256, -384, -512) and every group (null, ffdhe2048..8192), in the
+ * order nvme offers them: the controller chooses.
+ *
+ * Return: the message length, or -EINVAL if @size is too small.
+ */
+int rblk_auth_negotiate(void *buf, size_t size, u16 tid)
+{
+	struct nvmf_auth_dhchap_negotiate_data *data = buf;
+	struct nvmf_auth_dhchap_protocol_descriptor *d;
+	size_t len = sizeof(*data) + sizeof(union nvmf_auth_protocol);
+	u8 i;
+
+	if (size < len)
+		return -EINVAL;
+	memset(buf, 0, len);
+	data->auth_type = NVME_AUTH_COMMON_MESSAGES;
+	data->auth_id = NVME_AUTH_DHCHAP_MESSAGE_NEGOTIATE;
+	data->t_id = cpu_to_le16(tid);
+	data->sc_c = 0;
+	data->napd = 1;
+	d = &data->auth_protocol[0].dhchap;
+	d->authid = NVME_AUTH_DHCHAP_AUTH_ID;
+	d->halen = RBLK_DHCHAP_HASH_MAX;
+	for (i = 0; i < RBLK_DHCHAP_HASH_MAX; i++)
+		d->idlist[i] = NVME_AUTH_HASH_SHA256 + i;
+	/* The group list starts after the 30 hash identifiers' room. */
+	d->dhlen = RBLK_DHCHAP_DHGROUP_MAX + 1;
+	for (i = 0; i <= RBLK_DHCHAP_DHGROUP_MAX; i++)
+		d->idlist[RBLK_AUTH_DHGROUP_LIST + i] =
+			NVME_AUTH_DHGROUP_NULL + i;
+	return len;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_auth_negotiate);
+
+/*
+ * What every received message is checked for: the header inside @len, the
+ * expected type and identifier (a FAILURE1 instead ends the exchange with
+ * the controller's reason), the transaction.
+ */
+static int rblk_auth_check_msg(const void *buf, size_t len, size_t hdr,
+			       u16 tid, u8 auth_id, u8 *reason)
+{
+	const struct nvmf_auth_dhchap_failure_data *f = buf;
+
+	*reason = NVME_AUTH_DHCHAP_FAILURE_INCORRECT_MESSAGE;
+	if (len < sizeof(*f))
+		return -EPROTO;
+	if (f->auth_type == NVME_AUTH_COMMON_MESSAGES &&
+	    f->auth_id == NVME_AUTH_DHCHAP_MESSAGE_FAILURE1) {
+		if (le16_to_cpu(f->t_id) != tid)
+			return -EPROTO;
+		*reason = f->rescode_exp;
+		return -EKEYREJECTED;
+	}
+	if (f->auth_type != NVME_AUTH_DHCHAP_MESSAGES ||
+	    f->auth_id != auth_id || le16_to_cpu(f->t_id) != tid)
+		return -EPROTO;
+	*reason = NVME_AUTH_DHCHAP_FAILURE_INCORRECT_PAYLOAD;
+	if (len < hdr)
+		return -EPROTO;
+	*reason = 0;
+	return 0;
+}
+
+/**
+ * rblk_auth_parse_challenge() - check and decode DH_HMAC_CHAP_Challenge
+ * @buf: the message as received (hostile input)
+ * @len: the buffer's length
+ * @tid: transaction identifier it must carry
+ * @ch: filled in on success; its pointers point into @buf
+ * @reason: on failure, the reason: the controller's (FAILURE1), or the
+ *	one FAILURE2 carries back
+ *
+ * Return: 0; -EKEYREJECTED for a FAILURE1; -EPROTO for a message that is
+ * not a valid Challenge of this transaction (wrong type, identifier or
+ * T_ID; unknown hash or group; HL not the hash's length; DHVLEN not the
+ * group's value length; the values beyond @len).
+ */
+int rblk_auth_parse_challenge(const void *buf, size_t len, u16 tid,
+			      struct rblk_auth_challenge *ch, u8 *reason)
+{
+	const struct nvmf_auth_dhchap_challenge_data *data = buf;
+	unsigned int hl;
+	int dhlen, ret;
+
+	ret = rblk_auth_check_msg(buf, len, sizeof(*data), tid,
+				  NVME_AUTH_DHCHAP_MESSAGE_CHALLENGE, reason);
+	if (ret)
+		return ret;
+	hl = rblk_auth_hash_len(data->hashid);
+	if (!hl) {
+		*reason = NVME_AUTH_DHCHAP_FAILURE_HASH_UNUSABLE;
+		return -EPROTO;
+	}
+	dhlen = rblk_auth_dhgroup_len(data->dhgid);
+	if (dhlen < 0) {
+		*reason = NVME_AUTH_DHCHAP_FAILURE_DHGROUP_UNUSABLE;
+		return -EPROTO;
+	}
+	*reason = NVME_AUTH_DHCHAP_FAILURE_INCORRECT_PAYLOAD;
+	if (data->hl != hl || le16_to_cpu(data->dhvlen) != dhlen ||
+	    len < sizeof(*data) + hl + dhlen)
+		return -EPROTO;
+	*reason = 0;
+	ch->hashid = data->hashid;
+	ch->dhgid = data->dhgid;
+	ch->hl = hl;
+	ch->dhvlen = dhlen;
+	ch->s1 = le32_to_cpu(data->seqnum);
+	ch->c1 = data->cval;
+	ch->dhv = dhlen ? data->cval + hl : NULL;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_auth_parse_challenge);
+
+/**
+ * rblk_auth_reply() - build DH_HMAC_CHAP_Reply
+ * @buf: message buffer
+ * @size: its size
+ * @tid: transaction identifier
+ * @hl: hash length
+ * @r1: the host's response, @hl bytes
+ * @c2: the host's challenge to the controller, @hl bytes, or NULL when
+ *	the controller is not to be authenticated (its place is zeroed)
+ * @s2: sequence number of @c2 (0 without it)
+ * @dhv: the host's DH value, or NULL with the null group
+ * @dhvlen: its length
+ *
+ * Return: the message length, or -EINVAL if it does not fit @size.
+ */
+int rblk_auth_reply(void *buf, size_t size, u16 tid, u8 hl, const u8 *r1,
+		    const u8 *c2, u32 s2, const u8 *dhv, u16 dhvlen)
+{
+	struct nvmf_auth_dhchap_reply_data *data = buf;
+	size_t len = sizeof(*data) + 2 * hl + dhvlen;
+
+	if (size < len || (dhvlen && !dhv))
+		return -EINVAL;
+	memset(buf, 0, sizeof(*data));
+	data->auth_type = NVME_AUTH_DHCHAP_MESSAGES;
+	data->auth_id = NVME_AUTH_DHCHAP_MESSAGE_REPLY;
+	data->t_id = cpu_to_le16(tid);
+	data->hl = hl;
+	data->cvalid = c2 ? 1 : 0;
+	data->dhvlen = cpu_to_le16(dhvlen);
+	data->seqnum = cpu_to_le32(c2 ? s2 : 0);
+	/* Response, then challenge (always its room), then DH value. */
+	memcpy(data->rval, r1, hl);
+	if (c2)
+		memcpy(data->rval + hl, c2, hl);
+	else
+		memset(data->rval + hl, 0, hl);
+	if (dhvlen)
+		memcpy(data->rval + 2 * hl, dhv, dhvlen);
+	return len;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_auth_reply);
+
+/**
+ * rblk_auth_parse_success1() - check and decode DH_HMAC_CHAP_Success1
+ * @buf: the message as received (hostile input)
+ * @len: the buffer's length
+ * @tid: transaction identifier it must carry
+ * @hl: the hash length of the exchange (the Challenge's)
+ * @bidir: the host sent a challenge (CVALID): the controller's response
+ *	must be there
+ * @r2: set to the controller's response in @buf (@hl bytes) when @bidir
+ * @reason: on failure, as rblk_auth_parse_challenge()'s
+ *
+ * Return: 0; -EKEYREJECTED for a FAILURE1; -EPROTO for a message that is
+ * not a valid Success1 of this transaction, also when RVALID does not
+ * match @bidir: a response to a challenge never sent, or none to the one
+ * sent, which is what a controller without the key would answer.
+ */
+int rblk_auth_parse_success1(const void *buf, size_t len, u16 tid, u8 hl,
+			     bool bidir, const u8 **r2, u8 *reason)
+{
+	const struct nvmf_auth_dhchap_success1_data *data = buf;
+	int ret;
+
+	ret = rblk_auth_check_msg(buf, len, sizeof(*data), tid,
+				  NVME_AUTH_DHCHAP_MESSAGE_SUCCESS1, reason);
+	if (ret)
+		return ret;
+	*reason = NVME_AUTH_DHCHAP_FAILURE_INCORRECT_PAYLOAD;
+	if (data->hl != hl)
+		return -EPROTO;
+	if (!!(data->rvalid & NVME_AUTH_DHCHAP_RESPONSE_VALID) != bidir) {
+		*reason = NVME_AUTH_DHCHAP_FAILURE_FAILED;
+		return -EPROTO;
+	}
+	if (bidir) {
+		if (len < sizeof(*data) + hl)
+			return -EPROTO;
+		*r2 = data->rval;
+	}
+	*reason = 0;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_auth_parse_success1);
+
+/**
+ * rblk_auth_success2() - build DH_HMAC_CHAP_Success2
+ * @buf: message buffer
+ * @size: its size
+ * @tid: transaction identifier
+ *
+ * Return: the message length, or -EINVAL if @size is too small.
+ */
+int rblk_auth_success2(void *buf, size_t size, u16 tid)
+{
+	struct nvmf_auth_dhchap_success2_data *data = buf;
+
+	if (size < sizeof(*data))
+		return -EINVAL;
+	memset(data, 0, sizeof(*data));
+	data->auth_type = NVME_AUTH_DHCHAP_MESSAGES;
+	data->auth_id = NVME_AUTH_DHCHAP_MESSAGE_SUCCESS2;
+	data->t_id = cpu_to_le16(tid);
+	return sizeof(*data);
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_auth_success2);
+
+/**
+ * rblk_auth_failure2() - build AUTH_Failure2
+ * @buf: message buffer
+ * @size: its size
+ * @tid: transaction identifier
+ * @reason: reason code explanation (NVME_AUTH_DHCHAP_FAILURE_*)
+ *
+ * Return: the message length, or -EINVAL if @size is too small.
+ */
+int rblk_auth_failure2(void *buf, size_t size, u16 tid, u8 reason)
+{
+	struct nvmf_auth_dhchap_failure_data *data = buf;
+
+	if (size < sizeof(*data))
+		return -EINVAL;
+	memset(data, 0, sizeof(*data));
+	data->auth_type = NVME_AUTH_COMMON_MESSAGES;
+	data->auth_id = NVME_AUTH_DHCHAP_MESSAGE_FAILURE2;
+	data->t_id = cpu_to_le16(tid);
+	data->rescode = NVME_AUTH_DHCHAP_FAILURE_REASON_FAILED;
+	data->rescode_exp = reason;
+	return sizeof(*data);
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_auth_failure2);

@@ -250,6 +250,33 @@ static inline void rblk_sgl_inline(struct nvme_command *cmd, u32 offset,
 	sg->type = (NVME_SGL_FMT_DATA_DESC << 4) | NVME_SGL_FMT_OFFSET;
 }
 
+/*
+ * DH-HMAC-CHAP: the buffer of one message exchange; enough for the largest
+ * (a Reply or Challenge with SHA-512 and ffdhe8192: 16 + 2 * 64 + 1024).
+ */
+#define RBLK_AUTH_BUF_SIZE	4096
+
+/**
+ * struct rblk_auth_challenge - a DH_HMAC_CHAP_Challenge, checked
+ * @hashid: hash identifier the controller chose (NVME_AUTH_HASH_*)
+ * @dhgid: DH group identifier it chose (NVME_AUTH_DHGROUP_*)
+ * @hl: hash length, the length of @c1
+ * @dhvlen: length of @dhv, 0 with the null group
+ * @s1: sequence number S1
+ * @c1: challenge C1, in the message buffer
+ * @dhv: the controller's DH value, in the message buffer; NULL with the
+ *	null group
+ */
+struct rblk_auth_challenge {
+	u8 hashid;
+	u8 dhgid;
+	u8 hl;
+	u16 dhvlen;
+	u32 s1;
+	const u8 *c1;
+	const u8 *dhv;
+};
+
 void rblk_cmd_connect(struct nvme_command *cmd, u16 qid, u16 sqsize,
 		      u32 kato_ms);
 void rblk_connect_data(struct nvmf_connect_data *data, const uuid_t *hostid,
@@ -332,5 +359,22 @@ bool rblk_hostnqn_uuid(const char *hostnqn, uuid_t *uuid);
 int rblk_parse_traddr(const char *traddr, u16 port, u8 adrfam,
 		      struct sockaddr_storage *ss);
 int rblk_parse_port(const char *trsvcid, u16 *port);
+
+unsigned int rblk_auth_hash_len(u8 hashid);
+int rblk_auth_dhgroup_len(u8 dhgid);
+const char *rblk_auth_hash_name(u8 hashid);
+const char *rblk_auth_dhgroup_name(u8 dhgid);
+const char *rblk_auth_failure_name(u8 reason);
+void rblk_cmd_auth_send(struct nvme_command *cmd, u32 tl);
+void rblk_cmd_auth_receive(struct nvme_command *cmd, u32 al);
+int rblk_auth_negotiate(void *buf, size_t size, u16 tid);
+int rblk_auth_parse_challenge(const void *buf, size_t len, u16 tid,
+			      struct rblk_auth_challenge *ch, u8 *reason);
+int rblk_auth_reply(void *buf, size_t size, u16 tid, u8 hl, const u8 *r1,
+		    const u8 *c2, u32 s2, const u8 *dhv, u16 dhvlen);
+int rblk_auth_parse_success1(const void *buf, size_t len, u16 tid, u8 hl,
+			     bool bidir, const u8 **r2, u8 *reason);
+int rblk_auth_success2(void *buf, size_t size, u16 tid);
+int rblk_auth_failure2(void *buf, size_t size, u16 tid, u8 reason);
 
 #endif /* _RBLK_PROTO_H */

@@ -1092,6 +1092,356 @@ static void rblk_test_known_effects(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rblk_known_effects(true, nvme_admin_format_nvm), 0);
 }
 
+/* --- DH-HMAC-CHAP messages --- */
+
+static void rblk_test_auth_cmds(struct kunit *test)
+{
+	struct nvme_command cmd = {};
+
+	rblk_cmd_auth_send(&cmd, 0x123);
+	KUNIT_EXPECT_EQ(test, sqe(&cmd)[0], 0x7f);	/* Fabrics opcode */
+	KUNIT_EXPECT_EQ(test, sqe(&cmd)[4], 0x05);	/* Authentication Send */
+	KUNIT_EXPECT_EQ(test, sqe(&cmd)[40], 0);	/* reserved */
+	KUNIT_EXPECT_EQ(test, sqe(&cmd)[41], 0x01);	/* SPSP0 */
+	KUNIT_EXPECT_EQ(test, sqe(&cmd)[42], 0x01);	/* SPSP1 */
+	KUNIT_EXPECT_EQ(test, sqe(&cmd)[43], 0xe9);	/* SECP */
+	KUNIT_EXPECT_EQ(test, le32_at(&cmd, 44), 0x123);	/* TL */
+	KUNIT_EXPECT_TRUE(test, nvme_is_write(&cmd));
+
+	memset(&cmd, 0, sizeof(cmd));
+	rblk_cmd_auth_receive(&cmd, 4096);
+	KUNIT_EXPECT_EQ(test, sqe(&cmd)[4], 0x06);	/* Authentication Receive */
+	KUNIT_EXPECT_EQ(test, sqe(&cmd)[43], 0xe9);
+	KUNIT_EXPECT_EQ(test, le32_at(&cmd, 44), 4096);	/* AL */
+	KUNIT_EXPECT_FALSE(test, nvme_is_write(&cmd));
+}
+
+static void rblk_test_auth_names(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, rblk_auth_hash_len(0), 0);
+	KUNIT_EXPECT_EQ(test, rblk_auth_hash_len(1), 32);
+	KUNIT_EXPECT_EQ(test, rblk_auth_hash_len(2), 48);
+	KUNIT_EXPECT_EQ(test, rblk_auth_hash_len(3), 64);
+	KUNIT_EXPECT_EQ(test, rblk_auth_hash_len(4), 0);
+	KUNIT_EXPECT_EQ(test, rblk_auth_hash_len(0xff), 0);
+	KUNIT_EXPECT_EQ(test, rblk_auth_dhgroup_len(0), 0);
+	KUNIT_EXPECT_EQ(test, rblk_auth_dhgroup_len(1), 256);
+	KUNIT_EXPECT_EQ(test, rblk_auth_dhgroup_len(5), 1024);
+	KUNIT_EXPECT_EQ(test, rblk_auth_dhgroup_len(6), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, rblk_auth_hash_name(2), "hmac(sha384)");
+	KUNIT_EXPECT_STREQ(test, rblk_auth_hash_name(0), "unknown");
+	KUNIT_EXPECT_STREQ(test, rblk_auth_dhgroup_name(0), "null");
+	KUNIT_EXPECT_STREQ(test, rblk_auth_dhgroup_name(3), "ffdhe4096");
+	KUNIT_EXPECT_STREQ(test, rblk_auth_dhgroup_name(6), "unknown");
+	KUNIT_EXPECT_STREQ(test, rblk_auth_failure_name(1), "Failed");
+	KUNIT_EXPECT_STREQ(test, rblk_auth_failure_name(7),
+			   "Incorrect Protocol Message");
+	KUNIT_EXPECT_STREQ(test, rblk_auth_failure_name(0), "Unknown");
+	KUNIT_EXPECT_STREQ(test, rblk_auth_failure_name(8), "Unknown");
+}
+
+static void rblk_test_auth_negotiate(struct kunit *test)
+{
+	u8 buf[80];
+	int len, i;
+
+	memset(buf, 0xaa, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, rblk_auth_negotiate(buf, 71, 7), -EINVAL);
+	len = rblk_auth_negotiate(buf, sizeof(buf), 0x1234);
+	/* 8-byte header and one 64-byte protocol descriptor. */
+	KUNIT_ASSERT_EQ(test, len, 72);
+	KUNIT_EXPECT_EQ(test, buf[0], 0x00);	/* common message */
+	KUNIT_EXPECT_EQ(test, buf[1], 0x00);	/* AUTH_Negotiate */
+	KUNIT_EXPECT_EQ(test, le16_at(buf, 2), 0);
+	KUNIT_EXPECT_EQ(test, le16_at(buf, 4), 0x1234);	/* T_ID */
+	KUNIT_EXPECT_EQ(test, buf[6], 0);	/* SC_C */
+	KUNIT_EXPECT_EQ(test, buf[7], 1);	/* NAPD */
+	KUNIT_EXPECT_EQ(test, buf[8], 0x01);	/* AUTHID DH-HMAC-CHAP */
+	KUNIT_EXPECT_EQ(test, buf[10], 3);	/* HALEN */
+	KUNIT_EXPECT_EQ(test, buf[11], 6);	/* DHLEN */
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, buf[12 + i], i + 1);
+	for (i = 3; i < 30; i++)
+		KUNIT_EXPECT_EQ(test, buf[12 + i], 0);
+	for (i = 0; i < 6; i++)
+		KUNIT_EXPECT_EQ(test, buf[12 + 30 + i], i);
+	for (i = 36; i < 60; i++)
+		KUNIT_EXPECT_EQ(test, buf[12 + i], 0);
+	KUNIT_EXPECT_EQ(test, buf[72], 0xaa);	/* nothing beyond */
+}
+
+/* A Challenge: hash @hashid, group @dhgid, T_ID 5, S1 0x01020304. */
+static size_t rblk_test_challenge(u8 *buf, u8 hashid, u8 hl, u8 dhgid,
+				  u16 dhvlen)
+{
+	memset(buf, 0, RBLK_AUTH_BUF_SIZE);
+	buf[0] = 0x01;	/* DH-HMAC-CHAP message */
+	buf[1] = 0x01;	/* Challenge */
+	put_unaligned_le16(5, buf + 4);
+	buf[6] = hl;
+	buf[8] = hashid;
+	buf[9] = dhgid;
+	put_unaligned_le16(dhvlen, buf + 10);
+	put_unaligned_le32(0x01020304, buf + 12);
+	memset(buf + 16, 0xc1, hl);
+	memset(buf + 16 + hl, 0xd1, dhvlen);
+	return 16 + hl + dhvlen;
+}
+
+static void rblk_test_auth_challenge(struct kunit *test)
+{
+	struct rblk_auth_challenge ch = {};
+	u8 reason = 0xff;
+	size_t len;
+	u8 *buf;
+
+	buf = kunit_kmalloc(test, RBLK_AUTH_BUF_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+
+	/* SHA-256, null group. */
+	len = rblk_test_challenge(buf, 1, 32, 0, 0);
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_challenge(buf, len, 5, &ch,
+							&reason), 0);
+	KUNIT_EXPECT_EQ(test, reason, 0);
+	KUNIT_EXPECT_EQ(test, ch.hashid, 1);
+	KUNIT_EXPECT_EQ(test, ch.dhgid, 0);
+	KUNIT_EXPECT_EQ(test, ch.hl, 32);
+	KUNIT_EXPECT_EQ(test, ch.dhvlen, 0);
+	KUNIT_EXPECT_EQ(test, ch.s1, 0x01020304);
+	KUNIT_EXPECT_PTR_EQ(test, ch.c1, (const u8 *)buf + 16);
+	KUNIT_EXPECT_NULL(test, ch.dhv);
+	/* One byte short. */
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_challenge(buf, len - 1, 5, &ch,
+							&reason), -EPROTO);
+	KUNIT_EXPECT_EQ(test, reason, 6);	/* incorrect payload */
+
+	/* SHA-512 with ffdhe8192: the largest, in the 4 KiB buffer. */
+	len = rblk_test_challenge(buf, 3, 64, 5, 1024);
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_challenge(buf, len, 5, &ch,
+							&reason), 0);
+	KUNIT_EXPECT_EQ(test, ch.dhvlen, 1024);
+	KUNIT_EXPECT_PTR_EQ(test, ch.dhv, (const u8 *)buf + 16 + 64);
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_challenge(buf, len - 1, 5, &ch,
+							&reason), -EPROTO);
+
+	/* Shorter than the fixed header. */
+	len = rblk_test_challenge(buf, 1, 32, 0, 0);
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_challenge(buf, 15, 5, &ch,
+							&reason), -EPROTO);
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_challenge(buf, 7, 5, &ch,
+							&reason), -EPROTO);
+	KUNIT_EXPECT_EQ(test, reason, 7);	/* incorrect message */
+	/* Wrong T_ID, type, identifier. */
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_challenge(buf, len, 6, &ch,
+							&reason), -EPROTO);
+	KUNIT_EXPECT_EQ(test, reason, 7);
+	buf[0] = 0x00;
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_challenge(buf, len, 5, &ch,
+							&reason), -EPROTO);
+	buf[0] = 0x01;
+	buf[1] = 0x03;	/* a Success1 */
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_challenge(buf, len, 5, &ch,
+							&reason), -EPROTO);
+	KUNIT_EXPECT_EQ(test, reason, 7);
+
+	/* Unknown hash; HL not its length. */
+	len = rblk_test_challenge(buf, 4, 32, 0, 0);
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_challenge(buf, len, 5, &ch,
+							&reason), -EPROTO);
+	KUNIT_EXPECT_EQ(test, reason, 4);	/* hash not usable */
+	len = rblk_test_challenge(buf, 0, 32, 0, 0);
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_challenge(buf, len, 5, &ch,
+							&reason), -EPROTO);
+	KUNIT_EXPECT_EQ(test, reason, 4);
+	len = rblk_test_challenge(buf, 2, 32, 0, 0);
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_challenge(buf, len, 5, &ch,
+							&reason), -EPROTO);
+	KUNIT_EXPECT_EQ(test, reason, 6);
+
+	/* Unknown group; DHVLEN not its value's; DHVLEN with null. */
+	len = rblk_test_challenge(buf, 1, 32, 6, 256);
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_challenge(buf, len, 5, &ch,
+							&reason), -EPROTO);
+	KUNIT_EXPECT_EQ(test, reason, 5);	/* group not usable */
+	len = rblk_test_challenge(buf, 1, 32, 1, 255);
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_challenge(buf, len, 5, &ch,
+							&reason), -EPROTO);
+	KUNIT_EXPECT_EQ(test, reason, 6);
+	len = rblk_test_challenge(buf, 1, 32, 1, 512);
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_challenge(buf, len, 5, &ch,
+							&reason), -EPROTO);
+	len = rblk_test_challenge(buf, 1, 32, 0, 256);
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_challenge(buf, len, 5, &ch,
+							&reason), -EPROTO);
+	KUNIT_EXPECT_EQ(test, reason, 6);
+	/* A DHVLEN that would reach beyond the buffer. */
+	len = rblk_test_challenge(buf, 1, 32, 1, 256);
+	put_unaligned_le16(0xffff, buf + 10);
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_challenge(buf, len, 5, &ch,
+							&reason), -EPROTO);
+}
+
+static void rblk_test_auth_failure1(struct kunit *test)
+{
+	struct rblk_auth_challenge ch;
+	const u8 *r2 = NULL;
+	u8 buf[16] = {};
+	u8 reason, i;
+
+	buf[0] = 0x00;	/* common message */
+	buf[1] = 0xf1;	/* AUTH_Failure1 */
+	put_unaligned_le16(5, buf + 4);
+	buf[6] = 0x01;	/* Failed */
+	for (i = 1; i <= 7; i++) {
+		buf[7] = i;
+		reason = 0;
+		KUNIT_EXPECT_EQ(test, rblk_auth_parse_challenge(buf, 8, 5,
+								&ch, &reason),
+				-EKEYREJECTED);
+		KUNIT_EXPECT_EQ(test, reason, i);
+		reason = 0;
+		KUNIT_EXPECT_EQ(test, rblk_auth_parse_success1(buf, 8, 5, 32,
+							       true, &r2,
+							       &reason),
+				-EKEYREJECTED);
+		KUNIT_EXPECT_EQ(test, reason, i);
+	}
+	/* Another transaction's. */
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_challenge(buf, 8, 4, &ch,
+							&reason), -EPROTO);
+	KUNIT_EXPECT_EQ(test, reason, 7);
+	/* Truncated. */
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_challenge(buf, 7, 5, &ch,
+							&reason), -EPROTO);
+	KUNIT_EXPECT_NULL(test, r2);
+}
+
+static void rblk_test_auth_reply(struct kunit *test)
+{
+	u8 r1[48], c2[48], dhv[384];
+	u8 *buf;
+	int len;
+
+	buf = kunit_kmalloc(test, RBLK_AUTH_BUF_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memset(r1, 0x11, sizeof(r1));
+	memset(c2, 0x22, sizeof(c2));
+	memset(dhv, 0x33, sizeof(dhv));
+
+	/* Unidirectional, null group: C2's room zeroed, S2 0. */
+	memset(buf, 0xaa, RBLK_AUTH_BUF_SIZE);
+	len = rblk_auth_reply(buf, RBLK_AUTH_BUF_SIZE, 9, 32, r1, NULL, 77,
+			      NULL, 0);
+	KUNIT_ASSERT_EQ(test, len, 16 + 2 * 32);
+	KUNIT_EXPECT_EQ(test, buf[0], 0x01);
+	KUNIT_EXPECT_EQ(test, buf[1], 0x02);	/* Reply */
+	KUNIT_EXPECT_EQ(test, le16_at(buf, 2), 0);
+	KUNIT_EXPECT_EQ(test, le16_at(buf, 4), 9);
+	KUNIT_EXPECT_EQ(test, buf[6], 32);	/* HL */
+	KUNIT_EXPECT_EQ(test, buf[7], 0);
+	KUNIT_EXPECT_EQ(test, buf[8], 0);	/* CVALID */
+	KUNIT_EXPECT_EQ(test, buf[9], 0);
+	KUNIT_EXPECT_EQ(test, le16_at(buf, 10), 0);	/* DHVLEN */
+	KUNIT_EXPECT_EQ(test, le32_at(buf, 12), 0);	/* SEQNUM */
+	KUNIT_EXPECT_EQ(test, memcmp(buf + 16, r1, 32), 0);
+	KUNIT_EXPECT_FALSE(test, memchr_inv(buf + 48, 0, 32));
+	KUNIT_EXPECT_EQ(test, buf[80], 0xaa);
+
+	/* Bidirectional with ffdhe3072. */
+	len = rblk_auth_reply(buf, RBLK_AUTH_BUF_SIZE, 9, 48, r1, c2,
+			      0x0a0b0c0d, dhv, sizeof(dhv));
+	KUNIT_ASSERT_EQ(test, len, 16 + 2 * 48 + 384);
+	KUNIT_EXPECT_EQ(test, buf[8], 1);
+	KUNIT_EXPECT_EQ(test, le16_at(buf, 10), 384);
+	KUNIT_EXPECT_EQ(test, le32_at(buf, 12), 0x0a0b0c0d);
+	KUNIT_EXPECT_EQ(test, memcmp(buf + 16, r1, 48), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(buf + 64, c2, 48), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(buf + 112, dhv, 384), 0);
+
+	/* Too small a buffer; a length without a value. */
+	KUNIT_EXPECT_EQ(test, rblk_auth_reply(buf, 16 + 2 * 48 + 383, 9, 48,
+					      r1, c2, 1, dhv, sizeof(dhv)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, rblk_auth_reply(buf, RBLK_AUTH_BUF_SIZE, 9, 48,
+					      r1, c2, 1, NULL, 384), -EINVAL);
+}
+
+static void rblk_test_auth_success1(struct kunit *test)
+{
+	const u8 *r2 = NULL;
+	u8 buf[16 + 64];
+	u8 reason;
+
+	memset(buf, 0, sizeof(buf));
+	buf[0] = 0x01;
+	buf[1] = 0x03;	/* Success1 */
+	put_unaligned_le16(5, buf + 4);
+	buf[6] = 32;	/* HL */
+	memset(buf + 16, 0x44, 32);
+
+	/* Unidirectional: no response asked, none given. */
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_success1(buf, 16, 5, 32, false,
+						       &r2, &reason), 0);
+	KUNIT_EXPECT_NULL(test, r2);
+	/* A response never asked for. */
+	buf[8] = 0x01;	/* RVALID */
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_success1(buf, 48, 5, 32, false,
+						       &r2, &reason), -EPROTO);
+	KUNIT_EXPECT_EQ(test, reason, 1);
+	/* Bidirectional: the response, in full. */
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_success1(buf, 48, 5, 32, true,
+						       &r2, &reason), 0);
+	KUNIT_EXPECT_PTR_EQ(test, r2, (const u8 *)buf + 16);
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_success1(buf, 47, 5, 32, true,
+						       &r2, &reason), -EPROTO);
+	KUNIT_EXPECT_EQ(test, reason, 6);
+	/* No response to the host's challenge: an impostor's answer. */
+	buf[8] = 0;
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_success1(buf, 48, 5, 32, true,
+						       &r2, &reason), -EPROTO);
+	KUNIT_EXPECT_EQ(test, reason, 1);
+	/* HL not the Challenge's; wrong T_ID; wrong identifier; short. */
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_success1(buf, 48, 5, 48, false,
+						       &r2, &reason), -EPROTO);
+	KUNIT_EXPECT_EQ(test, reason, 6);
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_success1(buf, 48, 4, 32, false,
+						       &r2, &reason), -EPROTO);
+	KUNIT_EXPECT_EQ(test, reason, 7);
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_success1(buf, 15, 5, 32, false,
+						       &r2, &reason), -EPROTO);
+	buf[1] = 0x01;
+	KUNIT_EXPECT_EQ(test, rblk_auth_parse_success1(buf, 48, 5, 32, false,
+						       &r2, &reason), -EPROTO);
+	KUNIT_EXPECT_EQ(test, reason, 7);
+}
+
+static void rblk_test_auth_success2_failure2(struct kunit *test)
+{
+	u8 buf[20];
+
+	memset(buf, 0xaa, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, rblk_auth_success2(buf, 15, 3), -EINVAL);
+	KUNIT_ASSERT_EQ(test, rblk_auth_success2(buf, sizeof(buf), 0xbeef),
+			16);
+	KUNIT_EXPECT_EQ(test, buf[0], 0x01);
+	KUNIT_EXPECT_EQ(test, buf[1], 0x04);	/* Success2 */
+	KUNIT_EXPECT_EQ(test, le16_at(buf, 4), 0xbeef);
+	KUNIT_EXPECT_FALSE(test, memchr_inv(buf + 6, 0, 10));
+	KUNIT_EXPECT_EQ(test, buf[16], 0xaa);
+
+	memset(buf, 0xaa, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, rblk_auth_failure2(buf, 7, 3, 1), -EINVAL);
+	KUNIT_ASSERT_EQ(test, rblk_auth_failure2(buf, sizeof(buf), 0x0102, 6),
+			8);
+	KUNIT_EXPECT_EQ(test, buf[0], 0x00);	/* common message */
+	KUNIT_EXPECT_EQ(test, buf[1], 0xf0);	/* AUTH_Failure2 */
+	KUNIT_EXPECT_EQ(test, le16_at(buf, 2), 0);
+	KUNIT_EXPECT_EQ(test, le16_at(buf, 4), 0x0102);
+	KUNIT_EXPECT_EQ(test, buf[6], 0x01);	/* reason code: Failed */
+	KUNIT_EXPECT_EQ(test, buf[7], 6);	/* its explanation */
+	KUNIT_EXPECT_EQ(test, buf[8], 0xaa);
+}
+
 static struct kunit_case rblk_proto_cases[] = {
 	KUNIT_CASE(rblk_test_sqe_layout),
 	KUNIT_CASE(rblk_test_connect_admin),
@@ -1127,6 +1477,14 @@ static struct kunit_case rblk_proto_cases[] = {
 	KUNIT_CASE(rblk_test_aen_ana),
 	KUNIT_CASE(rblk_test_known_effects),
 	KUNIT_CASE(rblk_test_status_names),
+	KUNIT_CASE(rblk_test_auth_cmds),
+	KUNIT_CASE(rblk_test_auth_names),
+	KUNIT_CASE(rblk_test_auth_negotiate),
+	KUNIT_CASE(rblk_test_auth_challenge),
+	KUNIT_CASE(rblk_test_auth_failure1),
+	KUNIT_CASE(rblk_test_auth_reply),
+	KUNIT_CASE(rblk_test_auth_success1),
+	KUNIT_CASE(rblk_test_auth_success2_failure2),
 	{}
 };
 

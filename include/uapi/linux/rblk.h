@@ -15,7 +15,7 @@
 #define _UAPI_LINUX_RBLK_H
 
 #define RBLK_GENL_NAME		"rblk"
-#define RBLK_GENL_VERSION	2
+#define RBLK_GENL_VERSION	3
 #define RBLK_GENL_MCAST_EVENTS	"events"
 
 /*
@@ -223,6 +223,16 @@ enum rblk_cmd {
  *	deletion), in %RBLK_CMD_SET the new one
  * @RBLK_ATTR_NR_PATHS: u32, in a %RBLK_CMD_GET_STATS answer for a
  *	multipath head: the paths whose counters it adds up
+ * @RBLK_ATTR_DHCHAP_SECRET: string, in %RBLK_CMD_CONNECT and
+ *	%RBLK_CMD_DISCOVER the host's DH-HMAC-CHAP key, "DHHC-1:NN:<base64>:"
+ *	(NN 00..03, the base64 of a 32, 48 or 64-byte secret and its
+ *	CRC-32), at most %RBLK_DHCHAP_SECRET_MAX_LEN bytes: the host
+ *	authenticates itself on every queue when the target asks.  Only
+ *	where the kernel has the NVMe authentication library
+ *	(CONFIG_NVME_AUTH; -EOPNOTSUPP elsewhere).  Never reported back
+ * @RBLK_ATTR_DHCHAP_CTRL_SECRET: string, the controller's key, same form;
+ *	with %RBLK_ATTR_DHCHAP_SECRET only: the controller must prove it
+ *	holds it (bidirectional authentication).  Never reported back
  * @__RBLK_ATTR_MAX: number of attributes
  */
 enum rblk_attr {
@@ -267,6 +277,8 @@ enum rblk_attr {
 	RBLK_ATTR_SCANNED,
 	RBLK_ATTR_IOPOLICY,
 	RBLK_ATTR_NR_PATHS,
+	RBLK_ATTR_DHCHAP_SECRET,
+	RBLK_ATTR_DHCHAP_CTRL_SECRET,
 	__RBLK_ATTR_MAX,
 };
 /* Highest valid value of the enum above. */
@@ -667,5 +679,52 @@ enum rblk_disc_attr {
 	[0x371] = "Command Aborted By Host",			\
 }
 
+/*
+ * DH-HMAC-CHAP (in-band authentication, NVMe Base Specification 2.0,
+ * 8.13.5).  A key as nvme-cli writes it: "DHHC-1:NN:<base64>:", NN the
+ * hash the secret is transformed with (00 none, 01 SHA-256, 02 SHA-384,
+ * 03 SHA-512), the base64 of a 32, 48 or 64-byte secret followed by its
+ * CRC-32 (little endian); 103 characters at most.
+ */
+#define RBLK_DHCHAP_SECRET_MAX_LEN	127
+#define RBLK_DHCHAP_SECRET_PREFIX	"DHHC-1:"
+
+/*
+ * Names of the hash functions (HMAC) by their identifier in the
+ * protocol, as the crypto API and nvme name them.  An initializer like
+ * %RBLK_STATE_NAMES.
+ */
+#define RBLK_DHCHAP_HASH_MAX		3
+#define RBLK_DHCHAP_HASH_NAMES {				\
+	[1] = "hmac(sha256)",					\
+	[2] = "hmac(sha384)",					\
+	[3] = "hmac(sha512)",					\
+}
+
+/* Names of the Diffie-Hellman groups by their identifier (0: none). */
+#define RBLK_DHCHAP_DHGROUP_MAX		5
+#define RBLK_DHCHAP_DHGROUP_NAMES {				\
+	[0] = "null",						\
+	[1] = "ffdhe2048",					\
+	[2] = "ffdhe3072",					\
+	[3] = "ffdhe4096",					\
+	[4] = "ffdhe6144",					\
+	[5] = "ffdhe8192",					\
+}
+
+/*
+ * Names of the reasons a DH-HMAC-CHAP exchange fails (the explanation of
+ * FAILURE1 and FAILURE2, "rescode_exp"), as the specification names them.
+ */
+#define RBLK_AUTH_FAILURE_MAX		7
+#define RBLK_AUTH_FAILURE_NAMES {				\
+	[1] = "Failed",						\
+	[2] = "Authentication Protocol Not Usable",		\
+	[3] = "Secure Channel Concatenation Mismatch",		\
+	[4] = "Hash Function Not Usable",			\
+	[5] = "DH Group Not Usable",				\
+	[6] = "Incorrect Payload",				\
+	[7] = "Incorrect Protocol Message",			\
+}
 
 #endif /* _UAPI_LINUX_RBLK_H */
