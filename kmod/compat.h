@@ -39,6 +39,9 @@
  * rblk_rw_clear_lbat(),      rw.apptag, rw.appmask      rw.lbat, rw.lbatm (dword 15)
  *   rblk_rw_set_lbat()
  * <linux/unaligned.h>        <asm/unaligned.h>          <linux/unaligned.h>
+ * RBLK_HAVE_NVME_AUTH        no library: auth.c is not  nvme-auth.ko (CONFIG_NVME_AUTH):
+ *                            built, auth.h's stubs      kmod/auth.o (Kbuild), DH-HMAC-CHAP
+ *                            refuse keys
  *
  * Used directly, the same on both: rq_list_peek() and rq_list_for_each()
  * (a request pointer in 6.1, &struct rq_list in 6.12.25+),
@@ -86,6 +89,15 @@
 /* <linux/unaligned.h> (6.12; sparse 0.6.4 has no __has_include). */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 #define RBLK_HAVE_LINUX_UNALIGNED
+#endif
+
+/*
+ * The NVMe authentication library (nvme-auth.ko): by the kernel's
+ * configuration, not its headers (6.1 ships <linux/nvme-auth.h> without
+ * the library).  The same test as Kbuild's rblk-$(CONFIG_NVME_AUTH).
+ */
+#if IS_ENABLED(CONFIG_NVME_AUTH)
+#define RBLK_HAVE_NVME_AUTH
 #endif
 
 #ifdef RBLK_HAVE_LINUX_UNALIGNED

@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 
 #include "rblk.h"
+#include "auth.h"
 #include "trace.h"
 
 /**
@@ -1275,6 +1276,7 @@ static void rblk_ctrl_release(struct device *dev)
 	mutex_destroy(&ctrl->hw_queues_lock);
 	mutex_destroy(&ctrl->scan_lock);
 	rblk_ana_free(ctrl);
+	rblk_auth_keys_free(&ctrl->opts);
 	kfree(ctrl->effects);
 	kfree(ctrl->queues);
 	kfree(ctrl);
@@ -1301,9 +1303,15 @@ struct rblk_ctrl *rblk_ctrl_alloc(const struct rblk_ctrl_opts *opts,
 		return NULL;
 	ctrl->opts = *opts;
 	ctrl->ops = ops;
+	/* The caller keeps its keys: the controller gets copies. */
+	if (rblk_auth_keys_dup(&ctrl->opts, opts)) {
+		kfree(ctrl);
+		return NULL;
+	}
 	ctrl->queues = kcalloc(rblk_opts_max_queues(opts) + 1,
 			       sizeof(*ctrl->queues), GFP_KERNEL);
 	if (!ctrl->queues) {
+		rblk_auth_keys_free(&ctrl->opts);
 		kfree(ctrl);
 		return NULL;
 	}

@@ -24,6 +24,7 @@
 #include <net/genetlink.h>
 
 #include "rblk.h"
+#include "auth.h"
 
 #define RBLK_TRTYPE_MAX_LEN	15
 
@@ -94,6 +95,18 @@ static int rblk_nl_validate_hostnqn(const struct nlattr *attr,
 				    struct netlink_ext_ack *extack)
 {
 	return rblk_nl_validate_nqn(attr, extack, "invalid host NQN");
+}
+
+/* The form of a key only; never quoted back. */
+static int rblk_nl_validate_dhchap(const struct nlattr *attr,
+				   struct netlink_ext_ack *extack)
+{
+	if (!rblk_dhchap_secret_valid(nla_data(attr))) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "not a DH-HMAC-CHAP key (DHHC-1:NN:<base64>:)");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int rblk_nl_validate_trtype(const struct nlattr *attr,
@@ -182,6 +195,13 @@ static struct netlink_range_validation_signed rblk_tmo_range = {
 #define RBLK_POLICY_HOSTNQN						\
 	NLA_POLICY_VALIDATE_FN(NLA_NUL_STRING, rblk_nl_validate_hostnqn, \
 			       RBLK_NQN_MAX_LEN)
+/*
+ * On every kernel, so that one without the library refuses a key by name,
+ * not as an unknown attribute.
+ */
+#define RBLK_POLICY_DHCHAP						\
+	NLA_POLICY_VALIDATE_FN(NLA_NUL_STRING, rblk_nl_validate_dhchap,	\
+			       RBLK_DHCHAP_SECRET_MAX_LEN)
 #define RBLK_POLICY_INDEX						\
 	NLA_POLICY_FULL_RANGE(NLA_U32, &rblk_index_range)
 #define RBLK_POLICY_NAME						\
@@ -223,6 +243,8 @@ static const struct nla_policy rblk_connect_policy[RBLK_ATTR_MAX + 1] = {
 	[RBLK_ATTR_DUPLICATE_CONNECT]	= { .type = NLA_FLAG },
 	[RBLK_ATTR_HOST_TRADDR]		= RBLK_POLICY_HOST_TRADDR,
 	[RBLK_ATTR_TOS]			= { .type = NLA_U8 },
+	[RBLK_ATTR_DHCHAP_SECRET]	= RBLK_POLICY_DHCHAP,
+	[RBLK_ATTR_DHCHAP_CTRL_SECRET]	= RBLK_POLICY_DHCHAP,
 };
 
 /* Commands that name one existing controller or namespace. */
@@ -254,6 +276,8 @@ static const struct nla_policy rblk_discover_policy[RBLK_ATTR_MAX + 1] = {
 	[RBLK_ATTR_HOSTID]	= NLA_POLICY_EXACT_LEN(RBLK_HOSTID_LEN),
 	[RBLK_ATTR_HOST_TRADDR]	= RBLK_POLICY_HOST_TRADDR,
 	[RBLK_ATTR_TOS]		= { .type = NLA_U8 },
+	[RBLK_ATTR_DHCHAP_SECRET]	= RBLK_POLICY_DHCHAP,
+	[RBLK_ATTR_DHCHAP_CTRL_SECRET]	= RBLK_POLICY_DHCHAP,
 };
 
 static int rblk_nl_put_str(struct sk_buff *skb, int type, const char *s,
@@ -375,6 +399,35 @@ static int rblk_nl_parse_host(struct genl_info *info,
 	return 0;
 }
 
+/*
+ * The DH-HMAC-CHAP keys of a connect or discover into @o, parsed: the
+ * strings are not kept.  The attribute blamed is the one refused.
+ */
+static int rblk_nl_parse_keys(struct genl_info *info,
+			      struct rblk_ctrl_opts *o)
+{
+	struct nlattr *host = info->attrs[RBLK_ATTR_DHCHAP_SECRET];
+	struct nlattr *ctrl = info->attrs[RBLK_ATTR_DHCHAP_CTRL_SECRET];
+	const char *errmsg = NULL;
+	int ret;
+
+	ret = rblk_auth_keys_parse(o, host ? nla_data(host) : NULL,
+				   ctrl ? nla_data(ctrl) : NULL, &errmsg);
+	if (ret) {
+		rblk_nl_set_err_attr(info->extack,
+				     ctrl && (!host || o->host_key) ? ctrl : host,
+				     errmsg);
+	}
+	return ret;
+}
+
+/* Options from a request, with the keys it may hold. */
+static void rblk_nl_free_opts(struct rblk_ctrl_opts *o)
+{
+	rblk_auth_keys_free(o);
+	kfree(o);
+}
+
 static int rblk_nl_parse_connect(struct genl_info *info,
 				 struct rblk_ctrl_opts *o)
 {
@@ -430,7 +483,8 @@ static int rblk_nl_parse_connect(struct genl_info *info,
 			nla_get_s32(attrs[RBLK_ATTR_FAST_IO_FAIL_TMO]);
 	o->duplicate_connect =
 		nla_get_flag(attrs[RBLK_ATTR_DUPLICATE_CONNECT]);
-	return 0;
+	/* Last: nothing after it fails, so nothing else frees them. */
+	return rblk_nl_parse_keys(info, o);
 }
 
 /* --- naming a controller or a namespace --- */
@@ -883,7 +937,7 @@ static int rblk_nl_connect(struct sk_buff *skb, struct genl_info *info)
 	}
 
 	ctrl = rblk_host_connect(opts, &errmsg, &status);
-	kfree(opts);
+	rblk_nl_free_opts(opts);
 	if (IS_ERR(ctrl)) {
 		rblk_nl_set_err_msg(info->extack, errmsg);
 		rblk_nl_set_err_status(info->extack, status);
@@ -902,7 +956,7 @@ static int rblk_nl_connect(struct sk_buff *skb, struct genl_info *info)
 	return ret;
 
 out_free_opts:
-	kfree(opts);
+	rblk_nl_free_opts(opts);
 	return ret;
 }
 
@@ -1278,7 +1332,8 @@ static int rblk_nl_read_disc_log(struct genl_info *info, u32 max,
 	if (info->attrs[RBLK_ATTR_SUBSYSNQN])
 		nla_strscpy(opts->subsysnqn, info->attrs[RBLK_ATTR_SUBSYSNQN],
 			    sizeof(opts->subsysnqn));
-	ret = rblk_nl_parse_host(info, opts);
+	ret = rblk_nl_parse_host(info, opts) ?:
+	      rblk_nl_parse_keys(info, opts);
 	if (ret)
 		goto out_free_opts;
 
@@ -1288,7 +1343,7 @@ static int rblk_nl_read_disc_log(struct genl_info *info, u32 max,
 		rblk_nl_set_err_status(info->extack, status);
 	}
 out_free_opts:
-	kfree(opts);
+	rblk_nl_free_opts(opts);
 	return ret;
 }
 

@@ -8,6 +8,7 @@
 #include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/export.h>
+#include <linux/ctype.h>
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/inet.h>
@@ -1211,6 +1212,36 @@ const char *rblk_auth_failure_name(u8 reason)
 	return "Unknown";
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_auth_failure_name);
+
+/**
+ * rblk_dhchap_secret_valid() - whether a string has the form of a key
+ * @s: NUL-terminated string
+ *
+ * The form only: "DHHC-1:", the transformation hash 00..03, ':', base64
+ * characters, a final ':'; at most %RBLK_DHCHAP_SECRET_MAX_LEN bytes.  The
+ * library checks the rest (decoded length, CRC) when it parses the key.
+ *
+ * Return: true if it has.
+ */
+bool rblk_dhchap_secret_valid(const char *s)
+{
+	size_t pre = strlen(RBLK_DHCHAP_SECRET_PREFIX);
+	size_t len = strnlen(s, RBLK_DHCHAP_SECRET_MAX_LEN + 1);
+	size_t i;
+
+	/* The prefix, "NN:", one base64 character at least, ':'. */
+	if (len > RBLK_DHCHAP_SECRET_MAX_LEN || len < pre + 5 ||
+	    strncmp(s, RBLK_DHCHAP_SECRET_PREFIX, pre) || s[pre] != '0' ||
+	    s[pre + 1] < '0' || s[pre + 1] > '3' || s[pre + 2] != ':' ||
+	    s[len - 1] != ':')
+		return false;
+	for (i = pre + 3; i < len - 1; i++) {
+		if (!isalnum(s[i]) && s[i] != '+' && s[i] != '/' && s[i] != '=')
+			return false;
+	}
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(rblk_dhchap_secret_valid);
 
 static void rblk_cmd_auth(struct nvme_command *cmd, u8 fctype, u32 len)
 {

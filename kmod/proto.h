@@ -360,6 +360,7 @@ int rblk_parse_traddr(const char *traddr, u16 port, u8 adrfam,
 		      struct sockaddr_storage *ss);
 int rblk_parse_port(const char *trsvcid, u16 *port);
 
+bool rblk_dhchap_secret_valid(const char *s);
 unsigned int rblk_auth_hash_len(u8 hashid);
 int rblk_auth_dhgroup_len(u8 dhgid);
 const char *rblk_auth_hash_name(u8 hashid);

@@ -1140,6 +1140,37 @@ static void rblk_test_auth_names(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, rblk_auth_failure_name(8), "Unknown");
 }
 
+static void rblk_test_dhchap_secret(struct kunit *test)
+{
+	/* 32 bytes and CRC: 48 base64 characters. */
+	static const char good[] =
+		"DHHC-1:00:ia6zGodOr4SEG0Zzaw398rpY0wqipUWj4jWjUh4HWUz6aQ2n:";
+	char buf[RBLK_DHCHAP_SECRET_MAX_LEN + 2];
+
+	KUNIT_EXPECT_TRUE(test, rblk_dhchap_secret_valid(good));
+	KUNIT_EXPECT_TRUE(test, rblk_dhchap_secret_valid("DHHC-1:03:a+/=:"));
+	KUNIT_EXPECT_FALSE(test, rblk_dhchap_secret_valid(""));
+	KUNIT_EXPECT_FALSE(test, rblk_dhchap_secret_valid("DHHC-1:00::"));
+	KUNIT_EXPECT_FALSE(test, rblk_dhchap_secret_valid("DHHC-2:00:abcd:"));
+	KUNIT_EXPECT_FALSE(test, rblk_dhchap_secret_valid("dhhc-1:00:abcd:"));
+	KUNIT_EXPECT_FALSE(test, rblk_dhchap_secret_valid("DHHC-1:04:abcd:"));
+	KUNIT_EXPECT_FALSE(test, rblk_dhchap_secret_valid("DHHC-1:10:abcd:"));
+	KUNIT_EXPECT_FALSE(test, rblk_dhchap_secret_valid("DHHC-1:0:abcd:"));
+	KUNIT_EXPECT_FALSE(test, rblk_dhchap_secret_valid("DHHC-1:00:abcd"));
+	KUNIT_EXPECT_FALSE(test, rblk_dhchap_secret_valid("DHHC-1:00:ab cd:"));
+	KUNIT_EXPECT_FALSE(test, rblk_dhchap_secret_valid("DHHC-1:00:ab:cd:"));
+	/* The longest accepted, and one more. */
+	memset(buf, 'A', sizeof(buf));
+	memcpy(buf, "DHHC-1:01:", 10);
+	buf[RBLK_DHCHAP_SECRET_MAX_LEN - 1] = ':';
+	buf[RBLK_DHCHAP_SECRET_MAX_LEN] = '\0';
+	KUNIT_EXPECT_TRUE(test, rblk_dhchap_secret_valid(buf));
+	buf[RBLK_DHCHAP_SECRET_MAX_LEN - 1] = 'A';
+	buf[RBLK_DHCHAP_SECRET_MAX_LEN] = ':';
+	buf[RBLK_DHCHAP_SECRET_MAX_LEN + 1] = '\0';
+	KUNIT_EXPECT_FALSE(test, rblk_dhchap_secret_valid(buf));
+}
+
 static void rblk_test_auth_negotiate(struct kunit *test)
 {
 	u8 buf[80];
@@ -1479,6 +1510,7 @@ static struct kunit_case rblk_proto_cases[] = {
 	KUNIT_CASE(rblk_test_status_names),
 	KUNIT_CASE(rblk_test_auth_cmds),
 	KUNIT_CASE(rblk_test_auth_names),
+	KUNIT_CASE(rblk_test_dhchap_secret),
 	KUNIT_CASE(rblk_test_auth_negotiate),
 	KUNIT_CASE(rblk_test_auth_challenge),
 	KUNIT_CASE(rblk_test_auth_failure1),

@@ -85,6 +85,8 @@
 #define rblk_info(c, fmt, ...)	pr_info("%s: " fmt, (c)->name, ##__VA_ARGS__)
 #define rblk_dbg(c, fmt, ...)	pr_debug("%s: " fmt, (c)->name, ##__VA_ARGS__)
 
+struct nvme_dhchap_key;
+
 /**
  * struct rblk_ctrl_opts - what the user asked for when connecting
  * @traddr: transport address, IPv4 or IPv6 literal
@@ -107,6 +109,11 @@
  * @host_traddr: local address to connect from, "" for the routing's choice
  * @tos: IP type of service of the connections, -1 for the RDMA CM default
  * @discovery: the controller is a discovery controller (no I/O queues)
+ * @host_key: DH-HMAC-CHAP host key, or NULL; secret: only auth.c reads
+ *	it, and each copy of the options has its own (rblk_auth_keys_dup()),
+ *	freed by rblk_auth_keys_free()
+ * @ctrl_key: DH-HMAC-CHAP controller key (bidirectional), or NULL; as
+ *	@host_key
  */
 struct rblk_ctrl_opts {
 	char traddr[RBLK_TRADDR_MAX_LEN + 1];
@@ -128,6 +135,8 @@ struct rblk_ctrl_opts {
 	char host_traddr[RBLK_TRADDR_MAX_LEN + 1];
 	int tos;
 	bool discovery;
+	struct nvme_dhchap_key *host_key;
+	struct nvme_dhchap_key *ctrl_key;
 };
 
 /**

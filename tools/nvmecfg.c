@@ -43,8 +43,10 @@ struct cmd {
 			 OPT(QUEUE_SIZE) | OPT(CTRL_LOSS_TMO) | \
 			 OPT(RECONNECT_DELAY) | OPT(KATO) | \
 			 OPT(FAST_IO_FAIL_TMO) | OPT(DUPLICATE_CONNECT))
+/* DH-HMAC-CHAP keys: connect and discover (not yet connect-all). */
+#define AUTH_OPTS	(OPT(DHCHAP_SECRET) | OPT(DHCHAP_CTRL_SECRET))
 #define CONNECT_OPTS	(TARGET_OPTS | TUNING_OPTS | OPT(NSID) | \
-			 OPT(WAIT_TIMEOUT))
+			 OPT(WAIT_TIMEOUT) | AUTH_OPTS)
 #define DEV_OPTS	(OPT(DEVICE) | OPT(INDEX))
 
 static const char exit_help[] =
@@ -1224,7 +1226,8 @@ static const struct cmd cmds[] = {
 	{ "stats", do_stats, DEV_OPTS | OPT(OUTPUT) | OPT(RESET) | OPT(HELP),
 	  OPT(DEVICE), "{NAME | -d NAME | --index N} [-o FORMAT] [--reset]",
 	  "show or reset a namespace's or controller's I/O statistics" },
-	{ "discover", do_discover, TARGET_OPTS | OPT(OUTPUT) | OPT(HELP),
+	{ "discover", do_discover,
+	  TARGET_OPTS | AUTH_OPTS | OPT(OUTPUT) | OPT(HELP),
 	  OPT(TRADDR), "-a ADDR [OPTIONS]",
 	  "read a discovery controller's log page" },
 	{ "monitor", do_monitor,

@@ -90,6 +90,11 @@ static const struct opt_desc opt_descs[NR_OPTS] = {
 			    NUM(0, RBLK_MAX_TOS) },
 	[OPT_DUPLICATE_CONNECT] = { 'D', "duplicate-connect", NULL,
 			    "allow a second controller to the same target" },
+	/* nvme-cli's letters and names. */
+	[OPT_DHCHAP_SECRET] = { 'S', "dhchap-secret", "KEY",
+			    "DH-HMAC-CHAP host key DHHC-1:NN:<base64>: (seen by ps; kernels with CONFIG_NVME_AUTH)" },
+	[OPT_DHCHAP_CTRL_SECRET] = { 'C', "dhchap-ctrl-secret", "KEY",
+			    "DH-HMAC-CHAP controller key: authenticate the controller too (needs -S)" },
 	[OPT_OUTPUT]	= { 'o', "output-format", "FMT",
 			    "output format: normal or json", "normal" },
 	[OPT_DEVICE]	= { 'd', "device", "NAME",
@@ -369,6 +374,18 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 			return r;
 		cfg->host_traddr = val;
 		break;
+	case OPT_DHCHAP_SECRET:
+	case OPT_DHCHAP_CTRL_SECRET:
+		/* Never quoted: the value is a secret. */
+		if (!opts_dhchap_secret_valid(val))
+			return usage_err(cfg,
+					 "%s: not a DH-HMAC-CHAP key (DHHC-1:NN:<base64>:, NN 00-03)",
+					 opts_name(id, name, sizeof(name)));
+		if (id == OPT_DHCHAP_SECRET)
+			cfg->dhchap_secret = val;
+		else
+			cfg->dhchap_ctrl_secret = val;
+		break;
 	case OPT_NSID:
 		return set_u32(cfg, id, val, &cfg->nsid);
 	case OPT_NR_IO_QUEUES:
@@ -431,6 +448,25 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 		break;
 	}
 	return OPTS_OK;
+}
+
+bool opts_dhchap_secret_valid(const char *s)
+{
+	static const char pre[] = RBLK_DHCHAP_SECRET_PREFIX;
+	size_t p = sizeof(pre) - 1;
+	size_t len = strnlen(s, RBLK_DHCHAP_SECRET_MAX_LEN + 1);
+	size_t i;
+
+	if (len > RBLK_DHCHAP_SECRET_MAX_LEN || len < p + 5 ||
+	    strncmp(s, pre, p) || s[p] != '0' || s[p + 1] < '0' ||
+	    s[p + 1] > '3' || s[p + 2] != ':' || s[len - 1] != ':')
+		return false;
+	for (i = p + 3; i < len - 1; i++) {
+		if (!isalnum((unsigned char)s[i]) && s[i] != '+' &&
+		    s[i] != '/' && s[i] != '=')
+			return false;
+	}
+	return true;
 }
 
 /* nvme-cli spells some long options with '_': accept both. */
@@ -722,6 +758,8 @@ int opts_from_attr(int attr)
 		[RBLK_ATTR_DISK_NAME]		= OPT_DEVICE + 1,
 		[RBLK_ATTR_CTRL_NAME]		= OPT_DEVICE + 1,
 		[RBLK_ATTR_IOPOLICY]		= OPT_IOPOLICY + 1,
+		[RBLK_ATTR_DHCHAP_SECRET]	= OPT_DHCHAP_SECRET + 1,
+		[RBLK_ATTR_DHCHAP_CTRL_SECRET]	= OPT_DHCHAP_CTRL_SECRET + 1,
 	};
 
 	return attr >= 0 && attr <= RBLK_ATTR_MAX ? opt_of[attr] - 1 : -1;

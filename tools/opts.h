@@ -33,6 +33,8 @@ enum opt_id {
 	OPT_HOST_TRADDR,
 	OPT_TOS,
 	OPT_DUPLICATE_CONNECT,
+	OPT_DHCHAP_SECRET,	/* -S: the host's DH-HMAC-CHAP key */
+	OPT_DHCHAP_CTRL_SECRET,	/* -C: the controller's */
 	OPT_OUTPUT,
 	OPT_DEVICE,	/* -d NAME or a bare NAME: rblk-ctrlM or rblkN */
 	OPT_INDEX,
@@ -68,6 +70,8 @@ struct cfg {
 	int32_t fast_io_fail_tmo;
 	const char *host_traddr;
 	uint8_t tos;
+	const char *dhchap_secret;	/* never printed */
+	const char *dhchap_ctrl_secret;	/* never printed */
 	enum out_format format;
 	const char *device;	/* "rblk-ctrlM" or "rblkN", without /dev/ */
 	uint32_t index;		/* of a namespace, rblkN */
@@ -124,6 +128,12 @@ int opts_parse_uuid(const char *s, unsigned char id[RBLK_HOSTID_LEN]);
 
 /* The option an attribute of the requests comes from, or -1. */
 int opts_from_attr(int attr);
+
+/*
+ * The form of a DH-HMAC-CHAP key, as the kernel checks it: "DHHC-1:NN:"
+ * (NN 00..03), base64, ':'; at most RBLK_DHCHAP_SECRET_MAX_LEN bytes.
+ */
+bool opts_dhchap_secret_valid(const char *s);
 
 /* The one NQN rule, the kernel's: 1..RBLK_NQN_MAX_LEN bytes. */
 bool opts_nqn_valid(const char *nqn);

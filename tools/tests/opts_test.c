@@ -11,7 +11,8 @@
 			 OPT(QUEUE_SIZE) | OPT(CTRL_LOSS_TMO) |		\
 			 OPT(RECONNECT_DELAY) | OPT(KATO) |		\
 			 OPT(FAST_IO_FAIL_TMO) | OPT(DUPLICATE_CONNECT) | \
-			 OPT(HOST_TRADDR) | OPT(TOS) | OPT(OUTPUT) | OPT(HELP))
+			 OPT(HOST_TRADDR) | OPT(TOS) | OPT(OUTPUT) | OPT(HELP) | \
+			 OPT(DHCHAP_SECRET) | OPT(DHCHAP_CTRL_SECRET))
 #define CONNECT_REQUIRED (OPT(TRADDR) | OPT(NQN))
 #define DEV_ALLOWED	(OPT(DEVICE) | OPT(INDEX) | OPT(OUTPUT) | OPT(HELP))
 
@@ -455,6 +456,47 @@ static void host_traddr(void)
 	CHECK_CONTAINS(cfg.err, "given more than once");
 }
 
+/* nvme-cli's -S and -C: the form checked, the key never in a message. */
+static void dhchap_secret(void)
+{
+	static char key[] =
+		"DHHC-1:00:ia6zGodOr4SEG0Zzaw398rpY0wqipUWj4jWjUh4HWUz6aQ2n:";
+	static char bad[] = "DHHC-1:07:SECRETSECRET:";
+	char longkey[RBLK_DHCHAP_SECRET_MAX_LEN + 2];
+
+	CHECK(CONNECT_WITH("-S", key) == OPTS_OK);
+	CHECK_STR(cfg.dhchap_secret, key);
+	CHECK(cfg.set & OPT(DHCHAP_SECRET));
+	CHECK(!(cfg.set & OPT(DHCHAP_CTRL_SECRET)));
+	CHECK(CONNECT_WITH("--dhchap-secret", key, "--dhchap-ctrl-secret",
+			   "DHHC-1:03:a+/=:") == OPTS_OK);
+	CHECK_STR(cfg.dhchap_ctrl_secret, "DHHC-1:03:a+/=:");
+	CHECK(CONNECT_WITH("--dhchap_secret=DHHC-1:01:abcd:") == OPTS_OK);
+	CHECK(CONNECT_WITH("-S", bad) == OPTS_ERROR);
+	CHECK_STR(cfg.err, "--dhchap-secret (-S): not a DH-HMAC-CHAP key (DHHC-1:NN:<base64>:, NN 00-03)");
+	CHECK(!strstr(cfg.err, "SECRET"));
+	CHECK(CONNECT_WITH("-C", "DHHC-1:00:SECRET") == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "--dhchap-ctrl-secret (-C): not a DH-HMAC-CHAP key");
+	CHECK(!strstr(cfg.err, "SECRET"));
+	CHECK(CONNECT_WITH("-S", "DHHC-1:00:ab cd:") == OPTS_ERROR);
+	CHECK(CONNECT_WITH("-S", "DHHC-1:00::") == OPTS_ERROR);
+	CHECK(CONNECT_WITH("-S", "") == OPTS_ERROR);
+	CHECK(CONNECT_WITH("-S", key, "-S", key) == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "given more than once");
+	memset(longkey, 'A', sizeof(longkey));
+	memcpy(longkey, "DHHC-1:01:", 10);
+	longkey[RBLK_DHCHAP_SECRET_MAX_LEN - 1] = ':';
+	longkey[RBLK_DHCHAP_SECRET_MAX_LEN] = '\0';
+	CHECK(opts_dhchap_secret_valid(longkey));
+	longkey[RBLK_DHCHAP_SECRET_MAX_LEN - 1] = 'A';
+	longkey[RBLK_DHCHAP_SECRET_MAX_LEN] = ':';
+	longkey[RBLK_DHCHAP_SECRET_MAX_LEN + 1] = '\0';
+	CHECK(!opts_dhchap_secret_valid(longkey));
+	CHECK(opts_from_attr(RBLK_ATTR_DHCHAP_SECRET) == OPT_DHCHAP_SECRET);
+	CHECK(opts_from_attr(RBLK_ATTR_DHCHAP_CTRL_SECRET) ==
+	      OPT_DHCHAP_CTRL_SECRET);
+}
+
 /* IPv6 with a scope id passes as given: the kernel parses it. */
 static void ipv6_scope_id(void)
 {
@@ -804,6 +846,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(help_mixed),
 	KTAP_CASE(fast_io_fail_long_only),
 	KTAP_CASE(host_traddr),
+	KTAP_CASE(dhchap_secret),
 	KTAP_CASE(ipv6_scope_id),
 	KTAP_CASE(nqn_rule),
 	KTAP_CASE(disconnect_by_nqn),

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rblk in-band authentication, DH-HMAC-CHAP (auth.c; Documentation/auth.rst).
+ * Built only where the kernel has the NVMe authentication library
+ * (RBLK_HAVE_NVME_AUTH); elsewhere these stubs refuse keys and targets that
+ * require authentication, so that the callers carry no #ifdef.
+ */
+#ifndef _RBLK_AUTH_H
+#define _RBLK_AUTH_H
+
+#include <linux/types.h>
+#include "compat.h"
+
+struct rblk_ctrl;
+struct rblk_ctrl_opts;
+
+#ifdef RBLK_HAVE_NVME_AUTH
+int rblk_auth_keys_parse(struct rblk_ctrl_opts *opts, const char *secret,
+			 const char *ctrl_secret, const char **errmsg);
+int rblk_auth_keys_dup(struct rblk_ctrl_opts *dst,
+		       const struct rblk_ctrl_opts *src);
+void rblk_auth_keys_free(struct rblk_ctrl_opts *opts);
+int rblk_auth_queue(struct rblk_ctrl *ctrl, u16 qid, u32 authreq,
+		    const char **errmsg);
+#else
+static inline int rblk_auth_keys_parse(struct rblk_ctrl_opts *opts,
+				       const char *secret,
+				       const char *ctrl_secret,
+				       const char **errmsg)
+{
+	if (!secret && !ctrl_secret)
+		return 0;
+	*errmsg = "DH-HMAC-CHAP needs the kernel's NVMe authentication library (CONFIG_NVME_AUTH), which this kernel lacks";
+	return -EOPNOTSUPP;
+}
+
+/* Without the library no options carry keys. */
+static inline int rblk_auth_keys_dup(struct rblk_ctrl_opts *dst,
+				     const struct rblk_ctrl_opts *src)
+{
+	return 0;
+}
+
+static inline void rblk_auth_keys_free(struct rblk_ctrl_opts *opts)
+{
+}
+
+static inline int rblk_auth_queue(struct rblk_ctrl *ctrl, u16 qid,
+				  u32 authreq, const char **errmsg)
+{
+	if (!(authreq & (NVME_CONNECT_AUTHREQ_ATR | NVME_CONNECT_AUTHREQ_ASCR)))
+		return 0;
+	*errmsg = "target requires DH-HMAC-CHAP authentication, which this kernel cannot do (no CONFIG_NVME_AUTH)";
+	return -EOPNOTSUPP;
+}
+#endif
+
+#endif /* _RBLK_AUTH_H */
