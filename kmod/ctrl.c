@@ -774,6 +774,7 @@ static int rblk_connect_queue(struct rblk_ctrl *ctrl, u16 qid, u32 size,
 			      const char **errmsg)
 {
 	struct rblk_queue *queue = &ctrl->queues[qid];
+	u32 authreq;
 	int ret;
 
 	/* By the layout its hardware queue has now (see the count change). */
@@ -787,7 +788,8 @@ static int rblk_connect_queue(struct rblk_ctrl *ctrl, u16 qid, u32 size,
 		return 0;
 	/* Stable from here: an update reallocates only the array. */
 	queue->tags = tags;
-	ret = rblk_fabrics_connect(ctrl, qid, errmsg);
+	ret = rblk_fabrics_connect(ctrl, qid, &authreq, errmsg) ?:
+	      rblk_auth_queue(ctrl, qid, authreq, errmsg);
 	if (ret)
 		return ret;
 	set_bit(RBLK_Q_LIVE, &queue->flags);
@@ -798,6 +800,7 @@ static int rblk_configure_admin_queue(struct rblk_ctrl *ctrl, bool new,
 				      const char **errmsg)
 {
 	int segments, ret;
+	u32 authreq;
 
 	ret = rblk_connect_queue(ctrl, 0, RBLK_AQ_DEPTH,
 				 RBLK_AQ_TAGS + RBLK_NR_AEN, NULL, errmsg);
@@ -833,7 +836,12 @@ static int rblk_configure_admin_queue(struct rblk_ctrl *ctrl, bool new,
 	}
 
 	ctrl->queues[0].tags = ctrl->admin_set.tags[0];
-	ret = rblk_fabrics_connect(ctrl, 0, errmsg);
+	/*
+	 * Authenticated before anything else: the target refuses any other
+	 * command on a queue that has not (nvmet: 4191h).
+	 */
+	ret = rblk_fabrics_connect(ctrl, 0, &authreq, errmsg) ?:
+	      rblk_auth_queue(ctrl, 0, authreq, errmsg);
 	if (ret)
 		goto out_teardown;
 	set_bit(RBLK_Q_LIVE, &ctrl->queues[0].flags);
@@ -1161,11 +1169,11 @@ static void rblk_failfast_work(struct work_struct *work)
 	rblk_paths_changed(ctrl);
 }
 
-static void rblk_give_up(struct rblk_ctrl *ctrl)
+static void rblk_give_up(struct rblk_ctrl *ctrl, const char *why)
 {
 	if (!rblk_change_state(ctrl, RBLK_STATE_DEAD))
 		return;
-	rblk_err(ctrl, "ctrl_loss_tmo expired, failing all I/O until disconnect\n");
+	rblk_err(ctrl, "%s, failing all I/O until disconnect\n", why);
 	/* A first connect waiting for its scan gets no namespaces. */
 	complete_all(&ctrl->first_scan);
 	set_bit(RBLK_CTRL_FAILFAST, &ctrl->flags);
@@ -1184,6 +1192,7 @@ static void rblk_reconnect_work(struct work_struct *work)
 
 	atomic64_inc(&ctrl->reconnect_attempts);
 	rblk_notify(ctrl, NULL, RBLK_EVENT_RECONNECTING);
+	clear_bit(RBLK_CTRL_AUTH_FAILED, &ctrl->flags);
 
 	ret = rblk_setup_ctrl(ctrl, false, &errmsg);
 	if (!ret && rblk_change_state(ctrl, RBLK_STATE_LIVE)) {
@@ -1205,10 +1214,15 @@ static void rblk_reconnect_work(struct work_struct *work)
 
 	rblk_warn(ctrl, "reconnect failed: %d (%s)\n", ret,
 		  errmsg ?: "unknown");
+	/* A key refused, or missing, stays so: as 6.12's nvme. */
+	if (test_bit(RBLK_CTRL_AUTH_FAILED, &ctrl->flags)) {
+		rblk_give_up(ctrl, "authentication failed, not reconnecting");
+		return;
+	}
 	if (ctrl->opts.ctrl_loss_tmo >= 0 &&
 	    time_after(jiffies + ctrl->opts.reconnect_delay * HZ,
 		       ctrl->loss_deadline)) {
-		rblk_give_up(ctrl);
+		rblk_give_up(ctrl, "ctrl_loss_tmo expired");
 		return;
 	}
 	rblk_unquiesce_io(ctrl);

@@ -22,6 +22,24 @@
 /* A whole discovery log within this, however slowly the target answers. */
 #define RBLK_DISC_READ_TMO	(30 * HZ)
 
+/*
+ * Part of connecting a queue: Fabrics Connect, and the Authentication
+ * Send/Receive that may follow it before the queue is live.
+ */
+static bool rblk_is_connecting_cmd(struct nvme_command *cmd)
+{
+	if (!nvme_is_fabrics(cmd))
+		return false;
+	switch (cmd->fabrics.fctype) {
+	case nvme_fabrics_type_connect:
+	case nvme_fabrics_type_auth_send:
+	case nvme_fabrics_type_auth_receive:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /**
  * rblk_exec_cmd() - run one command synchronously
  * @ctrl: controller
@@ -40,9 +58,11 @@ int rblk_exec_cmd(struct rblk_ctrl *ctrl, u16 qid, struct nvme_command *cmd,
 		  void *buf, unsigned int len, union nvme_result *result)
 {
 	blk_opf_t op = nvme_is_write(cmd) ? REQ_OP_DRV_OUT : REQ_OP_DRV_IN;
-	bool connect = nvme_is_fabrics(cmd) &&
-		       cmd->fabrics.fctype == nvme_fabrics_type_connect;
-	/* Connect, and our commands on I/O queues, never wait for a tag. */
+	bool connect = rblk_is_connecting_cmd(cmd);
+	/*
+	 * Connect and authentication, and our commands on I/O queues, never
+	 * wait for a tag.
+	 */
 	blk_mq_req_flags_t flags = connect || qid ? BLK_MQ_REQ_RESERVED : 0;
 	struct request_queue *q = qid ? ctrl->connect_q : ctrl->admin_q;
 	struct rblk_request *req;
@@ -89,11 +109,14 @@ out:
  * rblk_fabrics_connect() - send Fabrics Connect on a queue
  * @ctrl: controller; for I/O queues @ctrl->cntlid from the admin connect
  * @qid: queue id
+ * @authreq: set to the authentication the target requires (the AUTHREQ
+ *	bits of the result: %NVME_CONNECT_AUTHREQ_ATR, _ASCR)
  * @errmsg: set to a static reason on failure
  *
  * Return: 0 or a negative errno.
  */
-int rblk_fabrics_connect(struct rblk_ctrl *ctrl, u16 qid, const char **errmsg)
+int rblk_fabrics_connect(struct rblk_ctrl *ctrl, u16 qid, u32 *authreq,
+			 const char **errmsg)
 {
 	struct nvmf_connect_data *data;
 	struct nvme_command cmd = {};
@@ -141,7 +164,44 @@ int rblk_fabrics_connect(struct rblk_ctrl *ctrl, u16 qid, const char **errmsg)
 	}
 	if (!qid)
 		WRITE_ONCE(ctrl->cntlid, le16_to_cpu(res.u16));
+	*authreq = le32_to_cpu(res.u32) &
+		   (NVME_CONNECT_AUTHREQ_ATR | NVME_CONNECT_AUTHREQ_ASCR);
 	return 0;
+}
+
+/**
+ * rblk_fabrics_auth() - send or receive one authentication message
+ * @ctrl: controller
+ * @qid: queue being connected
+ * @send: Authentication Send of @len bytes of @buf; else Authentication
+ *	Receive into @buf, of @len bytes
+ * @buf: message buffer, kmalloc'ed
+ * @len: message length (Send), buffer size (Receive)
+ *
+ * DH-HMAC-CHAP (auth.c) between Connect and the queue going live.
+ *
+ * Return: 0; the positive NVMe status the target answered with;
+ * -ETIMEDOUT or -ECONNRESET if the host gave up on the command (timed out,
+ * or the queue broke); another negative errno if it could not be sent.
+ */
+int rblk_fabrics_auth(struct rblk_ctrl *ctrl, u16 qid, bool send, void *buf,
+		      u32 len)
+{
+	struct nvme_command cmd = {};
+	int ret;
+
+	if (send)
+		rblk_cmd_auth_send(&cmd, len);
+	else
+		rblk_cmd_auth_receive(&cmd, len);
+	ret = rblk_exec_cmd(ctrl, qid, &cmd, buf, len, NULL);
+	/* As for Connect: the host's verdict is no answer. */
+	if (ret > 0 && rblk_status_is_host_path(ret))
+		return (ret & RBLK_SC_MASK) == NVME_SC_HOST_ABORTED_CMD ?
+		       -ETIMEDOUT : -ECONNRESET;
+	if (ret == -EIO)
+		return -ETIMEDOUT;
+	return ret;
 }
 
 /**

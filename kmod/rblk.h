@@ -423,6 +423,7 @@ enum rblk_ctrl_flags {
 	RBLK_CTRL_SETUP_ERROR,	/* a queue broke during this connect attempt */
 	RBLK_CTRL_USER_RESET,	/* the last reset was the user's, no failure */
 	RBLK_CTRL_ANA_WARNED,	/* said once that ANA is not used */
+	RBLK_CTRL_AUTH_FAILED,	/* authentication failed for good */
 };
 
 /* Identify Controller strings, trailing spaces removed, NUL-terminated. */
@@ -524,6 +525,9 @@ struct rblk_subsys {
  * @cntlid: controller id
  * @connect_status: NVMe status (DNR and More cleared) of the last Fabrics
  *	Connect the target refused, 0 if none did
+ * @auth_tid: DH-HMAC-CHAP transaction identifier of the next exchange
+ *	(auth.c), one per exchange on any queue; under the connect's
+ *	serialisation (first connect, then reconnect_work)
  * @subnqn: the subsystem NQN this association's Identify Controller
  *	reports (the connect's NQN if it reports none)
  * @subsys: the subsystem the controller is a path of, from its first
@@ -630,6 +634,7 @@ struct rblk_ctrl {
 	u32 ctrl_config;
 	u16 cntlid;
 	u16 connect_status;
+	u16 auth_tid;
 	char subnqn[RBLK_NQN_SIZE];
 	struct rblk_subsys *subsys;
 	struct list_head subsys_entry;
@@ -916,8 +921,10 @@ bool rblk_ana_apply(struct rblk_ctrl *ctrl);
 /* fabrics.c: NVMe-oF capsules and controller bring-up */
 int rblk_exec_cmd(struct rblk_ctrl *ctrl, u16 qid, struct nvme_command *cmd,
 		  void *buf, unsigned int len, union nvme_result *result);
-int rblk_fabrics_connect(struct rblk_ctrl *ctrl, u16 qid,
+int rblk_fabrics_connect(struct rblk_ctrl *ctrl, u16 qid, u32 *authreq,
 			 const char **errmsg);
+int rblk_fabrics_auth(struct rblk_ctrl *ctrl, u16 qid, bool send, void *buf,
+		      u32 len);
 int rblk_prop_get(struct rblk_ctrl *ctrl, u32 off, bool is64, u64 *val);
 int rblk_prop_set(struct rblk_ctrl *ctrl, u32 off, u32 val);
 int rblk_enable_ctrl(struct rblk_ctrl *ctrl);

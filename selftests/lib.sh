@@ -432,6 +432,130 @@ nvmet_subsys_del() {
 	return 0
 }
 
+# --- DH-HMAC-CHAP (selftests/rblk/auth_*.sh) ---
+# A subsystem of its own, AUTH_NQN (namespace 1 on AUTH_FILE, AUTH_MB MiB),
+# open only to the guest's host NQN (/etc/nvme/hostnqn, which nvmecfg and
+# nvme-cli use), whose nvmet host entry holds the keys.
+AUTH_NQN=nqn.2026-12.io.rblk:auth
+AUTH_FILE=/tmp/auth.img
+AUTH_MB=64
+NVMET_ROOT=${RBLK_NVMET_PORT%/ports/*}
+AUTH_HOST=$NVMET_ROOT/hosts/$RBLK_HOSTNQN
+AUTH_SUBSYS=$NVMET_ROOT/subsystems/$AUTH_NQN
+
+# auth_key LEN NQN: a new DH-HMAC-CHAP key of LEN bytes (32, 48, 64), as
+# nvme-cli makes them.  For $(...): a failure is said on stderr, status 1.
+auth_key() {
+	nvme gen-dhchap-key -l "$1" -m 0 -n "$2" 2>/dev/null ||
+		{ echo "FAIL: $TEST_NAME: nvme gen-dhchap-key -l $1 failed" >&2; return 1; }
+}
+
+# auth_target_setup: the host entry and the subsystem; skips where nvmet
+# cannot authenticate (no hosts/*/dhchap_key: 6.1's
+# CONFIG_NVME_TARGET_AUTH is off) or rblk cannot (no nvme-auth.ko).
+auth_target_setup() {
+	command -v nvme >/dev/null || fail "nvme-cli missing from the guest"
+	modinfo nvme-auth >/dev/null 2>&1 ||
+		skip "kernel without the NVMe authentication library (auth_refused_61)"
+	[ -d "$AUTH_HOST" ] || mkdir "$AUTH_HOST" || fail "cannot create $AUTH_HOST"
+	[ -e "$AUTH_HOST/dhchap_key" ] || {
+		rmdir "$AUTH_HOST"
+		skip "nvmet cannot authenticate (no hosts/*/dhchap_key)"
+	}
+	truncate -s "${AUTH_MB}M" "$AUTH_FILE" || fail "cannot create $AUTH_FILE"
+	{ mkdir "$AUTH_SUBSYS" && echo 0 > "$AUTH_SUBSYS/attr_allow_any_host" &&
+	  ln -s "$AUTH_HOST" "$AUTH_SUBSYS/allowed_hosts/$RBLK_HOSTNQN" &&
+	  mkdir "$AUTH_SUBSYS/namespaces/1" &&
+	  echo "$AUTH_FILE" > "$AUTH_SUBSYS/namespaces/1/device_path" &&
+	  echo 1 > "$AUTH_SUBSYS/namespaces/1/buffered_io" &&
+	  echo 1 > "$AUTH_SUBSYS/namespaces/1/enable" &&
+	  ln -s "$AUTH_SUBSYS" "$RBLK_NVMET_PORT/subsystems/$AUTH_NQN"; } ||
+		fail "cannot create nvmet subsystem $AUTH_NQN"
+}
+
+# auth_target_cleanup: undo auth_target_setup.  Never fails: for traps.
+auth_target_cleanup() {
+	nvmet_subsys_del "$AUTH_NQN"
+	[ -d "$AUTH_HOST" ] && rmdir "$AUTH_HOST" 2>/dev/null
+	rm -f "$AUTH_FILE"
+	return 0
+}
+
+# nvmet_host_auth KEY [CTRLKEY [HASH [GROUP]]]: what nvmet asks of the
+# host from the next connect on ("" for none: no CTRLKEY, no key at all).
+nvmet_host_auth() {
+	{ echo "${1:-}" > "$AUTH_HOST/dhchap_key" &&
+	  echo "${2:-}" > "$AUTH_HOST/dhchap_ctrl_key" &&
+	  echo "${3:-hmac(sha256)}" > "$AUTH_HOST/dhchap_hash" &&
+	  echo "${4:-null}" > "$AUTH_HOST/dhchap_dhgroup"; } ||
+		fail "cannot set nvmet's DH-HMAC-CHAP settings ($3 $4)"
+}
+
+# auth_connect [OPTIONS...]: nvmecfg connect to AUTH_NQN; prints its
+# output (controller, then devices).  For $(...): a refusal is said on
+# stderr, status 1.
+auth_connect() {
+	_o=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
+		-n "$AUTH_NQN" "$@" 2>&1) ||
+		{ echo "FAIL: $TEST_NAME: connect to $AUTH_NQN refused: $_o" >&2; return 1; }
+	echo "$_o"
+}
+
+# auth_refused RC PATTERN [OPTIONS...]: nvmecfg connect to AUTH_NQN exits
+# RC, saying PATTERN (extended regex); nothing is left.  Prints the answer.
+# For $(...): a failure is said on stderr, status 1.
+auth_refused() {
+	_rc=$1 _pat=$2; shift 2
+	_got=0
+	_o=$(timeout 300 nvmecfg connect -t rdma -a "$RBLK_TRADDR" \
+		-s "$RBLK_TRSVCID" -n "$AUTH_NQN" "$@" 2>&1) || _got=$?
+	_err=
+	if [ "$_got" -ne "$_rc" ]; then
+		_err="connect exited $_got, want $_rc: $_o"
+	elif ! printf '%s\n' "$_o" | grep -qE -- "$_pat"; then
+		_err="'$_o' lacks '$_pat'"
+	fi
+	for _d in /sys/block/rblk* /sys/class/rblk/rblk-ctrl*; do
+		[ -e "$_d" ] && _err="$_d left after a refused connect"
+	done
+	[ -z "$_err" ] || { echo "FAIL: $TEST_NAME: $_err" >&2; return 1; }
+	echo "$_o"
+}
+
+# auth_no_leak KEY...: no key's secret part in the kernel log, the trace
+# buffer, nvmecfg's list and show (JSON and text) or rblk's sysfs files.
+auth_no_leak() {
+	_dump=/tmp/auth-leak.txt
+	{ dmesg
+	  cat /sys/kernel/tracing/trace 2>/dev/null
+	  nvmecfg list -o json; nvmecfg list -v
+	  for _c in /sys/class/rblk/rblk-ctrl*; do
+		[ -e "$_c" ] || continue
+		nvmecfg show "${_c##*/}" -o json; nvmecfg show "${_c##*/}"
+		for _f in "$_c"/*; do
+			[ -f "$_f" ] && [ -r "$_f" ] && cat "$_f" 2>/dev/null
+		done
+	  done; } > "$_dump" 2>&1
+	for _k in "$@"; do
+		[ -n "$_k" ] || continue
+		_s=${_k#DHHC-1:??:}; _s=${_s%:}
+		grep -qF -- "$_s" "$_dump" && fail "a key's secret is readable (kernel log, trace, nvmecfg or sysfs)"
+	done
+	rm -f "$_dump"
+	log "no key in the kernel log, trace buffer, nvmecfg output or sysfs"
+}
+
+# auth_io DEV: a short fio verify on DEV, then its data in AUTH_FILE.
+auth_io() {
+	_out=$(fio --name=auth --filename="$1" --direct=1 --ioengine=libaio \
+		--rw=randwrite --bsrange=4k-256k --iodepth=16 --numjobs=2 \
+		--size=8M --offset_increment=8M --verify=crc32c --verify_fatal=1 \
+		--do_verify=1 --group_reporting 2>&1) ||
+		fail "fio on $1 failed: $(printf '%s\n' "$_out" | grep -E 'err=|verify|fio:')"
+	printf '%s\n' "$_out" | grep -q 'err= 0' || fail "fio reported errors on $1"
+	assert_on_target "$1" "$AUTH_FILE" 16 "$1 vs $AUTH_FILE after fio"
+}
+
 # d_state_tasks: tasks in uninterruptible sleep in three looks over 0.6 s,
 # as "PID (COMM)" lines: a hang in the making (a worker's short wait, e.g.
 # for an RDMA CM event, is D for a moment and is not one).
