@@ -1,0 +1,52 @@
+#!/bin/sh
+# -C with a key the controller does not hold: the controller's response
+# does not match, rblk refuses it (-EKEYREJECTED, after telling the target
+# with AUTH_Failure2) and leaves nothing.  nvme-rdma refuses the same
+# keys in the same boot.  6.12 (skips elsewhere).
+# rblk-timeout: 300
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+auth_target_setup
+cleanup() {
+	for _c in /sys/class/rblk/rblk-ctrl*; do
+		[ -e "$_c" ] && nvmecfg disconnect "${_c##*/}" >/dev/null 2>&1
+	done
+	nvme disconnect -n "$AUTH_NQN" >/dev/null 2>&1
+	rblk_unload
+	auth_target_cleanup
+}
+trap cleanup EXIT
+rblk_load
+
+KEY=$(auth_key 32 "$RBLK_HOSTNQN") || exit "$KSFT_FAIL"
+CKEY=$(auth_key 32 "$AUTH_NQN") || exit "$KSFT_FAIL"
+WRONG=$(auth_key 32 "$AUTH_NQN") || exit "$KSFT_FAIL"
+nvmet_host_auth "$KEY" "$CKEY" "hmac(sha256)" ffdhe2048
+
+out=$(auth_refused 1 "Key was rejected by service: DH-HMAC-CHAP: the controller's response does not match the controller key" \
+	-S "$KEY" -C "$WRONG") || exit "$KSFT_FAIL"
+log "refused: $out"
+dmesg | grep -q 'queue 0: controller authentication failed: its response does not match the controller key' ||
+	fail "no reason in the kernel log: $(dmesg | tail -n 5)"
+
+# The target holds no controller key: it cannot answer the challenge
+# (nvmet then fails the exchange itself, FAILURE1, or answers without a
+# response); refused either way.
+nvmet_host_auth "$KEY" "" "hmac(sha256)" null
+out=$(auth_refused 1 'Key was rejected by service: DH-HMAC-CHAP: the (controller did not prove the controller key|target refused the host key)' \
+	-S "$KEY" -C "$CKEY") || exit "$KSFT_FAIL"
+log "no controller key on the target: refused: $out"
+
+must modprobe nvme-rdma
+nvmet_host_auth "$KEY" "$CKEY" "hmac(sha256)" ffdhe2048
+if nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$AUTH_NQN" \
+	-S "$KEY" -C "$WRONG" >/dev/null 2>&1; then
+	nvme_wait_ns_dev "$AUTH_NQN" 1 >/dev/null &&
+		fail "nvme-rdma connected with the wrong controller key"
+	log "nvme-rdma: connect returned 0 but no namespace appeared"
+else
+	log "nvme-rdma refused the wrong controller key too"
+fi
+auth_no_leak "$KEY" "$CKEY" "$WRONG"
+exit 0
