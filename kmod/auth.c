@@ -450,9 +450,17 @@ static int rblk_auth_exchange(struct rblk_auth_xchg *x, const char **errmsg)
 	ret = rblk_auth_parse_success1(x->buf, RBLK_AUTH_BUF_SIZE, x->tid,
 				       x->hl, x->bidir, &r2, &reason);
 	if (ret == -EKEYREJECTED) {
-		rblk_err(ctrl, "queue %u: authentication failed: target refused the host key (%s)\n",
-			 x->qid, rblk_auth_failure_name(reason));
-		*errmsg = "DH-HMAC-CHAP: the target refused the host key";
+		/*
+		 * In place of Success1: the host's response did not match;
+		 * asked to answer the host's challenge, nvmet fails the same
+		 * way when it holds no controller key.
+		 */
+		rblk_err(ctrl, "queue %u: authentication failed: target refused the host key%s (%s)\n",
+			 x->qid, x->bidir ? ", or has no controller key" : "",
+			 rblk_auth_failure_name(reason));
+		*errmsg = x->bidir ?
+			  "DH-HMAC-CHAP: the target refused the host key, or has no controller key" :
+			  "DH-HMAC-CHAP: the target refused the host key";
 		return rblk_auth_final(x, -EKEYREJECTED);
 	}
 	if (ret && x->bidir && reason == NVME_AUTH_DHCHAP_FAILURE_FAILED) {

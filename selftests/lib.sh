@@ -482,13 +482,15 @@ auth_target_cleanup() {
 }
 
 # nvmet_host_auth KEY [CTRLKEY [HASH [GROUP]]]: what nvmet asks of the
-# host from the next connect on ("" for none: no CTRLKEY, no key at all).
+# host from the next connect on.  An empty CTRLKEY leaves the controller
+# key as it is (nvmet takes no empty key from echo): none in a fresh host
+# entry (auth_target_setup).
 nvmet_host_auth() {
-	{ echo "${1:-}" > "$AUTH_HOST/dhchap_key" &&
-	  echo "${2:-}" > "$AUTH_HOST/dhchap_ctrl_key" &&
+	{ echo "$1" > "$AUTH_HOST/dhchap_key" &&
+	  { [ -z "${2:-}" ] || echo "$2" > "$AUTH_HOST/dhchap_ctrl_key"; } &&
 	  echo "${3:-hmac(sha256)}" > "$AUTH_HOST/dhchap_hash" &&
 	  echo "${4:-null}" > "$AUTH_HOST/dhchap_dhgroup"; } ||
-		fail "cannot set nvmet's DH-HMAC-CHAP settings ($3 $4)"
+		fail "cannot set nvmet's DH-HMAC-CHAP settings (${3:-} ${4:-})"
 }
 
 # auth_connect [OPTIONS...]: nvmecfg connect to AUTH_NQN; prints its
@@ -520,6 +522,25 @@ auth_refused() {
 	done
 	[ -z "$_err" ] || { echo "FAIL: $TEST_NAME: $_err" >&2; return 1; }
 	echo "$_o"
+}
+
+# auth_refused_racy RC PATTERN [OPTIONS...]: auth_refused where the target
+# refuses with FAILURE1: nvmet then tears the association down at once
+# (fatal error), and the teardown may overtake the message, so that the
+# host's Receive times out instead (not final: a connect is tried again,
+# up to 5 times in all).  Prints the answer.
+auth_refused_racy() {
+	_n=0
+	while :; do
+		_n=$((_n + 1))
+		_r=$(auth_refused "$@" 2>/tmp/auth-refused.err) && { echo "$_r"; return 0; }
+		if [ "$_n" -lt 5 ] && grep -q 'an authentication command did not complete' /tmp/auth-refused.err; then
+			log "try $_n: the target's teardown overtook its FAILURE1; again" >&2
+			continue
+		fi
+		cat /tmp/auth-refused.err >&2
+		return 1
+	done
 }
 
 # auth_no_leak KEY...: no key's secret part in the kernel log, the trace
