@@ -2,7 +2,8 @@
 # A target that requires DH-HMAC-CHAP (nvmet with a host key) and a connect
 # without -S: refused at once with -ENOKEY ("Required key not available")
 # and the reason, in the answer and the kernel log; nothing is left.  With
-# the key it connects.  6.12 (skips elsewhere).
+# the key it connects.  nvme-rdma without the key does not connect either
+# (same boot).  6.12 (skips elsewhere).
 # rblk-timeout: 300
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -12,6 +13,7 @@ cleanup() {
 	for _c in /sys/class/rblk/rblk-ctrl*; do
 		[ -e "$_c" ] && nvmecfg disconnect "${_c##*/}" >/dev/null 2>&1
 	done
+	nvme disconnect -n "$AUTH_NQN" >/dev/null 2>&1
 	rblk_unload
 	auth_target_cleanup
 }
@@ -30,5 +32,12 @@ out=$(auth_connect -S "$KEY") || exit "$KSFT_FAIL"
 ctrl=$(echo "$out" | head -n 1)
 log "with the key: $ctrl"
 must nvmecfg disconnect "$ctrl"
+
+must modprobe nvme-rdma
+if nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$AUTH_NQN" \
+	>/dev/null 2>&1 && nvme_wait_ns_dev "$AUTH_NQN" 1 >/dev/null; then
+	fail "nvme-rdma connected without a key"
+fi
+log "nvme-rdma without a key: not connected either"
 auth_no_leak "$KEY"
 exit 0
