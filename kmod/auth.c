@@ -555,11 +555,11 @@ int rblk_auth_queue(struct rblk_ctrl *ctrl, u16 qid, u32 authreq,
 	}
 
 	x = kzalloc(sizeof(*x), GFP_KERNEL);
-	if (!x)
-		return -ENOMEM;
-	x->buf = kmalloc(RBLK_AUTH_BUF_SIZE, GFP_KERNEL);
-	if (!x->buf) {
+	if (x)
+		x->buf = kmalloc(RBLK_AUTH_BUF_SIZE, GFP_KERNEL);
+	if (!x || !x->buf) {
 		kfree(x);
+		*errmsg = "out of memory";
 		return -ENOMEM;
 	}
 	x->ctrl = ctrl;
