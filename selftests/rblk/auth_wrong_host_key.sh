@@ -20,7 +20,6 @@ cleanup() {
 	for _c in /sys/class/rblk/rblk-ctrl*; do
 		[ -e "$_c" ] && nvmecfg disconnect "${_c##*/}" >/dev/null 2>&1
 	done
-	nvme disconnect -n "$AUTH_NQN" >/dev/null 2>&1
 	rblk_unload
 	auth_target_cleanup
 }
@@ -77,13 +76,9 @@ log "$ctrl dead, its I/O fails"
 must nvmecfg disconnect "$ctrl"
 wait_for_path "$dev" 10 ! || fail "$dev still present after disconnect"
 
-# The reference: nvme-rdma with the key the target does not hold.
-must modprobe nvme-rdma
-nvmet_host_auth "$KEY" "" "hmac(sha256)" ffdhe2048
-if nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$AUTH_NQN" \
-	-S "$OTHER" >/dev/null 2>&1 && nvme_wait_ns_dev "$AUTH_NQN" 1 >/dev/null; then
-	fail "nvme-rdma connected with the wrong host key"
-fi
-log "nvme-rdma with the wrong host key: not connected either"
+# No nvme-rdma reference here: given a wrong host key it meets the same
+# race (nvmet's teardown overtaking FAILURE1), and on this kernel its
+# connect then hangs (the nvme task blocked for minutes on a Fabrics
+# command of queue 0 timing out again and again; seen in the guest).
 auth_no_leak "$KEY" "$OTHER"
 exit 0
