@@ -10,9 +10,7 @@
 
 #include <linux/types.h>
 #include "compat.h"
-
-struct rblk_ctrl;
-struct rblk_ctrl_opts;
+#include "rblk.h"	/* the stubs set rblk_ctrl's flags */
 
 #ifdef RBLK_HAVE_NVME_AUTH
 int rblk_auth_keys_parse(struct rblk_ctrl_opts *opts, const char *secret,
@@ -45,12 +43,25 @@ static inline void rblk_auth_keys_free(struct rblk_ctrl_opts *opts)
 {
 }
 
+/*
+ * A target that asks is refused for good, as auth.c refuses one: a
+ * reconnect would be refused the same way until ctrl_loss_tmo.
+ */
 static inline int rblk_auth_queue(struct rblk_ctrl *ctrl, u16 qid,
 				  u32 authreq, const char **errmsg)
 {
-	if (!(authreq & (NVME_CONNECT_AUTHREQ_ATR | NVME_CONNECT_AUTHREQ_ASCR)))
+	if (authreq & NVME_CONNECT_AUTHREQ_ASCR) {
+		rblk_err(ctrl, "queue %u: target requires secure channel concatenation (TLS), which rblk cannot do\n",
+			 qid);
+		*errmsg = "the target requires a secure channel (TLS concatenation), which rblk cannot do";
+	} else if (authreq & NVME_CONNECT_AUTHREQ_ATR) {
+		rblk_err(ctrl, "queue %u: target requires DH-HMAC-CHAP authentication, which this kernel cannot do (no CONFIG_NVME_AUTH)\n",
+			 qid);
+		*errmsg = "target requires DH-HMAC-CHAP authentication, which this kernel cannot do (no CONFIG_NVME_AUTH)";
+	} else {
 		return 0;
-	*errmsg = "target requires DH-HMAC-CHAP authentication, which this kernel cannot do (no CONFIG_NVME_AUTH)";
+	}
+	set_bit(RBLK_CTRL_AUTH_FAILED, &ctrl->flags);
 	return -EOPNOTSUPP;
 }
 #endif
