@@ -51,17 +51,22 @@ static int rblk_auth_key_parse(const char *secret,
  * @secret: the host key, "DHHC-1:NN:<base64>:", or NULL
  * @ctrl_secret: the controller key, or NULL; needs @secret
  * @errmsg: set to a static reason on failure (never quoting a key)
+ * @ctrl_refused: set on failure: whether the controller key is the one
+ *	refused (to blame its attribute), else the host key
  *
  * Return: 0, -EINVAL for a malformed key (the library logs why: length,
  * base64 or CRC, never the key), or -ENOMEM; @opts then holds no key.
  */
 int rblk_auth_keys_parse(struct rblk_ctrl_opts *opts, const char *secret,
-			 const char *ctrl_secret, const char **errmsg)
+			 const char *ctrl_secret, const char **errmsg,
+			 bool *ctrl_refused)
 {
 	int ret;
 
+	*ctrl_refused = false;
 	if (ctrl_secret && !secret) {
 		*errmsg = "a DH-HMAC-CHAP controller key needs a host key";
+		*ctrl_refused = true;
 		return -EINVAL;
 	}
 	if (secret) {
@@ -75,6 +80,7 @@ int rblk_auth_keys_parse(struct rblk_ctrl_opts *opts, const char *secret,
 		ret = rblk_auth_key_parse(ctrl_secret, &opts->ctrl_key);
 		if (ret) {
 			*errmsg = "malformed DH-HMAC-CHAP controller key";
+			*ctrl_refused = true;
 			rblk_auth_keys_free(opts);
 			return ret;
 		}

@@ -14,7 +14,8 @@
 
 #ifdef RBLK_HAVE_NVME_AUTH
 int rblk_auth_keys_parse(struct rblk_ctrl_opts *opts, const char *secret,
-			 const char *ctrl_secret, const char **errmsg);
+			 const char *ctrl_secret, const char **errmsg,
+			 bool *ctrl_refused);
 int rblk_auth_keys_dup(struct rblk_ctrl_opts *dst,
 		       const struct rblk_ctrl_opts *src);
 void rblk_auth_keys_free(struct rblk_ctrl_opts *opts);
@@ -24,8 +25,11 @@ int rblk_auth_queue(struct rblk_ctrl *ctrl, u16 qid, u32 authreq,
 static inline int rblk_auth_keys_parse(struct rblk_ctrl_opts *opts,
 				       const char *secret,
 				       const char *ctrl_secret,
-				       const char **errmsg)
+				       const char **errmsg,
+				       bool *ctrl_refused)
 {
+	/* The first key given is blamed. */
+	*ctrl_refused = !secret;
 	if (!secret && !ctrl_secret)
 		return 0;
 	*errmsg = "DH-HMAC-CHAP needs the kernel's NVMe authentication library (CONFIG_NVME_AUTH), which this kernel lacks";

@@ -409,15 +409,15 @@ static int rblk_nl_parse_keys(struct genl_info *info,
 	struct nlattr *host = info->attrs[RBLK_ATTR_DHCHAP_SECRET];
 	struct nlattr *ctrl = info->attrs[RBLK_ATTR_DHCHAP_CTRL_SECRET];
 	const char *errmsg = NULL;
+	bool ctrl_refused;
 	int ret;
 
 	ret = rblk_auth_keys_parse(o, host ? nla_data(host) : NULL,
-				   ctrl ? nla_data(ctrl) : NULL, &errmsg);
-	if (ret) {
-		rblk_nl_set_err_attr(info->extack,
-				     ctrl && (!host || o->host_key) ? ctrl : host,
+				   ctrl ? nla_data(ctrl) : NULL, &errmsg,
+				   &ctrl_refused);
+	if (ret)
+		rblk_nl_set_err_attr(info->extack, ctrl_refused ? ctrl : host,
 				     errmsg);
-	}
 	return ret;
 }
 

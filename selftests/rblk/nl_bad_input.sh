@@ -99,6 +99,18 @@ check "port 65536" 2 'trsvcid is not a port number' \
 	connect -a "$RBLK_TRADDR" -s 65536 -n "$NQN"
 check_connect "discovery NQN" 2 'use discover' \
 	-a "$RBLK_TRADDR" -n nqn.2014-08.org.nvmexpress.discovery
+# A key of the right form whose secret has a wrong length (35 bytes): the
+# option blamed is the one holding it.  Where the library is.
+KEY='DHHC-1:00:AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyAl7OaH:'
+BAD_LEN='DHHC-1:00:AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyAhIiO2vT9G:'
+if modinfo nvme-auth >/dev/null 2>&1; then
+	check_connect "host key of a wrong length" 2 \
+		'--dhchap-secret \(-S\): .*malformed DH-HMAC-CHAP host key' \
+		-a "$RBLK_TRADDR" -n "$NQN" -S "$BAD_LEN" -C "$KEY"
+	check_connect "controller key of a wrong length" 2 \
+		'--dhchap-ctrl-secret \(-C\): .*malformed DH-HMAC-CHAP controller key' \
+		-a "$RBLK_TRADDR" -n "$NQN" -S "$KEY" -C "$BAD_LEN"
+fi
 
 # Well-formed requests the target (or the network) turns down.
 check_connect "unknown subsystem" 1 '^nvmecfg: connect: .*subsystem' \
