@@ -443,11 +443,15 @@ NVMET_ROOT=${RBLK_NVMET_PORT%/ports/*}
 AUTH_HOST=$NVMET_ROOT/hosts/$RBLK_HOSTNQN
 AUTH_SUBSYS=$NVMET_ROOT/subsystems/$AUTH_NQN
 
-# auth_key LEN NQN: a new DH-HMAC-CHAP key of LEN bytes (32, 48, 64), as
-# nvme-cli makes them.  For $(...): a failure is said on stderr, status 1.
+# auth_key LEN NQN [HMAC]: a new DH-HMAC-CHAP key of LEN bytes (32, 48,
+# 64), as nvme-cli makes them.  HMAC (default 0: none) is the key's
+# transform, 1, 2, 3 for SHA-256, -384, -512 (LEN 32, 48, 64): both sides
+# then hash the key with NQN first, the host's for a host key, the
+# subsystem's for a controller key, so a wrong NQN there is refused.  For
+# $(...): a failure is said on stderr, status 1.
 auth_key() {
-	nvme gen-dhchap-key -l "$1" -m 0 -n "$2" 2>/dev/null ||
-		{ echo "FAIL: $TEST_NAME: nvme gen-dhchap-key -l $1 failed" >&2; return 1; }
+	nvme gen-dhchap-key -l "$1" -m "${3:-0}" -n "$2" 2>/dev/null ||
+		{ echo "FAIL: $TEST_NAME: nvme gen-dhchap-key -l $1 -m ${3:-0} failed" >&2; return 1; }
 }
 
 # auth_target_setup: the host entry and the subsystem; skips where nvmet

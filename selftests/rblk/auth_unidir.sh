@@ -2,6 +2,8 @@
 # DH-HMAC-CHAP, the host authenticated by the target (nvmet with a host
 # key): for a hash with the null group, and two hashes with a DH group
 # (ffdhe2048; ffdhe8192 once, the largest values, in the 4 KiB buffer),
+# with a plain key, then keys transformed by SHA-384 and SHA-512 with the
+# host NQN (a key hashed with another NQN would be refused),
 # the connect authenticates the admin queue and every I/O queue (nvmet
 # fails any command on a queue that did not: the data through every queue
 # proves them), short verified I/O lands in the target's file, and a reset
@@ -24,7 +26,8 @@ trap cleanup EXIT
 rblk_load
 
 KEY=$(auth_key 32 "$RBLK_HOSTNQN") || exit "$KSFT_FAIL"
-KEY64=$(auth_key 64 "$RBLK_HOSTNQN") || exit "$KSFT_FAIL"
+KEY48=$(auth_key 48 "$RBLK_HOSTNQN" 2) || exit "$KSFT_FAIL"
+KEY64=$(auth_key 64 "$RBLK_HOSTNQN" 3) || exit "$KSFT_FAIL"
 
 # authenticated_count: "authenticated:" lines rblk logged so far.
 authenticated_count() { dmesg | grep -c 'rblk-ctrl[0-9]*: authenticated: '; }
@@ -53,13 +56,13 @@ one() {
 		fail "the reset did not authenticate again"
 	auth_io "$_dev"
 	log "$_hash $_group: reset authenticated again, I/O verified"
-	auth_no_leak "$KEY" "$KEY64"
+	auth_no_leak "$KEY" "$KEY48" "$KEY64"
 	must nvmecfg disconnect "$_ctrl"
 	wait_for_path "$_dev" 10 ! || fail "$_dev still present after disconnect"
 }
 
 one "$KEY" "hmac(sha256)" null
-one "$KEY" "hmac(sha384)" ffdhe2048
+one "$KEY48" "hmac(sha384)" ffdhe2048
 one "$KEY64" "hmac(sha512)" ffdhe8192 -i 1
 
 # The reference: the kernel's own host, same key, same target.
@@ -73,5 +76,5 @@ dd if="$dev" of=/dev/null bs=1M count=4 iflag=direct 2>/dev/null ||
 must nvme disconnect -n "$AUTH_NQN"
 log "nvme-rdma connected and read with the same key"
 
-auth_no_leak "$KEY" "$KEY64"
+auth_no_leak "$KEY" "$KEY48" "$KEY64"
 exit 0
