@@ -133,6 +133,13 @@ static struct conf_entry *add_entry(struct conf *c)
 /* --- discovery.conf --- */
 
 /*
+ * Why connect-all refuses a DH-HMAC-CHAP key (-S, -C, "dhchap_key",
+ * "dhchap_ctrl_key"), rather than drop it: the target would be connected
+ * unauthenticated, or its controller not authenticated.
+ */
+#define NO_AUTH	"connect-all takes no DH-HMAC-CHAP key (nvmecfg connect -S/-C does)"
+
+/*
  * nvme-cli's options of nvme discover and connect-all (2.x) that rblk
  * has not: ignored with a warning.  Never print their values: some are
  * secrets.  -F is nvme-cli's short --fast_io_fail_tmo, which rblk has.
@@ -145,10 +152,6 @@ static const struct foreign_opt {
 } foreign_opts[] = {
 	{ "host-iface", 'f', true,
 	  "rblk binds by --host-traddr, else by routing" },
-	{ "dhchap-secret", 'S', true,
-	  "rblk has no DH-HMAC-CHAP authentication" },
-	{ "dhchap-ctrl-secret", 'C', true,
-	  "rblk has no DH-HMAC-CHAP: the controller is not authenticated" },
 	{ "keyring", 0, true, "TLS is NVMe/TCP's" },
 	{ "tls-key", 0, true, "TLS is NVMe/TCP's" },
 	{ "tls-key-identity", 0, true, "TLS is NVMe/TCP's" },
@@ -208,7 +211,8 @@ static bool is_value(const char *arg)
 /*
  * Drop from @argv the nvme-cli options rblk has not (and their values),
  * each with a warning; what is neither rblk's nor nvme-cli's stays, for
- * opts_parse() to refuse.  Returns the new argc, or -1 without memory.
+ * opts_parse() to refuse.  Returns the new argc, 0 when the line is
+ * refused (said and counted), or -1 without memory.
  */
 static int drop_foreign(struct conf *c, const char *name, unsigned int line,
 			int argc, char **argv)
@@ -228,6 +232,14 @@ static int drop_foreign(struct conf *c, const char *name, unsigned int line,
 		if (id >= 0 && (CONF_LINE_OPTS & (1U << id))) {
 			argv[n++] = arg;
 			continue;
+		}
+		if (id == OPT_DHCHAP_SECRET || id == OPT_DHCHAP_CTRL_SECRET) {
+			char opt[48];
+
+			say(c, name, line, "line", "%s: %s",
+			    opts_name(id, opt, sizeof(opt)), NO_AUTH);
+			c->errors++;
+			return 0;
 		}
 		if (arg[1] == 'F') {
 			char *s;
@@ -308,6 +320,8 @@ static int conf_line(struct conf *c, const char *name, unsigned int lineno,
 	argc = drop_foreign(c, name, lineno, argc, argv);
 	if (argc < 0)
 		return -ENOMEM;
+	if (!argc)
+		return 0;
 	if (opts_parse(&cfg, argc, argv, CONF_LINE_OPTS, OPT(TRADDR)) !=
 	    OPTS_OK) {
 		say(c, name, lineno, "line", "%s", cfg.err);
@@ -395,6 +409,7 @@ enum key_kind {
 	K_INT,		/* a whole number option */
 	K_FLAG,		/* a boolean option: true sets it */
 	K_IGNORE,	/* nvme-cli's, not rblk's: a warning */
+	K_REFUSE,	/* nvme-cli's, not rblk's: an error, the entry skipped */
 	K_DISCOVERY,	/* "discovery": a discovery controller's port */
 };
 
@@ -409,16 +424,16 @@ struct key_desc {
 	 */
 	bool has_unset;
 	int unset;
-	const char *why;	/* K_IGNORE */
+	const char *why;	/* K_IGNORE, K_REFUSE */
 };
 
 #define KEY(k, kd, o)	{ .key = (k), .kind = (kd), .opt = (o) }
 #define INT_KEY(k, o, u) \
 	{ .key = (k), .kind = K_INT, .opt = (o), .has_unset = true, .unset = (u) }
 #define IGNORED(k, w)	{ .key = (k), .kind = K_IGNORE, .opt = -1, .why = (w) }
+#define REFUSED(k, w)	{ .key = (k), .kind = K_REFUSE, .opt = -1, .why = (w) }
 #define WALKED(k)	{ .key = (k), .kind = K_IGNORE, .opt = -1 }
 
-#define NO_AUTH		"rblk has no DH-HMAC-CHAP authentication"
 #define NO_TLS		"TLS is NVMe/TCP's"
 #define NO_DIGEST	"digests are NVMe/TCP's"
 #define NO_PERSISTENT	"rblk keeps no discovery controller connected"
@@ -440,9 +455,8 @@ static const struct key_desc port_keys[] = {
 	KEY("duplicate_connect", K_FLAG, OPT_DUPLICATE_CONNECT),
 	KEY("discovery", K_DISCOVERY, -1),
 	IGNORED("host_iface", "rblk binds by host_traddr, else by routing"),
-	IGNORED("dhchap_key", NO_AUTH),
-	IGNORED("dhchap_ctrl_key",
-		"rblk has no DH-HMAC-CHAP: the controller is not authenticated"),
+	REFUSED("dhchap_key", NO_AUTH),
+	REFUSED("dhchap_ctrl_key", NO_AUTH),
 	IGNORED("keyring", NO_TLS),
 	IGNORED("tls_key", NO_TLS),
 	IGNORED("tls_key_identity", NO_TLS),
@@ -459,7 +473,7 @@ static const struct key_desc subsys_keys[] = {
 	KEY("nqn", K_STRING, OPT_NQN),
 	WALKED("ports"),
 	IGNORED("application", "rblk has no nvme-cli --context"),
-	IGNORED("dhchap_key", NO_AUTH),
+	REFUSED("dhchap_key", NO_AUTH),
 	{ NULL },
 };
 
@@ -467,7 +481,7 @@ static const struct key_desc host_keys[] = {
 	KEY("hostnqn", K_STRING, OPT_HOSTNQN),
 	KEY("hostid", K_STRING, OPT_HOSTID),
 	WALKED("subsystems"),
-	IGNORED("dhchap_key", NO_AUTH),
+	REFUSED("dhchap_key", NO_AUTH),
 	IGNORED("hostsymname", "rblk sends no host symbolic name"),
 	IGNORED("persistent_discovery_ctrl", NO_PERSISTENT),
 	{ NULL },
@@ -537,6 +551,15 @@ static int json_member(struct json_ctx *x, const struct key_desc *keys,
 		warn(x->c, x->name, v->line, "ignoring \"%s\": %s", m->key,
 		    k->why);
 		return 0;
+	case K_REFUSE:
+		/* No key ("", null) asks for nothing. */
+		if (v->type == JIN_NULL ||
+		    (v->type == JIN_STRING && !v->str[0]))
+			return 0;
+		say(x->c, x->name, v->line, x->level, "\"%s\": %s", m->key,
+		    k->why);
+		x->c->errors++;
+		return -1;
 	case K_DISCOVERY:
 	case K_FLAG:
 		if (v->type != JIN_BOOL)

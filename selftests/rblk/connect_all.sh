@@ -7,13 +7,15 @@
 # new and is no error.  disconnect -n NQN removes every controller of that
 # subsystem and only those; disconnect-all the rest.  Data written through
 # the devices is on the target.
-# nvme-cli's options rblk has not (--host-iface, --dhchap-secret, ...) are
-# ignored with a warning naming each and the line; a bad line is skipped
-# and fails the run, the others connect.  /etc/nvme/config.json (or -J
-# FILE), nvme-cli's JSON: each RDMA port is a discovery controller, its
-# options go to its own subsystem, as its host NQN; ignored keys warn; what
-# is connected is not connected again (with -D too).  A loop of referrals
-# (port 1 to port 2 and back) is followed once around and ends.
+# nvme-cli's options rblk has not (--host-iface, -g, ...) are ignored with
+# a warning naming each and the line; a bad line is skipped and fails the
+# run, the others connect; a DH-HMAC-CHAP key, which connect-all does not
+# take, is refused so (a line, a host), never printed.
+# /etc/nvme/config.json (or -J FILE), nvme-cli's JSON: each RDMA port is
+# a discovery controller, its options go to its own subsystem, as its host
+# NQN; ignored keys warn; what is connected is not connected again (with
+# -D too).  A loop of referrals (port 1 to port 2 and back) is followed
+# once around and ends.
 # rblk-timeout: 300
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -42,7 +44,8 @@ cleanup() {
 	done
 	nvmet_port2_del
 	nvmet_subsys_del "$SECOND"
-	rm -f /tmp/ca.img /tmp/ca.pat /tmp/ca.out /tmp/ca.err /tmp/ca.json
+	rm -f /tmp/ca.img /tmp/ca.pat /tmp/ca.out /tmp/ca.err /tmp/ca.json \
+		/tmp/ca-key.json
 	rblk_unload
 }
 trap cleanup EXIT
@@ -136,25 +139,27 @@ done
 must nvmecfg disconnect-all
 log "connect-all -i 1 -P 1 -W 1 from $CONF: 3 I/O queues, 1 poll, 1 write"
 
-# nvme-cli's options rblk has not: ignored, a warning each, never the
-# secret; another transport skipped; a bad line skipped and exit 2, after
-# the good line connected with its options.
+# nvme-cli's options rblk has not: ignored, a warning each; another
+# transport skipped; a bad line skipped and exit 2, after the good line
+# connected with its options.  A DH-HMAC-CHAP key makes a bad line (not
+# connected without it), never printed.
 SECRET=DHHC-1:00:c2VrcmV0c2VrcmV0c2VrcmV0c2VrcmV0c2VrcmV0c2VrcmV0:
 cat > "$CONF" <<CONF
 # as nvme-cli's users write it
---transport=rdma --traddr=$RBLK_TRADDR --trsvcid=$RBLK_TRSVCID --host-iface=$RBLK_NETDEV --dhchap-secret=$SECRET -g --persistent -i 1
+--transport=rdma --traddr=$RBLK_TRADDR --trsvcid=$RBLK_TRSVCID --host-iface=$RBLK_NETDEV -g --persistent -i 1
 -t tcp -a $RBLK_TRADDR -s $RBLK_TRSVCID
 -t rdma -a $RBLK_TRADDR --frob
+-t rdma -a $RBLK_TRADDR -s $RBLK_TRSVCID --dhchap-secret=$SECRET
 CONF
 rc=0
 nvmecfg connect-all > /tmp/ca.out 2> /tmp/ca.err || rc=$?
 [ "$rc" -eq 2 ] || { cat /tmp/ca.err; fail "connect-all with a bad line: exit $rc, want 2"; }
 warned "$CONF:2: warning: ignoring --host-iface (-f): "
-warned "$CONF:2: warning: ignoring --dhchap-secret (-S): rblk has no DH-HMAC-CHAP authentication"
 warned "$CONF:2: warning: ignoring --hdr-digest (-g): "
 warned "$CONF:2: warning: ignoring --persistent (-p): "
 warned "$CONF:3: warning: skipping transport tcp (only rdma)"
 warned "$CONF:4: unknown option '--frob'; line skipped"
+warned "$CONF:5: --dhchap-secret (-S): connect-all takes no DH-HMAC-CHAP key (nvmecfg connect -S/-C does); line skipped"
 grep -q c2VrcmV0 /tmp/ca.err /tmp/ca.out && fail "the DH-HMAC-CHAP secret was printed"
 { [ "$(ctrls_of "$RBLK_NQN")" -eq 1 ] && [ "$(ctrls_of "$SECOND")" -eq 1 ]; } ||
 	fail "connect-all with nvme-cli options: $(nctrls) controllers: $(cat /tmp/ca.err)"
@@ -164,16 +169,29 @@ check_data "$RBLK_NQN" "$RBLK_NSID_FILE" "$RBLK_BACKING"
 check_data "$SECOND" 1 /tmp/ca.img
 must nvmecfg disconnect-all
 rm -f "$CONF"
-log "discovery.conf with nvme-cli's options: warned, ignored, connected"
+log "discovery.conf with nvme-cli's options: warned, ignored, connected; a key refused"
 
 # --- /etc/nvme/config.json (nvme-cli's JSON), -J FILE ---
 [ -f "$JSON" ] && mv "$JSON" "$JSON.saved"
+# A host with a DH-HMAC-CHAP key: refused, nothing connected, exit 2.
+cat > /tmp/ca-key.json <<JSONDOC
+[{"hostnqn": "$JHOSTNQN", "dhchap_key": "$SECRET",
+  "subsystems": [{"nqn": "$SECOND", "ports": [{"transport": "rdma",
+    "traddr": "$RBLK_TRADDR", "trsvcid": "$RBLK_TRSVCID"}]}]}]
+JSONDOC
+rc=0
+nvmecfg connect-all -J /tmp/ca-key.json > /tmp/ca.out 2> /tmp/ca.err || rc=$?
+[ "$rc" -eq 2 ] || { cat /tmp/ca.err; fail "connect-all -J with a key: exit $rc, want 2"; }
+warned "/tmp/ca-key.json:1: \"dhchap_key\": connect-all takes no DH-HMAC-CHAP key (nvmecfg connect -S/-C does); host skipped"
+grep -q c2VrcmV0 /tmp/ca.err /tmp/ca.out && fail "the DH-HMAC-CHAP secret was printed"
+[ "$(nctrls)" -eq 0 ] || fail "a host with a key was connected without it: $(nctrls) controllers"
+rm -f /tmp/ca-key.json
+log "config.json with a host key: refused, nothing connected"
 cat > /tmp/ca.json <<JSONDOC
 [
   {
     "hostnqn": "$JHOSTNQN",
     "hostid": "$JHOSTID",
-    "dhchap_key": "$SECRET",
     "subsystems": [
       {
         "nqn": "$SECOND",
@@ -197,10 +215,9 @@ cat > /tmp/ca.json <<JSONDOC
 JSONDOC
 nvmecfg connect-all -J /tmp/ca.json > /tmp/ca.out 2> /tmp/ca.err ||
 	{ cat /tmp/ca.err; fail "connect-all -J failed"; }
-warned "/tmp/ca.json:5: warning: ignoring \"dhchap_key\": "
-warned "/tmp/ca.json:14: warning: ignoring \"host_iface\": "
-warned "/tmp/ca.json:18: warning: ignoring unknown key \"frob\""
-warned "/tmp/ca.json:20: warning: skipping transport tcp (only rdma)"
+warned "/tmp/ca.json:13: warning: ignoring \"host_iface\": "
+warned "/tmp/ca.json:17: warning: ignoring unknown key \"frob\""
+warned "/tmp/ca.json:19: warning: skipping transport tcp (only rdma)"
 grep -qE "hdr_digest|c2VrcmV0" /tmp/ca.err && fail "said too much: $(cat /tmp/ca.err)"
 # The port is a discovery controller: both subsystems there, as its host.
 { [ "$(ctrls_of "$RBLK_NQN")" -eq 1 ] && [ "$(ctrls_of "$SECOND")" -eq 1 ] &&
@@ -236,7 +253,7 @@ sed 's/"trsvcid": "'"$RBLK_TRSVCID"'" }/"trsvcid": "'"$RBLK_TRSVCID"'", "queue_s
 rc=0
 nvmecfg connect-all > /tmp/ca.out 2> /tmp/ca.err || rc=$?
 [ "$rc" -eq 2 ] || { cat /tmp/ca.err; fail "config.json with a bad port: exit $rc, want 2"; }
-warned "$JSON:20: \"queue_size\": a whole number expected, not a string; port skipped"
+warned "$JSON:19: \"queue_size\": a whole number expected, not a string; port skipped"
 [ "$(nctrls)" -eq 2 ] || fail "$JSON with a bad port: $(nctrls) controllers, want 2"
 must nvmecfg disconnect-all
 rm -f "$JSON"

@@ -278,11 +278,12 @@ printf -- '-a 10.99.0.1 -D=1\n' > "$CONF"
 expect conf_flag_value 2 "$CONF:1: unexpected argument '1'" \
 	$R $NVMECFG connect-all
 # nvme-cli's options rblk has not: a warning naming each and the line;
-# a bad line is skipped and fails the run (exit 2), after the others.
-printf -- '-a 10.99.0.1 --host-iface=eth0 --dhchap-secret DHHC-1:00:SeKrEt: -i 0\n' > "$CONF"
+# a bad line is skipped and fails the run (exit 2), after the others.  A
+# DH-HMAC-CHAP key, which connect-all does not take, makes a bad line.
+printf -- '-a 10.99.0.1 --host-iface=eth0 -i 0\n-a 10.99.0.2 --dhchap-secret DHHC-1:00:SeKrEt:\n' > "$CONF"
 expect conf_nvme_cli_option 2 "$CONF:1: --nr-io-queues \\(-i\\): 0 is out of range 1-128; line skipped" \
 	$R $NVMECFG connect-all
-expect conf_nvme_cli_option_warnings 0 "^nvmecfg: connect-all: $CONF:1: warning: ignoring --host-iface \\(-f\\): rblk binds by --host-traddr, else by routing nvmecfg: connect-all: $CONF:1: warning: ignoring --dhchap-secret \\(-S\\): rblk has no DH-HMAC-CHAP authentication nvmecfg: connect-all: $CONF:1: --nr-io-queues" \
+expect conf_nvme_cli_option_warnings 0 "^nvmecfg: connect-all: $CONF:1: warning: ignoring --host-iface \\(-f\\): rblk binds by --host-traddr, else by routing nvmecfg: connect-all: $CONF:1: --nr-io-queues \\(-i\\): 0 is out of range 1-128; line skipped nvmecfg: connect-all: $CONF:2: --dhchap-secret \\(-S\\): connect-all takes no DH-HMAC-CHAP key \\(nvmecfg connect -S/-C does\\); line skipped \$" \
 	sh -c "$R $NVMECFG connect-all 2>&1 | tr '\n' ' '"
 expect conf_secret_not_shown 0 '^not shown$' \
 	sh -c "$R $NVMECFG connect-all 2>&1 | grep -q SeKrEt || echo not shown"
@@ -479,7 +480,6 @@ else
   {
     "hostnqn": "nqn.2014-08.org.nvmexpress:uuid:12345678-9abc-def0-0123-456789abcdef",
     "hostid": "12345678-9abc-def0-0123-456789abcdef",
-    "dhchap_key": "DHHC-1:00:SeKrEt:",
     "subsystems": [
       {
         "nqn": "nqn.2026-12.io.rblk:test",
@@ -501,8 +501,20 @@ else
 EOF_JSON
 	expect json_valid 3 'rblk module not loaded' \
 		$R $NVMECFG connect-all -J "$JSON"
-	expect json_valid_warnings 0 "^nvmecfg: connect-all: $JSON:5: warning: ignoring \"dhchap_key\": rblk has no DH-HMAC-CHAP authentication nvmecfg: connect-all: $JSON:14: warning: ignoring \"host_iface\": rblk binds by host_traddr, else by routing nvmecfg: connect-all: $JSON:17: warning: ignoring \"persistent\": rblk keeps no discovery controller connected nvmecfg: rblk module not loaded" \
+	expect json_valid_warnings 0 "^nvmecfg: connect-all: $JSON:13: warning: ignoring \"host_iface\": rblk binds by host_traddr, else by routing nvmecfg: connect-all: $JSON:16: warning: ignoring \"persistent\": rblk keeps no discovery controller connected nvmecfg: rblk module not loaded" \
 		sh -c "$R $NVMECFG connect-all 2>&1 | tr '\n' ' '"
+	# A DH-HMAC-CHAP key: its port refused (never connected without it),
+	# exit 2, the key not shown.
+	cat > "$JSON" <<'EOF_JSON'
+[{"hostnqn": "nqn.2014-08.org.nvmexpress:uuid:12345678-9abc-def0-0123-456789abcdef",
+  "subsystems": [{"nqn": "nqn.2026-12.io.rblk:test",
+    "ports": [{"transport": "rdma", "traddr": "10.99.0.1",
+      "dhchap_ctrl_key": "DHHC-1:00:SeKrEt:"}]}]}]
+EOF_JSON
+	expect json_key_refused 2 "^nvmecfg: connect-all: $JSON:4: \"dhchap_ctrl_key\": connect-all takes no DH-HMAC-CHAP key \\(nvmecfg connect -S/-C does\\); port skipped\$" \
+		$R $NVMECFG connect-all
+	expect json_key_not_shown 0 '^not shown$' \
+		sh -c "$R $NVMECFG connect-all 2>&1 | grep -q SeKrEt || echo not shown"
 	rm -f "$JSON"
 	expect discover_dump 3 'rblk module not loaded' \
 		$NVMECFG discover -a 10.99.0.1 -o json

@@ -229,8 +229,6 @@ static void json_ignored_keys(void)
 {
 	static const char *const keys[] = {
 		"\"host_iface\": \"eth0\"",
-		"\"dhchap_key\": \"DHHC-1:00:SeKrEt:\"",
-		"\"dhchap_ctrl_key\": \"DHHC-1:00:ctrlsecret:\"",
 		"\"keyring\": \".nvme\"",
 		"\"tls_key\": \"NVMeTLSkey-1:01:SeKrEt:\"",
 		"\"tls_key_identity\": \"id\"",
@@ -258,11 +256,6 @@ static void json_ignored_keys(void)
 		CHECK(!strstr(msgs(), "SeKrEt"));
 		stop();
 	}
-	/* Bidirectional authentication off is said as such. */
-	start();
-	CHECK(!json(ONE_PORT("{ \"transport\": \"rdma\", \"traddr\": \"10.0.0.1\", \"dhchap_ctrl_key\": \"k\" }")));
-	CHECK_CONTAINS(msgs(), "the controller is not authenticated");
-	stop();
 	/* Asking for nothing (false, "", null) is not worth a warning. */
 	start();
 	CHECK(!json(ONE_PORT("{ \"transport\": \"rdma\", \"traddr\": \"10.0.0.1\", "
@@ -273,17 +266,68 @@ static void json_ignored_keys(void)
 	stop();
 	/* Of hosts and subsystems too. */
 	start();
-	CHECK(!json("[{\"hostnqn\": \"h\", \"dhchap_key\": \"x\",\n"
+	CHECK(!json("[{\"hostnqn\": \"h\",\n"
 		    "  \"hostsymname\": \"me\", \"persistent_discovery_ctrl\": true,\n"
 		    "  \"subsystems\": [{\"nqn\": \"" NQN "\", \"application\": \"a\",\n"
-		    "   \"dhchap_key\": \"y\",\n"
 		    "   \"ports\": [{\"transport\": \"rdma\", \"traddr\": \"10.0.0.1\"}]}]}]"));
 	CHECK(conf.nr == 1 && !conf.errors);
-	CHECK_CONTAINS(msgs(), "pfx: c.json:1: warning: ignoring \"dhchap_key\": rblk has no DH-HMAC-CHAP authentication\n");
 	CHECK_CONTAINS(msgs(), "pfx: c.json:2: warning: ignoring \"hostsymname\": ");
 	CHECK_CONTAINS(msgs(), "pfx: c.json:2: warning: ignoring \"persistent_discovery_ctrl\": ");
 	CHECK_CONTAINS(msgs(), "pfx: c.json:3: warning: ignoring \"application\": ");
-	CHECK_CONTAINS(msgs(), "pfx: c.json:4: warning: ignoring \"dhchap_key\": ");
+	stop();
+}
+
+/*
+ * A DH-HMAC-CHAP key, of a port, a subsystem or a host, is refused: an
+ * error, what holds it skipped (never connected without it), the rest
+ * taken, and the key never said.  No key ("", null) is no error.
+ */
+static void json_refused_keys(void)
+{
+	static const char *const keys[] = {
+		"\"dhchap_key\": \"DHHC-1:00:SeKrEt:\"",
+		"\"dhchap_ctrl_key\": \"DHHC-1:00:SeKrEt:\"",
+	};
+	char doc[2048], want[160];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		start();
+		snprintf(doc, sizeof(doc), ONE_PORT("{ \"transport\": \"rdma\", \"traddr\": \"10.0.0.1\", %s }"),
+			 keys[i]);
+		CHECK(!json(doc));
+		CHECK(conf.nr == 0 && conf.errors == 1);
+		snprintf(want, sizeof(want), "pfx: " PORT_LINE "%.*s: connect-all takes no DH-HMAC-CHAP key (nvmecfg connect -S/-C does); port skipped\n",
+			 (int)(strchr(keys[i] + 1, '"') - keys[i] + 1), keys[i]);
+		CHECK_STR(msgs(), want);
+		CHECK(!strstr(msgs(), "SeKrEt"));
+		stop();
+	}
+	/* Of a host: the host skipped, the next one taken. */
+	start();
+	CHECK(!json("[{\"hostnqn\": \"h\", \"dhchap_key\": \"DHHC-1:00:SeKrEt:\",\n"
+		    "  \"subsystems\": [{\"nqn\": \"" NQN "\",\n"
+		    "   \"ports\": [{\"transport\": \"rdma\", \"traddr\": \"10.0.0.1\"}]}]},\n"
+		    " {\"hostnqn\": \"h2\", \"dhchap_key\": null,\n"
+		    "  \"subsystems\": [{\"nqn\": \"" NQN "\",\n"
+		    "   \"ports\": [{\"transport\": \"rdma\", \"traddr\": \"10.0.0.2\",\n"
+		    "    \"dhchap_key\": \"\", \"dhchap_ctrl_key\": null}]}]}]"));
+	CHECK(conf.nr == 1 && conf.errors == 1);
+	if (conf.nr == 1)
+		CHECK_STR(conf.e[0].cfg.traddr, "10.0.0.2");
+	CHECK_STR(msgs(), "pfx: c.json:1: \"dhchap_key\": connect-all takes no DH-HMAC-CHAP key (nvmecfg connect -S/-C does); host skipped\n");
+	stop();
+	/* Of a subsystem (nvme-cli reads none there): the subsystem skipped. */
+	start();
+	CHECK(!json("[{\"hostnqn\": \"h\",\n"
+		    "  \"subsystems\": [{\"nqn\": \"" NQN "\", \"dhchap_key\": \"DHHC-1:00:SeKrEt:\",\n"
+		    "   \"ports\": [{\"transport\": \"rdma\", \"traddr\": \"10.0.0.1\"}]},\n"
+		    "   {\"nqn\": \"" NQN2 "\",\n"
+		    "   \"ports\": [{\"transport\": \"rdma\", \"traddr\": \"10.0.0.2\"}]}]}]"));
+	CHECK(conf.nr == 1 && conf.errors == 1);
+	if (conf.nr == 1)
+		CHECK_STR(conf.e[0].subnqn, NQN2);
+	CHECK_STR(msgs(), "pfx: c.json:2: \"dhchap_key\": connect-all takes no DH-HMAC-CHAP key (nvmecfg connect -S/-C does); subsystem skipped\n");
 	stop();
 }
 
@@ -591,9 +635,6 @@ static void disc_nvme_cli_options(void)
 		{ "--host-iface=eth0", "--host-iface (-f)" },
 		{ "-f eth0", "--host-iface (-f)" },
 		{ "-feth0", "--host-iface (-f)" },
-		{ "--dhchap-secret DHHC-1:00:SeKrEt:", "--dhchap-secret (-S)" },
-		{ "-S DHHC-1:00:SeKrEt:", "--dhchap-secret (-S)" },
-		{ "--dhchap-ctrl-secret=DHHC-1:00:SeKrEt:", "--dhchap-ctrl-secret (-C)" },
 		{ "--keyring .nvme", "--keyring" },
 		{ "--tls-key NVMeTLSkey-1:01:SeKrEt:", "--tls-key" },
 		{ "--tls_key 12", "--tls-key" },
@@ -639,17 +680,53 @@ static void disc_nvme_cli_options(void)
 	}
 	/* At the end of the line, and several on one line. */
 	start();
-	CHECK(!disc("-a 10.0.0.1 --host-iface=eth0 -g --dhchap-secret\n"));
+	CHECK(!disc("-a 10.0.0.1 --host-iface=eth0 -g --persistent\n"));
 	CHECK(!conf.errors && conf.nr == 1);
 	CHECK_STR(msgs(), "pfx: d.conf:1: warning: ignoring --host-iface (-f): rblk binds by --host-traddr, else by routing\n"
 		  "pfx: d.conf:1: warning: ignoring --hdr-digest (-g): digests are NVMe/TCP's\n"
-		  "pfx: d.conf:1: warning: ignoring --dhchap-secret (-S): rblk has no DH-HMAC-CHAP authentication\n");
+		  "pfx: d.conf:1: warning: ignoring --persistent (-p): rblk keeps no discovery controller connected\n");
 	stop();
 	/* A value is not taken for an option: "-f -a X" keeps -a. */
 	start();
 	CHECK(!disc("-f -a 10.0.0.1\n"));
 	CHECK(!conf.errors && conf.nr == 1);
 	stop();
+}
+
+/*
+ * A DH-HMAC-CHAP key on a line refuses the line (an error, the key never
+ * said): connected without it, the target would be unauthenticated.
+ */
+static void disc_dhchap_refused(void)
+{
+	static const struct {
+		const char *args;
+		const char *name;
+	} opts[] = {
+		{ "--dhchap-secret DHHC-1:00:SeKrEt:", "--dhchap-secret (-S)" },
+		{ "--dhchap_secret=DHHC-1:00:SeKrEt:", "--dhchap-secret (-S)" },
+		{ "-S DHHC-1:00:SeKrEt:", "--dhchap-secret (-S)" },
+		{ "-SDHHC-1:00:SeKrEt:", "--dhchap-secret (-S)" },
+		{ "--dhchap-ctrl-secret=DHHC-1:00:SeKrEt:", "--dhchap-ctrl-secret (-C)" },
+		{ "-C DHHC-1:00:SeKrEt:", "--dhchap-ctrl-secret (-C)" },
+	};
+	char line[256], want[256];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(opts); i++) {
+		start();
+		snprintf(line, sizeof(line), "-t rdma %s -a 10.0.0.1 -s 4421\n-a 10.0.0.2\n",
+			 opts[i].args);
+		CHECK(!disc(line));
+		snprintf(want, sizeof(want), "pfx: d.conf:1: %s: connect-all takes no DH-HMAC-CHAP key (nvmecfg connect -S/-C does); line skipped\n",
+			 opts[i].name);
+		CHECK_STR(msgs(), want);
+		CHECK(!strstr(msgs(), "SeKrEt"));
+		CHECK(conf.errors == 1 && conf.nr == 1);
+		if (conf.nr == 1)
+			CHECK_STR(conf.e[0].cfg.traddr, "10.0.0.2");
+		stop();
+	}
 }
 
 /* nvme-cli 2.11's -F is rblk's --fast_io_fail_tmo. */
@@ -1108,6 +1185,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(json_each_option),
 	KTAP_CASE(json_unset_values),
 	KTAP_CASE(json_ignored_keys),
+	KTAP_CASE(json_refused_keys),
 	KTAP_CASE(json_unknown_keys),
 	KTAP_CASE(json_wrong_types),
 	KTAP_CASE(json_nesting_errors),
@@ -1120,6 +1198,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(json_defaults),
 	KTAP_CASE(disc_valid),
 	KTAP_CASE(disc_nvme_cli_options),
+	KTAP_CASE(disc_dhchap_refused),
 	KTAP_CASE(disc_fast_io_fail_short),
 	KTAP_CASE(disc_errors),
 	KTAP_CASE(disc_transport),
