@@ -58,7 +58,15 @@
 #define RBLK_AER_TAG		RBLK_AQ_TAGS
 /* Reserved admin tags: Connect and keep-alive must never wait for I/O. */
 #define RBLK_AQ_RESERVED	2
-/* Reserved I/O tag: each I/O queue's Connect; on queue 1 a forwarded flush. */
+/*
+ * Reserved I/O tag: each I/O queue's Connect and authentication commands;
+ * on queue 1 a forwarded flush too.  They cannot wait on each other: a
+ * forwarded flush gets through only while queue 1 is live, and a queue is
+ * not live from its Connect to the end of its authentication; an internal
+ * command on a queue not live fails at once, releasing the tag.  At worst
+ * an exchange finds the tag taken (NOWAIT) and fails transiently: not
+ * final, the connect is tried again (Documentation/auth.rst).
+ */
 #define RBLK_IOQ_RESERVED	1
 /* Pace of retrying a forwarded flush whose queue failed. */
 #define RBLK_REQUEUE_DELAY_MS	100
@@ -154,7 +162,7 @@ struct rblk_disc_log {
 };
 
 enum rblk_req_flags {
-	RBLK_REQ_CONNECT	= 1 << 0,	/* Fabrics Connect */
+	RBLK_REQ_CONNECT	= 1 << 0,	/* Connect or authentication */
 	RBLK_REQ_ABORTED	= 1 << 1,	/* cancelled by the host */
 	RBLK_REQ_INLINE		= 1 << 2,	/* data sent in-capsule */
 	RBLK_REQ_TIMED_OUT	= 1 << 3,	/* cancelled after a timeout */
