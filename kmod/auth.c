@@ -28,7 +28,12 @@
 #include "rblk.h"
 #include "auth.h"
 
-/* A key string into a parsed key; the copy the library reads is zeroed. */
+/*
+ * A key string into a parsed key; the copy the library reads is zeroed.
+ * The library's refusals (-EINVAL for a length, -EKEYREJECTED for a CRC,
+ * base64_decode()'s -1) all mean a malformed key: -EINVAL, a usage error,
+ * not a key the target rejected.
+ */
 static int rblk_auth_key_parse(const char *secret,
 			       struct nvme_dhchap_key **key)
 {
@@ -40,7 +45,9 @@ static int rblk_auth_key_parse(const char *secret,
 		return -ENOMEM;
 	ret = nvme_auth_generate_key(copy, key);
 	kfree_sensitive(copy);
-	if (!ret && !*key)
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret || !*key)
 		ret = -EINVAL;
 	return ret;
 }

@@ -99,17 +99,25 @@ check "port 65536" 2 'trsvcid is not a port number' \
 	connect -a "$RBLK_TRADDR" -s 65536 -n "$NQN"
 check_connect "discovery NQN" 2 'use discover' \
 	-a "$RBLK_TRADDR" -n nqn.2014-08.org.nvmexpress.discovery
-# A key of the right form whose secret has a wrong length (35 bytes): the
-# option blamed is the one holding it.  Where the library is.
+# Keys of the right form that the kernel's library refuses, a secret of
+# a wrong length (35 bytes) or a wrong CRC (KEY's, last bit flipped): a
+# usage error naming the option that holds it.  Where the library is.
 KEY='DHHC-1:00:AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyAl7OaH:'
 BAD_LEN='DHHC-1:00:AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyAhIiO2vT9G:'
+BAD_CRC='DHHC-1:00:AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyAk7OaH:'
 if modinfo nvme-auth >/dev/null 2>&1; then
 	check_connect "host key of a wrong length" 2 \
 		'--dhchap-secret \(-S\): .*malformed DH-HMAC-CHAP host key' \
 		-a "$RBLK_TRADDR" -n "$NQN" -S "$BAD_LEN" -C "$KEY"
+	check_connect "host key of a wrong CRC" 2 \
+		'--dhchap-secret \(-S\): .*malformed DH-HMAC-CHAP host key' \
+		-a "$RBLK_TRADDR" -n "$NQN" -S "$BAD_CRC"
 	check_connect "controller key of a wrong length" 2 \
 		'--dhchap-ctrl-secret \(-C\): .*malformed DH-HMAC-CHAP controller key' \
 		-a "$RBLK_TRADDR" -n "$NQN" -S "$KEY" -C "$BAD_LEN"
+	check_connect "controller key of a wrong CRC" 2 \
+		'--dhchap-ctrl-secret \(-C\): .*malformed DH-HMAC-CHAP controller key' \
+		-a "$RBLK_TRADDR" -n "$NQN" -S "$KEY" -C "$BAD_CRC"
 fi
 
 # Well-formed requests the target (or the network) turns down.
