@@ -485,6 +485,17 @@ auth_target_cleanup() {
 	return 0
 }
 
+# auth_cleanup: the auth tests' trap: every rblk controller and nvme-rdma's
+# to AUTH_NQN disconnected, rblk unloaded, auth_target_setup undone.
+auth_cleanup() {
+	for _c in /sys/class/rblk/rblk-ctrl*; do
+		[ -e "$_c" ] && nvmecfg disconnect "${_c##*/}" >/dev/null 2>&1
+	done
+	nvme disconnect -n "$AUTH_NQN" >/dev/null 2>&1
+	rblk_unload
+	auth_target_cleanup
+}
+
 # nvmet_host_auth KEY [CTRLKEY [HASH [GROUP]]]: what nvmet asks of the
 # host from the next connect on.  An empty CTRLKEY leaves the controller
 # key as it is (nvmet takes no empty key from echo): none in a fresh host

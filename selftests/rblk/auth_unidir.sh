@@ -14,15 +14,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 auth_target_setup
-cleanup() {
-	for _c in /sys/class/rblk/rblk-ctrl*; do
-		[ -e "$_c" ] && nvmecfg disconnect "${_c##*/}" >/dev/null 2>&1
-	done
-	nvme disconnect -n "$AUTH_NQN" >/dev/null 2>&1
-	rblk_unload
-	auth_target_cleanup
-}
-trap cleanup EXIT
+trap auth_cleanup EXIT
 rblk_load
 
 KEY=$(auth_key 32 "$RBLK_HOSTNQN") || exit "$KSFT_FAIL"
