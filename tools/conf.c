@@ -217,8 +217,18 @@ static bool is_value(const char *arg)
 static int drop_foreign(struct conf *c, const char *name, unsigned int line,
 			int argc, char **argv)
 {
+	bool key = false;
 	int i, n = 1;
 
+	/*
+	 * A key the loop below does not refuse by its option's name (one
+	 * spelt as nvme-cli's getopt_long_only() also takes it, grouped
+	 * after a letter dropped here, or with one dash) is refused after
+	 * it: never dropped with the line kept, nor quoted as a stray
+	 * argument.
+	 */
+	for (i = 1; i < argc; i++)
+		key |= !!strstr(argv[i], "DHHC-1:");
 	for (i = 1; i < argc; i++) {
 		const struct foreign_opt *f;
 		char *arg = argv[i];
@@ -266,6 +276,11 @@ static int drop_foreign(struct conf *c, const char *name, unsigned int line,
 		if (f->arg && (arg[1] == '-' || !arg[2]) && i + 1 < argc &&
 		    is_value(argv[i + 1]))
 			i++;
+	}
+	if (key) {
+		say(c, name, line, "line", "a DH-HMAC-CHAP key: %s", NO_AUTH);
+		c->errors++;
+		return 0;
 	}
 	argv[n] = NULL;
 	return n;

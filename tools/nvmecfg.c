@@ -1112,9 +1112,6 @@ static int do_connect_all(const struct cmd *cmd, struct rnl *r,
 			conf_free(&conf);
 			return ret;
 		}
-		/* A malformed entry fails the run; the others still connect. */
-		if (conf.errors)
-			ca_fail(&ca, EXIT_USAGE);
 		ca.conf = &conf;
 		for (i = 0; i < conf.nr; i++) {
 			if (conf.e[i].ask &&
@@ -1146,6 +1143,14 @@ static int do_connect_all(const struct cmd *cmd, struct rnl *r,
 	for (i = 0; i < ca.q.nr && !interrupted; i++)
 		connect_all_one(&ca, ca.q.d[i]);
 out:
+	/*
+	 * A malformed entry fails the run, the others connected; but a
+	 * failed connect's status stays: the boot-time service retries on
+	 * it (exit 2 stops it), and one bad entry must not keep the good
+	 * ones from being retried.
+	 */
+	if (conf.errors && ca.rc != EXIT_KERNEL)
+		ca.rc = EXIT_USAGE;
 	conf_queue_free(&ca.q);
 	free(ca.ctrls);
 	conf_free(&conf);

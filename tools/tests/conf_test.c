@@ -729,6 +729,34 @@ static void disc_dhchap_refused(void)
 	}
 }
 
+/*
+ * A key behind an option spelt otherwise (grouped after one rblk drops,
+ * one dash): the line is refused all the same, the key never shown.
+ */
+static void disc_dhchap_other_forms(void)
+{
+	static const char * const args[] = {
+		"-gSDHHC-1:00:SeKrEt:",
+		"-pS DHHC-1:00:SeKrEt:",
+		"-dhchap-secret DHHC-1:00:SeKrEt:",
+	};
+	char line[256];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(args); i++) {
+		start();
+		snprintf(line, sizeof(line), "-a 10.0.0.1 %s\n-a 10.0.0.2\n",
+			 args[i]);
+		CHECK(!disc(line));
+		CHECK(strstr(msgs(), "pfx: d.conf:1: a DH-HMAC-CHAP key: connect-all takes no DH-HMAC-CHAP key (nvmecfg connect -S/-C does); line skipped\n"));
+		CHECK(!strstr(msgs(), "SeKrEt"));
+		CHECK(conf.errors == 1 && conf.nr == 1);
+		if (conf.nr == 1)
+			CHECK_STR(conf.e[0].cfg.traddr, "10.0.0.2");
+		stop();
+	}
+}
+
 /* nvme-cli 2.11's -F is rblk's --fast_io_fail_tmo. */
 static void disc_fast_io_fail_short(void)
 {
@@ -1199,6 +1227,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(disc_valid),
 	KTAP_CASE(disc_nvme_cli_options),
 	KTAP_CASE(disc_dhchap_refused),
+	KTAP_CASE(disc_dhchap_other_forms),
 	KTAP_CASE(disc_fast_io_fail_short),
 	KTAP_CASE(disc_errors),
 	KTAP_CASE(disc_transport),
