@@ -92,6 +92,10 @@ const char *rblk_connect_error(u16 status, int *err)
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_connect_error);
 
+/* @names[@i] of a sparse name table, or @none past its end or in a hole. */
+#define rblk_table_name(names, i, none)					\
+	((i) < ARRAY_SIZE(names) && (names)[i] ? (names)[i] : (none))
+
 /**
  * rblk_io_opcode_name() - the NVM command set's name of an I/O opcode
  * @opcode: opcode of an I/O command
@@ -115,9 +119,7 @@ const char *rblk_io_opcode_name(u8 opcode)
 		[nvme_cmd_resv_release]	= "Reservation Release",
 	};
 
-	if (opcode < ARRAY_SIZE(names) && names[opcode])
-		return names[opcode];
-	return "Unknown";
+	return rblk_table_name(names, opcode, "Unknown");
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_io_opcode_name);
 
@@ -150,9 +152,7 @@ const char *rblk_status_name(u16 status, bool io)
 			return "Unknown";
 		}
 	}
-	if (sc < ARRAY_SIZE(names) && names[sc])
-		return names[sc];
-	return "Unknown";
+	return rblk_table_name(names, sc, "Unknown");
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_status_name);
 
@@ -1175,9 +1175,7 @@ const char *rblk_auth_hash_name(u8 hashid)
 {
 	static const char * const names[] = RBLK_DHCHAP_HASH_NAMES;
 
-	if (hashid < ARRAY_SIZE(names) && names[hashid])
-		return names[hashid];
-	return "unknown";
+	return rblk_table_name(names, hashid, "unknown");
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_auth_hash_name);
 
@@ -1191,9 +1189,7 @@ const char *rblk_auth_dhgroup_name(u8 dhgid)
 {
 	static const char * const names[] = RBLK_DHCHAP_DHGROUP_NAMES;
 
-	if (dhgid < ARRAY_SIZE(names) && names[dhgid])
-		return names[dhgid];
-	return "unknown";
+	return rblk_table_name(names, dhgid, "unknown");
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_auth_dhgroup_name);
 
@@ -1207,9 +1203,7 @@ const char *rblk_auth_failure_name(u8 reason)
 {
 	static const char * const names[] = RBLK_AUTH_FAILURE_NAMES;
 
-	if (reason < ARRAY_SIZE(names) && names[reason])
-		return names[reason];
-	return "Unknown";
+	return rblk_table_name(names, reason, "Unknown");
 }
 EXPORT_SYMBOL_IF_KUNIT(rblk_auth_failure_name);
 
