@@ -85,7 +85,10 @@
  *	deleted does not count.  When the target refuses the Fabrics
  *	Connect, the error ACK's cookie (%NLMSGERR_ATTR_COOKIE) starts with
  *	its NVMe status, a u16 in host order: Status Code Type and Status
- *	Code, without DNR, More and CRD (names in %RBLK_NVME_STATUS_NAMES);
+ *	Code, without DNR, More and CRD (names in %RBLK_NVME_STATUS_NAMES),
+ *	0 when the refusal came later; when DH-HMAC-CHAP failed with a
+ *	reason (the target's AUTH_Failure1 or the host's AUTH_Failure2), a
+ *	u8 follows: the reason (%RBLK_AUTH_FAILURE_NAMES);
  *	%RBLK_CMD_DISCOVER likewise (as a dump, only on kernels from 6.10,
  *	whose dumps carry the cookie).  Needs CAP_NET_ADMIN and
  *	CAP_SYS_ADMIN.
@@ -233,6 +236,20 @@ enum rblk_cmd {
  * @RBLK_ATTR_DHCHAP_CTRL_SECRET: string, the controller's key, same form;
  *	with %RBLK_ATTR_DHCHAP_SECRET only: the controller must prove it
  *	holds it (bidirectional authentication).  Never reported back
+ * @RBLK_ATTR_DHCHAP_KEY_DEFAULT: flag, with %RBLK_ATTR_DHCHAP_SECRET: the
+ *	key is the tool's default (/etc/nvme/hostkey), not the user's
+ *	choice: where the kernel cannot authenticate it is ignored, not
+ *	refused, so hosts with the file keep connecting to targets that do
+ *	not ask
+ * @RBLK_ATTR_DHCHAP_HASH: u8, in %RBLK_CMD_GET: the hash function
+ *	(%RBLK_DHCHAP_HASH_NAMES) the admin queue's last DH-HMAC-CHAP
+ *	exchange used; absent when the last connect did not authenticate
+ * @RBLK_ATTR_DHCHAP_DHGROUP: u8, in %RBLK_CMD_GET with
+ *	%RBLK_ATTR_DHCHAP_HASH: its Diffie-Hellman group
+ *	(%RBLK_DHCHAP_DHGROUP_NAMES, 0 the null group)
+ * @RBLK_ATTR_DHCHAP_FLAGS: u8, in %RBLK_CMD_GET: &enum rblk_dhchap_flags,
+ *	which keys the controller holds and how it authenticated; absent
+ *	when it holds none
  * @__RBLK_ATTR_MAX: number of attributes
  */
 enum rblk_attr {
@@ -279,6 +296,10 @@ enum rblk_attr {
 	RBLK_ATTR_NR_PATHS,
 	RBLK_ATTR_DHCHAP_SECRET,
 	RBLK_ATTR_DHCHAP_CTRL_SECRET,
+	RBLK_ATTR_DHCHAP_KEY_DEFAULT,
+	RBLK_ATTR_DHCHAP_HASH,
+	RBLK_ATTR_DHCHAP_DHGROUP,
+	RBLK_ATTR_DHCHAP_FLAGS,
 	__RBLK_ATTR_MAX,
 };
 /* Highest valid value of the enum above. */
@@ -711,6 +732,19 @@ enum rblk_disc_attr {
 	[4] = "ffdhe6144",					\
 	[5] = "ffdhe8192",					\
 }
+
+/**
+ * enum rblk_dhchap_flags - DH-HMAC-CHAP state of a controller
+ * @RBLK_DHCHAP_F_HOST_KEY: it holds a host key
+ * @RBLK_DHCHAP_F_CTRL_KEY: it holds a controller key
+ * @RBLK_DHCHAP_F_BIDIRECTIONAL: its last connect authenticated the
+ *	controller too
+ */
+enum rblk_dhchap_flags {
+	RBLK_DHCHAP_F_HOST_KEY		= 1 << 0,
+	RBLK_DHCHAP_F_CTRL_KEY		= 1 << 1,
+	RBLK_DHCHAP_F_BIDIRECTIONAL	= 1 << 2,
+};
 
 /*
  * Names of the reasons a DH-HMAC-CHAP exchange fails (the explanation of
