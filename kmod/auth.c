@@ -27,6 +27,7 @@
 
 #include "rblk.h"
 #include "auth.h"
+#include "trace.h"
 
 /*
  * A key string into a parsed key; the copy the library reads is zeroed.
@@ -57,6 +58,8 @@ static int rblk_auth_key_parse(const char *secret,
  * @opts: options to hold them; their keys are NULL on entry
  * @secret: the host key, "DHHC-1:NN:<base64>:", or NULL
  * @ctrl_secret: the controller key, or NULL; needs @secret
+ * @secret_default: @secret is the tool's default (/etc/nvme/hostkey), not
+ *	one the user gave (only the messages differ here)
  * @errmsg: set to a static reason on failure (never quoting a key)
  * @ctrl_refused: set on failure: whether the controller key is the one
  *	refused (to blame its attribute), else the host key
@@ -65,8 +68,8 @@ static int rblk_auth_key_parse(const char *secret,
  * base64 or CRC, never the key), or -ENOMEM; @opts then holds no key.
  */
 int rblk_auth_keys_parse(struct rblk_ctrl_opts *opts, const char *secret,
-			 const char *ctrl_secret, const char **errmsg,
-			 bool *ctrl_refused)
+			 const char *ctrl_secret, bool secret_default,
+			 const char **errmsg, bool *ctrl_refused)
 {
 	int ret;
 
@@ -78,15 +81,22 @@ int rblk_auth_keys_parse(struct rblk_ctrl_opts *opts, const char *secret,
 	}
 	if (secret) {
 		ret = rblk_auth_key_parse(secret, &opts->host_key);
+		if (ret == -ENOMEM) {
+			*errmsg = "out of memory";
+			return ret;
+		}
 		if (ret) {
-			*errmsg = "malformed DH-HMAC-CHAP host key";
+			*errmsg = secret_default ?
+				  "malformed DH-HMAC-CHAP host key in the default key file (/etc/nvme/hostkey)" :
+				  "malformed DH-HMAC-CHAP host key";
 			return ret;
 		}
 	}
 	if (ctrl_secret) {
 		ret = rblk_auth_key_parse(ctrl_secret, &opts->ctrl_key);
 		if (ret) {
-			*errmsg = "malformed DH-HMAC-CHAP controller key";
+			*errmsg = ret == -ENOMEM ? "out of memory" :
+				  "malformed DH-HMAC-CHAP controller key";
 			*ctrl_refused = true;
 			rblk_auth_keys_free(opts);
 			return ret;
@@ -157,6 +167,10 @@ void rblk_auth_keys_free(struct rblk_ctrl_opts *opts)
  * @dhgid: DH group it chose
  * @hl: hash length
  * @bidir: the host authenticates the controller too (a controller key)
+ * @step: how far it got (&enum rblk_auth_step)
+ * @reason: the failure reason received (AUTH_Failure1) or sent
+ *	(AUTH_Failure2), 0 if none
+ * @status: NVMe status of an authentication command the target refused
  * @s1: the controller's sequence number
  * @s2: the host's, for @c2
  * @c1: the controller's challenge
@@ -181,6 +195,9 @@ struct rblk_auth_xchg {
 	u8 dhgid;
 	u8 hl;
 	bool bidir;
+	u8 step;
+	u8 reason;
+	u16 status;
 	u32 s1;
 	u32 s2;
 	u8 c1[RBLK_AUTH_MAX_HL];
@@ -247,6 +264,8 @@ static int rblk_auth_cmd_failed(struct rblk_auth_xchg *x, int ret,
 	}
 	rblk_err(ctrl, "queue %u: authentication: %s failed, status %#x (%s)\n",
 		 x->qid, what, ret, rblk_status_name(ret, false));
+	x->status = ret;
+	ctrl->connect_status = ret & RBLK_SC_MASK;
 	*errmsg = "DH-HMAC-CHAP: the target refused an authentication command";
 	if (ret & NVME_STATUS_DNR)
 		return rblk_auth_final(x, rblk_status_to_errno(ret));
@@ -262,6 +281,7 @@ static void rblk_auth_send_failure2(struct rblk_auth_xchg *x, u8 reason)
 	int len = rblk_auth_failure2(x->buf, RBLK_AUTH_BUF_SIZE, x->tid,
 				     reason);
 
+	x->reason = reason;
 	if (len > 0)
 		rblk_auth_send(x, len);
 }
@@ -411,11 +431,13 @@ static int rblk_auth_exchange(struct rblk_auth_xchg *x, const char **errmsg)
 	u8 reason = 0;
 	int len, ret;
 
+	x->step = RBLK_AUTH_STEP_NEGOTIATE;
 	len = rblk_auth_negotiate(x->buf, RBLK_AUTH_BUF_SIZE, x->tid);
 	ret = rblk_auth_send(x, len);
 	if (ret)
 		return rblk_auth_cmd_failed(x, ret, "AUTH_Negotiate", errmsg);
 
+	x->step = RBLK_AUTH_STEP_CHALLENGE;
 	ret = rblk_auth_receive(x);
 	if (ret)
 		return rblk_auth_cmd_failed(x, ret, "receiving the Challenge",
@@ -423,6 +445,7 @@ static int rblk_auth_exchange(struct rblk_auth_xchg *x, const char **errmsg)
 	ret = rblk_auth_parse_challenge(x->buf, RBLK_AUTH_BUF_SIZE, x->tid,
 					&ch, &reason);
 	if (ret == -EKEYREJECTED) {
+		x->reason = reason;
 		rblk_err(ctrl, "queue %u: authentication failed: target refused to negotiate (%s)\n",
 			 x->qid, rblk_auth_failure_name(reason));
 		*errmsg = "DH-HMAC-CHAP: the target refused to negotiate";
@@ -448,6 +471,7 @@ static int rblk_auth_exchange(struct rblk_auth_xchg *x, const char **errmsg)
 		return ret == -ENOMEM ? ret : -EPROTO;
 	}
 
+	x->step = RBLK_AUTH_STEP_REPLY;
 	len = rblk_auth_reply(x->buf, RBLK_AUTH_BUF_SIZE, x->tid, x->hl, x->r1,
 			      x->bidir ? x->c2 : NULL, x->s2, x->dhv,
 			      x->dhvlen);
@@ -456,6 +480,7 @@ static int rblk_auth_exchange(struct rblk_auth_xchg *x, const char **errmsg)
 		return rblk_auth_cmd_failed(x, ret, "sending the Reply",
 					    errmsg);
 
+	x->step = RBLK_AUTH_STEP_SUCCESS1;
 	ret = rblk_auth_receive(x);
 	if (ret)
 		return rblk_auth_cmd_failed(x, ret, "receiving Success1",
@@ -468,6 +493,7 @@ static int rblk_auth_exchange(struct rblk_auth_xchg *x, const char **errmsg)
 		 * asked to answer the host's challenge, nvmet fails the same
 		 * way when it holds no controller key.
 		 */
+		x->reason = reason;
 		rblk_err(ctrl, "queue %u: authentication failed: target refused the host key%s (%s)\n",
 			 x->qid, x->bidir ? ", or has no controller key" : "",
 			 rblk_auth_failure_name(reason));
@@ -492,6 +518,7 @@ static int rblk_auth_exchange(struct rblk_auth_xchg *x, const char **errmsg)
 		return -EPROTO;
 	}
 	if (x->bidir) {
+		x->step = RBLK_AUTH_STEP_SUCCESS2;
 		if (crypto_memneq(r2, x->r2, x->hl)) {
 			rblk_err(ctrl, "queue %u: controller authentication failed: its response does not match the controller key\n",
 				 x->qid);
@@ -505,6 +532,7 @@ static int rblk_auth_exchange(struct rblk_auth_xchg *x, const char **errmsg)
 			return rblk_auth_cmd_failed(x, ret, "sending Success2",
 						    errmsg);
 	}
+	x->step = RBLK_AUTH_STEP_DONE;
 	if (!x->qid)
 		rblk_info(ctrl, "authenticated: %s, %s, %s\n",
 			  rblk_auth_hash_name(x->hashid),
@@ -539,6 +567,12 @@ int rblk_auth_queue(struct rblk_ctrl *ctrl, u16 qid, u32 authreq,
 	struct rblk_auth_xchg *x;
 	int ret;
 
+	if (!qid) {
+		/* A new association: not authenticated until proven. */
+		WRITE_ONCE(ctrl->auth_hashid, 0);
+		WRITE_ONCE(ctrl->auth_bidir, false);
+	}
+	ctrl->auth_reason = 0;
 	if (authreq & NVME_CONNECT_AUTHREQ_ASCR) {
 		rblk_err(ctrl, "queue %u: target requires secure channel concatenation (TLS), which rblk cannot do\n",
 			 qid);
@@ -580,6 +614,16 @@ int rblk_auth_queue(struct rblk_ctrl *ctrl, u16 qid, u32 authreq,
 	x->tid = ctrl->auth_tid++;
 	x->bidir = o->ctrl_key;
 	ret = rblk_auth_exchange(x, errmsg);
+	trace_rblk_auth(ctrl, qid, x->step, x->hashid, x->dhgid, x->bidir,
+			ret, x->status, x->reason);
+	if (ret) {
+		ctrl->auth_reason = x->reason;
+	} else if (!qid) {
+		/* For RBLK_CMD_GET, read locklessly: the hash last. */
+		WRITE_ONCE(ctrl->auth_dhgid, x->dhgid);
+		WRITE_ONCE(ctrl->auth_bidir, x->bidir);
+		WRITE_ONCE(ctrl->auth_hashid, x->hashid);
+	}
 	rblk_auth_xchg_free(x);
 	return ret;
 }

@@ -567,6 +567,7 @@ enum rblk_disposition {
 	RBLK_REQUEUE,
 	RBLK_DELAY_RETRY,
 	RBLK_FAILOVER,
+	RBLK_REAUTH,
 };
 
 static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
@@ -604,6 +605,9 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 
 	if ((req->status & NVME_STATUS_DNR) || blk_noretry_request(rq) || spent)
 		return RBLK_COMPLETE;
+	/* The target asks the host to authenticate again (auth.rst). */
+	if ((req->status & RBLK_SC_MASK) == NVME_SC_AUTH_REQUIRED)
+		return RBLK_REAUTH;
 	/*
 	 * The path, not the command: another path may serve it.  Only
 	 * where the path is then not chosen again at once (its ANA state is
@@ -665,6 +669,21 @@ static noinline __cold void rblk_complete_rq_status(struct request *rq)
 		blk_mq_end_request(rq, likely(!req->status) ? BLK_STS_OK :
 				   rblk_status_to_blk(req->status));
 		return;
+	case RBLK_REAUTH:
+		/*
+		 * By a reconnect, which authenticates every queue; the
+		 * command waits for it, charged a retry so that a target
+		 * that keeps asking fails it in the end, or goes to another
+		 * path meanwhile.
+		 */
+		rblk_ctrl_reauth(ctrl);
+		if (rblk_rq_mpath(rq)) {
+			rblk_failover_rq(rq);
+			return;
+		}
+		req->retries++;
+		blk_mq_requeue_request(rq, true);
+		return;
 	case RBLK_FAILOVER:
 		rblk_failover_rq(rq);
 		return;
@@ -693,6 +712,9 @@ static void rblk_complete_rq(struct request *rq)
 
 	trace_rblk_complete_rq(rq);
 	rblk_unmap_data(rq);
+	if (unlikely(!req->status && !blk_rq_is_passthrough(rq) &&
+		     rblk_fault_auth_required()))
+		req->status = NVME_SC_AUTH_REQUIRED;
 	/* Success, the bulk, is what rblk_decide() would complete. */
 	if (likely(!req->status)) {
 		rblk_account(rq, 0, ktime_get_ns());

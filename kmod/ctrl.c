@@ -181,6 +181,24 @@ void rblk_error_recovery(struct rblk_ctrl *ctrl)
 }
 
 /**
+ * rblk_ctrl_reauth() - reconnect, because the target asks the host to
+ *	authenticate again (a command completed with status 191h, no DNR)
+ * @ctrl: controller
+ *
+ * The reconnect authenticates every queue (Documentation/auth.rst:
+ * Re-authentication).  Callable from any context; only the first caller
+ * of a live controller does anything.
+ */
+void rblk_ctrl_reauth(struct rblk_ctrl *ctrl)
+{
+	clear_bit(RBLK_CTRL_USER_RESET, &ctrl->flags);
+	if (rblk_begin_reset(ctrl, false, false)) {
+		trace_rblk_error_recovery(ctrl);
+		rblk_info(ctrl, "target asks for authentication again: reconnecting\n");
+	}
+}
+
+/**
  * rblk_ctrl_reset() - drop the association and reconnect, holding I/O
  * @ctrl: controller
  *

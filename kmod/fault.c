@@ -26,6 +26,11 @@
  *	identifiers (each one reported, NGUID, EUI-64 or UUID, with its
  *	last byte inverted) than the target gave: a second controller's
  *	namespace whose identifiers do not match its head's.
+ *
+ *   /sys/kernel/debug/rblk/auth_required/
+ *	a successful block I/O completes with status 191h (Authentication
+ *	Required) without DNR, as from a target that asks the host to
+ *	authenticate again (nvmet always sets DNR).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -40,6 +45,7 @@ static DECLARE_FAULT_ATTR(rblk_drop_completion);
 static DECLARE_FAULT_ATTR(rblk_fail_add_disk);
 static DECLARE_FAULT_ATTR(rblk_hold_reset);
 static DECLARE_FAULT_ATTR(rblk_flip_ns_ids);
+static DECLARE_FAULT_ATTR(rblk_auth_required);
 
 /**
  * rblk_fault_drop_completion() - whether to ignore a work completion
@@ -86,6 +92,17 @@ bool rblk_fault_flip_ns_ids(void)
 	return should_fail(&rblk_flip_ns_ids, 1);
 }
 
+/**
+ * rblk_fault_auth_required() - whether a successful I/O asks for
+ *	authentication instead
+ *
+ * Return: true if the injected fault says so.
+ */
+bool rblk_fault_auth_required(void)
+{
+	return should_fail(&rblk_auth_required, 1);
+}
+
 /** rblk_fault_init() - create the debugfs knobs; failures are ignored */
 void rblk_fault_init(void)
 {
@@ -97,6 +114,8 @@ void rblk_fault_init(void)
 	fault_create_debugfs_attr("hold_reset", rblk_debugfs, &rblk_hold_reset);
 	fault_create_debugfs_attr("flip_ns_ids", rblk_debugfs,
 				  &rblk_flip_ns_ids);
+	fault_create_debugfs_attr("auth_required", rblk_debugfs,
+				  &rblk_auth_required);
 }
 
 /** rblk_fault_exit() - remove them */

@@ -14,6 +14,7 @@ bool rblk_fault_drop_completion(void);
 bool rblk_fault_fail_add_disk(void);
 bool rblk_fault_hold_reset(void);
 bool rblk_fault_flip_ns_ids(void);
+bool rblk_fault_auth_required(void);
 void rblk_fault_init(void);
 void rblk_fault_exit(void);
 #else
@@ -33,6 +34,11 @@ static inline bool rblk_fault_hold_reset(void)
 }
 
 static inline bool rblk_fault_flip_ns_ids(void)
+{
+	return false;
+}
+
+static inline bool rblk_fault_auth_required(void)
 {
 	return false;
 }

@@ -295,12 +295,20 @@ out_unlock:
 	return ret;
 }
 
+static void rblk_ctrl_refusal(const struct rblk_ctrl *ctrl,
+			      struct rblk_refusal *refusal)
+{
+	refusal->status = ctrl->connect_status;
+	refusal->auth_reason = ctrl->auth_reason;
+}
+
 /**
  * rblk_host_connect() - connect to a subsystem
  * @opts: connect options
  * @errmsg: set to a static reason on failure
- * @status: set to the NVMe status the target refused the Fabrics Connect
- *	with, on such a failure
+ * @refusal: set to what the target refused (the Fabrics Connect's or an
+ *	authentication command's status, the DH-HMAC-CHAP reason), on such a
+ *	failure
  *
  * Returns once the controller is live, as nvme-fabrics does: the first
  * namespace scan runs in the background and announces each block device
@@ -315,7 +323,8 @@ out_unlock:
  * sends no answer for -EINTR, which only a dying caller can do without).
  */
 struct rblk_ctrl *rblk_host_connect(const struct rblk_ctrl_opts *opts,
-				    const char **errmsg, u16 *status)
+				    const char **errmsg,
+				    struct rblk_refusal *refusal)
 {
 	struct rblk_ctrl *ctrl;
 	bool deleted;
@@ -354,7 +363,7 @@ struct rblk_ctrl *rblk_host_connect(const struct rblk_ctrl_opts *opts,
 		return ERR_PTR(-ECANCELED);
 	}
 	if (ret) {
-		*status = ctrl->connect_status;
+		rblk_ctrl_refusal(ctrl, refusal);
 		/* Never live, so no namespace: no block I/O to wait for. */
 		rblk_host_teardown(ctrl);
 		rblk_ctrl_put(ctrl);
@@ -518,13 +527,15 @@ struct rblk_ns *rblk_ns_find(struct rblk_ctrl *on, int index, const char *name)
  * @max: records to read at most
  * @log: filled in; the caller kvfree()s @log->entries
  * @errmsg: set to a static reason on failure
- * @status: set to the NVMe status the target refused the Fabrics Connect
- *	with, on such a failure
+ * @refusal: set to what the target refused (the Fabrics Connect's or an
+ *	authentication command's status, the DH-HMAC-CHAP reason), on such a
+ *	failure
  *
  * Return: 0 or a negative errno.
  */
 int rblk_discover(const struct rblk_ctrl_opts *opts, u32 max,
-		  struct rblk_disc_log *log, const char **errmsg, u16 *status)
+		  struct rblk_disc_log *log, const char **errmsg,
+		  struct rblk_refusal *refusal)
 {
 	static const struct rblk_ctrl_ops disc_ops = {
 		.admin_mq_ops	= &rblk_admin_mq_ops,
@@ -549,7 +560,7 @@ int rblk_discover(const struct rblk_ctrl_opts *opts, u32 max,
 		if (ret)
 			*errmsg = "failed to read the discovery log page";
 	} else {
-		*status = ctrl->connect_status;
+		rblk_ctrl_refusal(ctrl, refusal);
 	}
 	rblk_change_state(ctrl, RBLK_STATE_DELETING);
 	rblk_ctrl_stop_recovery(ctrl);

@@ -53,16 +53,24 @@ static void rblk_nl_set_err_msg(struct netlink_ext_ack *extack,
 }
 
 /*
- * The NVMe status a target refused a Fabrics Connect with, as the ACK's
- * cookie (u16, host order): the message alone cannot name every status.
+ * What a target refused a connect with, as the ACK's cookie: the NVMe
+ * status (u16, host order), then the DH-HMAC-CHAP reason (u8) if there is
+ * one.  The message alone cannot name every status.
  */
-static void rblk_nl_set_err_status(struct netlink_ext_ack *extack, u16 status)
+static void rblk_nl_set_err_refusal(struct netlink_ext_ack *extack,
+				    const struct rblk_refusal *refusal)
 {
-	if (!extack || !status)
+	u8 *cookie;
+
+	if (!extack || (!refusal->status && !refusal->auth_reason))
 		return;
-	BUILD_BUG_ON(sizeof(status) > NETLINK_MAX_COOKIE_LEN);
-	memcpy(extack->cookie, &status, sizeof(status));
-	extack->cookie_len = sizeof(status);
+	BUILD_BUG_ON(sizeof(refusal->status) + sizeof(refusal->auth_reason) >
+		     NETLINK_MAX_COOKIE_LEN);
+	cookie = extack->cookie;
+	memcpy(cookie, &refusal->status, sizeof(refusal->status));
+	extack->cookie_len = sizeof(refusal->status);
+	if (refusal->auth_reason)
+		cookie[extack->cookie_len++] = refusal->auth_reason;
 }
 
 static void rblk_nl_set_err_attr(struct netlink_ext_ack *extack,
@@ -245,6 +253,7 @@ static const struct nla_policy rblk_connect_policy[RBLK_ATTR_MAX + 1] = {
 	[RBLK_ATTR_TOS]			= { .type = NLA_U8 },
 	[RBLK_ATTR_DHCHAP_SECRET]	= RBLK_POLICY_DHCHAP,
 	[RBLK_ATTR_DHCHAP_CTRL_SECRET]	= RBLK_POLICY_DHCHAP,
+	[RBLK_ATTR_DHCHAP_KEY_DEFAULT]	= { .type = NLA_FLAG },
 };
 
 /* Commands that name one existing controller or namespace. */
@@ -278,6 +287,7 @@ static const struct nla_policy rblk_discover_policy[RBLK_ATTR_MAX + 1] = {
 	[RBLK_ATTR_TOS]		= { .type = NLA_U8 },
 	[RBLK_ATTR_DHCHAP_SECRET]	= RBLK_POLICY_DHCHAP,
 	[RBLK_ATTR_DHCHAP_CTRL_SECRET]	= RBLK_POLICY_DHCHAP,
+	[RBLK_ATTR_DHCHAP_KEY_DEFAULT]	= { .type = NLA_FLAG },
 };
 
 static int rblk_nl_put_str(struct sk_buff *skb, int type, const char *s,
@@ -408,13 +418,14 @@ static int rblk_nl_parse_keys(struct genl_info *info,
 {
 	struct nlattr *host = info->attrs[RBLK_ATTR_DHCHAP_SECRET];
 	struct nlattr *ctrl = info->attrs[RBLK_ATTR_DHCHAP_CTRL_SECRET];
+	bool is_default = nla_get_flag(info->attrs[RBLK_ATTR_DHCHAP_KEY_DEFAULT]);
 	const char *errmsg = NULL;
 	bool ctrl_refused;
 	int ret;
 
 	ret = rblk_auth_keys_parse(o, host ? nla_data(host) : NULL,
-				   ctrl ? nla_data(ctrl) : NULL, &errmsg,
-				   &ctrl_refused);
+				   ctrl ? nla_data(ctrl) : NULL, is_default,
+				   &errmsg, &ctrl_refused);
 	if (ret)
 		rblk_nl_set_err_attr(info->extack, ctrl_refused ? ctrl : host,
 				     errmsg);
@@ -646,7 +657,7 @@ static size_t rblk_nl_ctrl_id_size(void)
 static size_t rblk_nl_ctrl_attrs_size(void)
 {
 	return nla_total_size(sizeof("rdma")) +
-	       4 * nla_total_size(sizeof(u8)) +	/* adrfam, state, tos, iopolicy */
+	       7 * nla_total_size(sizeof(u8)) +	/* adrfam .. iopolicy, dhchap */
 	       2 * nla_total_size(RBLK_TRADDR_MAX_LEN + 1) +	/* and host's */
 	       nla_total_size(RBLK_TRSVCID_MAX_LEN + 1) +
 	       2 * nla_total_size(NVMF_NQN_SIZE + 1) +	/* subsys, host */
@@ -657,6 +668,32 @@ static size_t rblk_nl_ctrl_attrs_size(void)
 	       nla_total_size(sizeof_field(struct rblk_ctrl, model)) +
 	       nla_total_size(sizeof_field(struct rblk_ctrl, serial)) +
 	       nla_total_size(sizeof_field(struct rblk_ctrl, firmware));
+}
+
+/*
+ * Which DH-HMAC-CHAP keys the controller holds and, if its last connect
+ * authenticated, with what: never a key.
+ */
+static int rblk_nl_put_dhchap(struct sk_buff *skb, struct rblk_ctrl *ctrl)
+{
+	const struct rblk_ctrl_opts *o = &ctrl->opts;
+	u8 hashid = READ_ONCE(ctrl->auth_hashid);
+	u8 flags = 0;
+
+	if (o->host_key)
+		flags |= RBLK_DHCHAP_F_HOST_KEY;
+	if (o->ctrl_key)
+		flags |= RBLK_DHCHAP_F_CTRL_KEY;
+	if (hashid && READ_ONCE(ctrl->auth_bidir))
+		flags |= RBLK_DHCHAP_F_BIDIRECTIONAL;
+	if (flags && nla_put_u8(skb, RBLK_ATTR_DHCHAP_FLAGS, flags))
+		return -EMSGSIZE;
+	if (hashid &&
+	    (nla_put_u8(skb, RBLK_ATTR_DHCHAP_HASH, hashid) ||
+	     nla_put_u8(skb, RBLK_ATTR_DHCHAP_DHGROUP,
+			READ_ONCE(ctrl->auth_dhgid))))
+		return -EMSGSIZE;
+	return 0;
 }
 
 /* The I/O policy of the controller's subsystem, with multipath. */
@@ -720,6 +757,7 @@ static int rblk_nl_put_ctrl_attrs(struct sk_buff *skb,
 			    sizeof(ctrl->serial)) ||
 	    rblk_nl_put_str(skb, RBLK_ATTR_FIRMWARE, ctrl->firmware,
 			    sizeof(ctrl->firmware)) ||
+	    rblk_nl_put_dhchap(skb, ctrl) ||
 	    rblk_nl_put_iopolicy(skb, ctrl))
 		return -EMSGSIZE;
 	return 0;
@@ -911,7 +949,7 @@ static int rblk_nl_reply_ctrl(struct genl_info *info, struct rblk_ctrl *ctrl,
 static int rblk_nl_connect(struct sk_buff *skb, struct genl_info *info)
 {
 	const char *errmsg = NULL;
-	u16 status = 0;
+	struct rblk_refusal refusal = {};
 	struct rblk_ctrl_opts *opts;
 	struct rblk_ctrl *ctrl;
 	struct sk_buff *reply;
@@ -936,11 +974,11 @@ static int rblk_nl_connect(struct sk_buff *skb, struct genl_info *info)
 		goto out_free_opts;
 	}
 
-	ctrl = rblk_host_connect(opts, &errmsg, &status);
+	ctrl = rblk_host_connect(opts, &errmsg, &refusal);
 	rblk_nl_free_opts(opts);
 	if (IS_ERR(ctrl)) {
 		rblk_nl_set_err_msg(info->extack, errmsg);
-		rblk_nl_set_err_status(info->extack, status);
+		rblk_nl_set_err_refusal(info->extack, &refusal);
 		nlmsg_free(reply);
 		return PTR_ERR(ctrl);
 	}
@@ -1312,7 +1350,7 @@ static int rblk_nl_read_disc_log(struct genl_info *info, u32 max,
 				 struct rblk_disc_log *log)
 {
 	const char *errmsg = NULL;
-	u16 status = 0;
+	struct rblk_refusal refusal = {};
 	struct rblk_ctrl_opts *opts;
 	int ret;
 
@@ -1337,10 +1375,10 @@ static int rblk_nl_read_disc_log(struct genl_info *info, u32 max,
 	if (ret)
 		goto out_free_opts;
 
-	ret = rblk_discover(opts, max, log, &errmsg, &status);
+	ret = rblk_discover(opts, max, log, &errmsg, &refusal);
 	if (ret) {
 		rblk_nl_set_err_msg(info->extack, errmsg);
-		rblk_nl_set_err_status(info->extack, status);
+		rblk_nl_set_err_refusal(info->extack, &refusal);
 	}
 out_free_opts:
 	rblk_nl_free_opts(opts);

@@ -532,10 +532,18 @@ struct rblk_subsys {
  * @ctrl_config: CC property as last written
  * @cntlid: controller id
  * @connect_status: NVMe status (DNR and More cleared) of the last Fabrics
- *	Connect the target refused, 0 if none did
+ *	Connect or authentication command the target refused, 0 if none did
  * @auth_tid: DH-HMAC-CHAP transaction identifier of the next exchange
  *	(auth.c), one per exchange on any queue; under the connect's
  *	serialisation (first connect, then reconnect_work)
+ * @auth_reason: DH-HMAC-CHAP failure reason of the last exchange that
+ *	failed with one (the target's AUTH_Failure1 or the host's
+ *	AUTH_Failure2), 0 if none; same serialisation
+ * @auth_hashid: hash of the admin queue's last exchange, 0 when the last
+ *	connect did not authenticate; written by the connect, read locklessly
+ *	by %RBLK_CMD_GET
+ * @auth_dhgid: its DH group
+ * @auth_bidir: it authenticated the controller too
  * @subnqn: the subsystem NQN this association's Identify Controller
  *	reports (the connect's NQN if it reports none)
  * @subsys: the subsystem the controller is a path of, from its first
@@ -643,6 +651,10 @@ struct rblk_ctrl {
 	u16 cntlid;
 	u16 connect_status;
 	u16 auth_tid;
+	u8 auth_reason;
+	u8 auth_hashid;
+	u8 auth_dhgid;
+	bool auth_bidir;
 	char subnqn[RBLK_NQN_SIZE];
 	struct rblk_subsys *subsys;
 	struct list_head subsys_entry;
@@ -788,16 +800,30 @@ extern struct workqueue_struct *rblk_wq;
 extern unsigned int rblk_io_timeout;
 extern unsigned int rblk_admin_timeout;
 
+/**
+ * struct rblk_refusal - why a target refused a connect, for the netlink
+ *	error's cookie
+ * @status: NVMe status (DNR and More cleared) of the Fabrics Connect or
+ *	authentication command refused, 0 if none was
+ * @auth_reason: DH-HMAC-CHAP failure reason, 0 if none
+ */
+struct rblk_refusal {
+	u16 status;
+	u8 auth_reason;
+};
+
 /* host.c: the controller registry, as the control plane sees it */
 void rblk_opts_init(struct rblk_ctrl_opts *opts);
 struct rblk_ctrl *rblk_host_connect(const struct rblk_ctrl_opts *opts,
-				    const char **errmsg, u16 *status);
+				    const char **errmsg,
+				    struct rblk_refusal *refusal);
 int rblk_host_delete(struct rblk_ctrl *ctrl);
 struct rblk_ctrl *rblk_ctrl_find(int index, const char *name);
 struct rblk_ctrl *rblk_ctrl_next(int *index);
 struct rblk_ns *rblk_ns_find(struct rblk_ctrl *on, int index, const char *name);
 int rblk_discover(const struct rblk_ctrl_opts *opts, u32 max,
-		  struct rblk_disc_log *log, const char **errmsg, u16 *status);
+		  struct rblk_disc_log *log, const char **errmsg,
+		  struct rblk_refusal *refusal);
 int rblk_default_hostid(const char *hostnqn, uuid_t *hostid);
 int rblk_host_init(void);
 void rblk_host_exit(void);
@@ -901,6 +927,7 @@ void rblk_ctrl_teardown(struct rblk_ctrl *ctrl);
 void rblk_ctrl_stop(struct rblk_ctrl *ctrl);
 void rblk_ctrl_free_queues(struct rblk_ctrl *ctrl);
 void rblk_error_recovery(struct rblk_ctrl *ctrl);
+void rblk_ctrl_reauth(struct rblk_ctrl *ctrl);
 int rblk_ctrl_reset(struct rblk_ctrl *ctrl);
 bool rblk_ctrl_holds_io(struct rblk_ctrl *ctrl);
 void rblk_abort_rq(struct request *rq, bool timed_out);

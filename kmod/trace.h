@@ -14,6 +14,7 @@
 #include <linux/tracepoint.h>
 
 #include "rblk.h"
+#include "auth.h"
 
 /* Exported so that user-space tools can resolve __print_symbolic(). */
 TRACE_DEFINE_ENUM(RBLK_STATE_NEW);
@@ -159,6 +160,58 @@ TRACE_EVENT(rblk_queue_connect,
 	TP_printk("rblk-ctrl%d qid=%u size=%u result=%d",
 		  __entry->ctrl, __entry->qid, __entry->size,
 		  __entry->result)
+);
+
+TRACE_DEFINE_ENUM(RBLK_AUTH_STEP_NEGOTIATE);
+TRACE_DEFINE_ENUM(RBLK_AUTH_STEP_CHALLENGE);
+TRACE_DEFINE_ENUM(RBLK_AUTH_STEP_REPLY);
+TRACE_DEFINE_ENUM(RBLK_AUTH_STEP_SUCCESS1);
+TRACE_DEFINE_ENUM(RBLK_AUTH_STEP_SUCCESS2);
+TRACE_DEFINE_ENUM(RBLK_AUTH_STEP_DONE);
+
+/*
+ * One DH-HMAC-CHAP exchange on a queue, at its end: how far it got, what
+ * was negotiated, and why it failed.  Identifiers only: never a key,
+ * challenge, response or DH value.
+ */
+TRACE_EVENT(rblk_auth,
+	TP_PROTO(struct rblk_ctrl *ctrl, u16 qid, u8 step, u8 hashid,
+		 u8 dhgid, bool bidir, int result, u16 status, u8 reason),
+	TP_ARGS(ctrl, qid, step, hashid, dhgid, bidir, result, status,
+		reason),
+	TP_STRUCT__entry(
+		__field(int, ctrl)
+		__field(u16, qid)
+		__field(u8, step)
+		__field(u8, hashid)
+		__field(u8, dhgid)
+		__field(bool, bidir)
+		__field(int, result)
+		__field(u16, status)
+		__field(u8, reason)
+	),
+	TP_fast_assign(
+		__entry->ctrl = ctrl->index;
+		__entry->qid = qid;
+		__entry->step = step;
+		__entry->hashid = hashid;
+		__entry->dhgid = dhgid;
+		__entry->bidir = bidir;
+		__entry->result = result;
+		__entry->status = status;
+		__entry->reason = reason;
+	),
+	TP_printk("rblk-ctrl%d qid=%u step=%s hash=%u dhgroup=%u bidir=%d result=%d status=%#x reason=%u",
+		  __entry->ctrl, __entry->qid,
+		  __print_symbolic(__entry->step,
+				   { RBLK_AUTH_STEP_NEGOTIATE, "negotiate" },
+				   { RBLK_AUTH_STEP_CHALLENGE, "challenge" },
+				   { RBLK_AUTH_STEP_REPLY, "reply" },
+				   { RBLK_AUTH_STEP_SUCCESS1, "success1" },
+				   { RBLK_AUTH_STEP_SUCCESS2, "success2" },
+				   { RBLK_AUTH_STEP_DONE, "done" }),
+		  __entry->hashid, __entry->dhgid, __entry->bidir,
+		  __entry->result, __entry->status, __entry->reason)
 );
 
 TRACE_EVENT(rblk_error_recovery,
