@@ -567,11 +567,9 @@ int rblk_auth_queue(struct rblk_ctrl *ctrl, u16 qid, u32 authreq,
 	struct rblk_auth_xchg *x;
 	int ret;
 
-	if (!qid) {
-		/* A new association: not authenticated until proven. */
-		WRITE_ONCE(ctrl->auth_hashid, 0);
-		WRITE_ONCE(ctrl->auth_bidir, false);
-	}
+	/* A new association: not authenticated until proven. */
+	if (!qid)
+		WRITE_ONCE(ctrl->auth_result, 0);
 	ctrl->auth_reason = 0;
 	if (authreq & NVME_CONNECT_AUTHREQ_ASCR) {
 		rblk_err(ctrl, "queue %u: target requires secure channel concatenation (TLS), which rblk cannot do\n",
@@ -619,10 +617,8 @@ int rblk_auth_queue(struct rblk_ctrl *ctrl, u16 qid, u32 authreq,
 	if (ret) {
 		ctrl->auth_reason = x->reason;
 	} else if (!qid) {
-		/* For RBLK_CMD_GET, read locklessly: the hash last. */
-		WRITE_ONCE(ctrl->auth_dhgid, x->dhgid);
-		WRITE_ONCE(ctrl->auth_bidir, x->bidir);
-		WRITE_ONCE(ctrl->auth_hashid, x->hashid);
+		WRITE_ONCE(ctrl->auth_result,
+			   RBLK_AUTH_RESULT(x->hashid, x->dhgid, x->bidir));
 	}
 	rblk_auth_xchg_free(x);
 	return ret;

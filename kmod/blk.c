@@ -657,6 +657,24 @@ static noinline __cold void rblk_complete_rq_status(struct request *rq)
 	unsigned long delay = 0;
 
 	switch (rblk_decide(ctrl, rq)) {
+	case RBLK_REAUTH:
+		/*
+		 * By a reconnect, which authenticates every queue; the
+		 * command waits for it, charged a retry so that a target
+		 * that keeps asking fails it in the end, or goes to another
+		 * path meanwhile (the reconnects the target asks for are
+		 * bounded too: rblk_ctrl_reauth()).
+		 */
+		if (rblk_ctrl_reauth(ctrl)) {
+			if (rblk_rq_mpath(rq)) {
+				rblk_failover_rq(rq);
+				return;
+			}
+			req->retries++;
+			blk_mq_requeue_request(rq, true);
+			return;
+		}
+		fallthrough;
 	case RBLK_COMPLETE:
 		if (req->status && (req->flags & RBLK_REQ_TIMED_OUT))
 			rblk_warn(ctrl, "queue %u: command %#x (opcode %#x) failed after %u retries\n",
@@ -668,21 +686,6 @@ static noinline __cold void rblk_complete_rq_status(struct request *rq)
 		rblk_account(rq, req->status, ktime_get_ns());
 		blk_mq_end_request(rq, likely(!req->status) ? BLK_STS_OK :
 				   rblk_status_to_blk(req->status));
-		return;
-	case RBLK_REAUTH:
-		/*
-		 * By a reconnect, which authenticates every queue; the
-		 * command waits for it, charged a retry so that a target
-		 * that keeps asking fails it in the end, or goes to another
-		 * path meanwhile.
-		 */
-		rblk_ctrl_reauth(ctrl);
-		if (rblk_rq_mpath(rq)) {
-			rblk_failover_rq(rq);
-			return;
-		}
-		req->retries++;
-		blk_mq_requeue_request(rq, true);
 		return;
 	case RBLK_FAILOVER:
 		rblk_failover_rq(rq);
@@ -710,11 +713,11 @@ static void rblk_complete_rq(struct request *rq)
 {
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 
-	trace_rblk_complete_rq(rq);
-	rblk_unmap_data(rq);
 	if (unlikely(!req->status && !blk_rq_is_passthrough(rq) &&
 		     rblk_fault_auth_required()))
 		req->status = NVME_SC_AUTH_REQUIRED;
+	trace_rblk_complete_rq(rq);
+	rblk_unmap_data(rq);
 	/* Success, the bulk, is what rblk_decide() would complete. */
 	if (likely(!req->status)) {
 		rblk_account(rq, 0, ktime_get_ns());

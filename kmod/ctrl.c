@@ -186,16 +186,36 @@ void rblk_error_recovery(struct rblk_ctrl *ctrl)
  * @ctrl: controller
  *
  * The reconnect authenticates every queue (Documentation/auth.rst:
- * Re-authentication).  Callable from any context; only the first caller
- * of a live controller does anything.
+ * Re-authentication), at once, as a user's reset: the association is
+ * healthy.  Callable from any context; only the first caller of a live
+ * controller starts it.
+ *
+ * Return: true if the command may wait for that reconnect (one began, or
+ * one is under way); false if it should fail: the controller holds no
+ * host key (it could not authenticate: nvme ends such a command too), or
+ * the target asked %RBLK_MAX_REAUTHS times within %RBLK_REAUTH_WINDOW.
  */
-void rblk_ctrl_reauth(struct rblk_ctrl *ctrl)
+bool rblk_ctrl_reauth(struct rblk_ctrl *ctrl)
 {
-	clear_bit(RBLK_CTRL_USER_RESET, &ctrl->flags);
-	if (rblk_begin_reset(ctrl, false, false)) {
-		trace_rblk_error_recovery(ctrl);
+	if (!ctrl->opts.host_key)
+		return false;
+	if (rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE)
+		return true;
+	/* Racy, and only a bound: completions of several CPUs may come here. */
+	if (time_after(jiffies, READ_ONCE(ctrl->reauth_at) + RBLK_REAUTH_WINDOW)) {
+		WRITE_ONCE(ctrl->reauth_at, jiffies);
+		atomic_set(&ctrl->reauths, 0);
+	}
+	if (atomic_read(&ctrl->reauths) >= RBLK_MAX_REAUTHS) {
+		rblk_warn(ctrl, "target asked for authentication again %d times within %d s: failing the command\n",
+			  RBLK_MAX_REAUTHS, RBLK_REAUTH_WINDOW / HZ);
+		return false;
+	}
+	if (rblk_begin_reset(ctrl, true, false)) {
+		atomic_inc(&ctrl->reauths);
 		rblk_info(ctrl, "target asks for authentication again: reconnecting\n");
 	}
+	return true;
 }
 
 /**

@@ -677,21 +677,22 @@ static size_t rblk_nl_ctrl_attrs_size(void)
 static int rblk_nl_put_dhchap(struct sk_buff *skb, struct rblk_ctrl *ctrl)
 {
 	const struct rblk_ctrl_opts *o = &ctrl->opts;
-	u8 hashid = READ_ONCE(ctrl->auth_hashid);
+	u32 result = READ_ONCE(ctrl->auth_result);
 	u8 flags = 0;
 
 	if (o->host_key)
 		flags |= RBLK_DHCHAP_F_HOST_KEY;
 	if (o->ctrl_key)
 		flags |= RBLK_DHCHAP_F_CTRL_KEY;
-	if (hashid && READ_ONCE(ctrl->auth_bidir))
+	if (RBLK_AUTH_RESULT_BIDIR(result))
 		flags |= RBLK_DHCHAP_F_BIDIRECTIONAL;
 	if (flags && nla_put_u8(skb, RBLK_ATTR_DHCHAP_FLAGS, flags))
 		return -EMSGSIZE;
-	if (hashid &&
-	    (nla_put_u8(skb, RBLK_ATTR_DHCHAP_HASH, hashid) ||
+	if (result &&
+	    (nla_put_u8(skb, RBLK_ATTR_DHCHAP_HASH,
+			RBLK_AUTH_RESULT_HASH(result)) ||
 	     nla_put_u8(skb, RBLK_ATTR_DHCHAP_DHGROUP,
-			READ_ONCE(ctrl->auth_dhgid))))
+			RBLK_AUTH_RESULT_DHGROUP(result))))
 		return -EMSGSIZE;
 	return 0;
 }

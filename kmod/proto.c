@@ -148,6 +148,9 @@ const char *rblk_status_name(u16 status, bool io)
 			return "Attempted Write to Read Only Range";
 		case 0x183:
 			return "Command Size Limit Exceeded";
+		case NVME_SC_AUTH_REQUIRED:
+			/* Any command's: the table names it. */
+			break;
 		default:
 			return "Unknown";
 		}

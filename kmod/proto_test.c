@@ -1066,7 +1066,9 @@ static void rblk_test_status_names(struct kunit *test)
 			   "Conflicting Attributes");
 	KUNIT_EXPECT_STREQ(test, rblk_status_name(0x180, false),
 			   "Incompatible Format");
-	KUNIT_EXPECT_STREQ(test, rblk_status_name(0x191, true), "Unknown");
+	KUNIT_EXPECT_STREQ(test, rblk_status_name(0x191, true),
+			   "Authentication Required");
+	KUNIT_EXPECT_STREQ(test, rblk_status_name(0x190, true), "Unknown");
 	KUNIT_EXPECT_STREQ(test, rblk_status_name(0x7ff, false), "Unknown");
 	KUNIT_EXPECT_STREQ(test, rblk_io_opcode_name(nvme_cmd_read), "Read");
 	KUNIT_EXPECT_STREQ(test, rblk_io_opcode_name(nvme_cmd_flush), "Flush");

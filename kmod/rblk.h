@@ -77,6 +77,20 @@
 #define RBLK_SEND_WR_FACTOR	3
 #define RBLK_CM_TIMEOUT_MS	3000
 #define RBLK_MAX_RETRIES	5
+/*
+ * Reconnects to authenticate again a target may ask for (191h) within a
+ * minute; beyond, the command fails: a target that asks again after every
+ * reconnect would otherwise reset the controller forever.
+ */
+#define RBLK_MAX_REAUTHS	RBLK_MAX_RETRIES
+#define RBLK_REAUTH_WINDOW	(60 * HZ)
+
+/* &rblk_ctrl.auth_result: hash and DH group identifiers, bidirectional. */
+#define RBLK_AUTH_RESULT(hashid, dhgid, bidir)				\
+	((u32)(hashid) | (u32)(dhgid) << 8 | (u32)!!(bidir) << 16)
+#define RBLK_AUTH_RESULT_HASH(r)	((u8)(r))
+#define RBLK_AUTH_RESULT_DHGROUP(r)	((u8)((r) >> 8))
+#define RBLK_AUTH_RESULT_BIDIR(r)	(!!((r) >> 16))
 #define RBLK_DEF_QUEUE_SIZE	128
 #define RBLK_DEF_KATO		5
 #define RBLK_DEF_RECONNECT	10
@@ -539,11 +553,12 @@ struct rblk_subsys {
  * @auth_reason: DH-HMAC-CHAP failure reason of the last exchange that
  *	failed with one (the target's AUTH_Failure1 or the host's
  *	AUTH_Failure2), 0 if none; same serialisation
- * @auth_hashid: hash of the admin queue's last exchange, 0 when the last
- *	connect did not authenticate; written by the connect, read locklessly
- *	by %RBLK_CMD_GET
- * @auth_dhgid: its DH group
- * @auth_bidir: it authenticated the controller too
+ * @auth_result: what the admin queue's last exchange negotiated,
+ *	RBLK_AUTH_RESULT(); 0 when the last connect did not authenticate.
+ *	One word: written by the connect, read locklessly by %RBLK_CMD_GET
+ * @reauths: reconnects a target asked for with 191h (re-authentication)
+ *	since @reauth_at, bounded by %RBLK_MAX_REAUTHS
+ * @reauth_at: when the first of them began (jiffies)
  * @subnqn: the subsystem NQN this association's Identify Controller
  *	reports (the connect's NQN if it reports none)
  * @subsys: the subsystem the controller is a path of, from its first
@@ -652,9 +667,9 @@ struct rblk_ctrl {
 	u16 connect_status;
 	u16 auth_tid;
 	u8 auth_reason;
-	u8 auth_hashid;
-	u8 auth_dhgid;
-	bool auth_bidir;
+	u32 auth_result;
+	atomic_t reauths;
+	unsigned long reauth_at;
 	char subnqn[RBLK_NQN_SIZE];
 	struct rblk_subsys *subsys;
 	struct list_head subsys_entry;
@@ -927,7 +942,7 @@ void rblk_ctrl_teardown(struct rblk_ctrl *ctrl);
 void rblk_ctrl_stop(struct rblk_ctrl *ctrl);
 void rblk_ctrl_free_queues(struct rblk_ctrl *ctrl);
 void rblk_error_recovery(struct rblk_ctrl *ctrl);
-void rblk_ctrl_reauth(struct rblk_ctrl *ctrl);
+bool rblk_ctrl_reauth(struct rblk_ctrl *ctrl);
 int rblk_ctrl_reset(struct rblk_ctrl *ctrl);
 bool rblk_ctrl_holds_io(struct rblk_ctrl *ctrl);
 void rblk_abort_rq(struct request *rq, bool timed_out);

@@ -1,12 +1,15 @@
 #!/bin/sh
-# A target that asks the host to authenticate again: an I/O completing
-# with status 191h (Authentication Required) without DNR, injected with
-# rblk's auth_required fault (debugfs; the debug kernel: nvmet itself
-# always sets DNR).  The controller reconnects (which authenticates every
-# queue where the target asks), the command is retried on the new
-# association and succeeds: no I/O error, the data on the target.  Always
-# failing, every retry is refused: the write fails after its retries, with
-# the status named, and the controller is live (no reset loop left).
+# A target that asks the host to authenticate again: a block I/O
+# completing with status 191h (Authentication Required) without DNR,
+# injected with rblk's auth_required fault (debugfs; the debug kernel:
+# nvmet itself always sets DNR).  This kernel cannot authenticate (the
+# debug kernel is 6.1: no NVMe authentication library) and the controller
+# holds no host key, so, as nvme ends such a command, the write fails with
+# the status named, and nothing else happens: no reconnect, the controller
+# live, I/O after it fine, the data written before it intact on the
+# target.  (With a host key the controller reconnects, authenticating
+# every queue, and the command is retried: Documentation/auth.rst,
+# Re-authentication; not reachable on this kernel.)
 # rblk-timeout: 300
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -17,38 +20,28 @@ dev=$(rblk_connect "$RBLK_NSID_FILE" -c 1 -l 30) || exit 1
 ctrl=$(rblk_ctrl_of "$dev") || fail "no controller for $dev"
 pattern_file /tmp/p 1048576
 off=$((3 * 1048576))
+dd if=/tmp/p of="$dev" bs=1048576 seek=$((off / 1048576)) oflag=direct \
+	conv=notrunc 2>/dev/null || fail "the first write failed"
 before=$(rblk_attr "$dev" reconnects)
 
 dmesg -c > /dev/null
 rblk_fault_arm 1
-dd if=/tmp/p of="$dev" bs=1048576 seek=$((off / 1048576)) oflag=direct \
-	conv=notrunc 2> /tmp/dd.err ||
-	fail "the write failed across the re-authentication: $(cat /tmp/dd.err)"
-[ "$(cat "$F/times")" -eq 0 ] || fail "the fault never fired"
-rblk_wait_state "$dev" live 30 || fail "$ctrl not live again: $(rblk_attr "$dev" state)"
-dmesg | grep -q "$ctrl: target asks for authentication again: reconnecting" ||
-	fail "no re-authentication message: $(dmesg | grep "$ctrl" | tail -n 5)"
-[ "$(rblk_attr "$dev" reconnects)" -gt "$before" ] || fail "no reconnect"
-dmesg | grep -q 'Authentication Required' &&
-	fail "the retried write was logged as failed: $(dmesg | grep 'Authentication Required')"
-read_region "$RBLK_BACKING" "$off" 1048576 /tmp/p.store
-assert_same /tmp/p /tmp/p.store "the write in the target's backing file"
-read_direct "$dev" "$off" 1048576 /tmp/p.dev
-assert_same /tmp/p /tmp/p.dev "the write read back through $dev"
-log "191h without DNR: reconnected, the write retried and on the target"
-
-# A target that keeps asking: the command fails in the end, named.
-rblk_fault_arm -1
-if dd if=/tmp/p of="$dev" bs=4096 count=1 oflag=direct conv=notrunc \
-	2> /tmp/dd.err; then
-	fail "a write the target always refuses succeeded"
+if dd if=/tmp/p of="$dev" bs=4096 count=1 seek=$((off / 4096 + 256)) \
+	oflag=direct conv=notrunc 2> /tmp/dd.err; then
+	fail "a write refused with 191h succeeded without a host key"
 fi
+[ "$(cat "$F/times")" -eq 0 ] || fail "the fault never fired"
 echo 0 > "$F/probability"
-dmesg | grep -q "${dev#/dev/}: Write(0x1) @ LBA .*Authentication Required" ||
+dmesg | grep -q "${dev#/dev/}: Write(0x1) @ LBA .*Authentication Required (sct 0x1 / sc 0x91)" ||
 	fail "the failed write's status is not named: $(dmesg | tail -n 5)"
-rblk_wait_state "$dev" live 60 || fail "$ctrl not live after the refusals: $(rblk_attr "$dev" state)"
-dd if="$dev" of=/dev/null bs=4096 count=16 iflag=direct 2>/dev/null ||
-	fail "I/O fails after the injection stopped"
-log "a target that keeps asking: the write failed after its retries, $ctrl live"
+dmesg | grep -q "$ctrl: target asks for authentication again" &&
+	fail "a controller without a host key reconnected to authenticate"
+[ "$(rblk_attr "$dev" state)" = live ] || fail "$ctrl not live: $(rblk_attr "$dev" state)"
+[ "$(rblk_attr "$dev" reconnects)" -eq "$before" ] || fail "the controller reconnected"
+read_region "$RBLK_BACKING" "$off" 1048576 /tmp/p.store
+assert_same /tmp/p /tmp/p.store "the first write in the target's backing file"
+read_direct "$dev" "$off" 1048576 /tmp/p.dev
+assert_same /tmp/p /tmp/p.dev "the first write read back through $dev"
+log "191h without DNR and no host key: the write failed, named; no reconnect, data intact"
 rblk_disconnect "$dev"
 exit 0
