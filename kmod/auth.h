@@ -12,25 +12,6 @@
 #include "compat.h"
 #include "rblk.h"	/* the stubs set rblk_ctrl's flags */
 
-/**
- * enum rblk_auth_step - how far a DH-HMAC-CHAP exchange got (tracepoint
- *	rblk_auth)
- * @RBLK_AUTH_STEP_NEGOTIATE: sending AUTH_Negotiate
- * @RBLK_AUTH_STEP_CHALLENGE: receiving and answering the Challenge
- * @RBLK_AUTH_STEP_REPLY: sending the Reply
- * @RBLK_AUTH_STEP_SUCCESS1: receiving Success1 (or Failure1)
- * @RBLK_AUTH_STEP_SUCCESS2: checking the controller, sending Success2
- * @RBLK_AUTH_STEP_DONE: authenticated
- */
-enum rblk_auth_step {
-	RBLK_AUTH_STEP_NEGOTIATE,
-	RBLK_AUTH_STEP_CHALLENGE,
-	RBLK_AUTH_STEP_REPLY,
-	RBLK_AUTH_STEP_SUCCESS1,
-	RBLK_AUTH_STEP_SUCCESS2,
-	RBLK_AUTH_STEP_DONE,
-};
-
 #ifdef RBLK_HAVE_NVME_AUTH
 int rblk_auth_keys_parse(struct rblk_ctrl_opts *opts, const char *secret,
 			 const char *ctrl_secret, bool secret_default,

@@ -11,6 +11,7 @@
 #include <linux/blkdev.h>
 
 #include "rblk.h"
+#include "stats.h"
 #include "trace.h"
 
 /*

@@ -35,6 +35,7 @@
 #include <trace/events/block.h>
 
 #include "rblk.h"
+#include "stats.h"
 #include "trace.h"
 
 #define RBLK_MAX_DISK_INDEX	((1U << MINORBITS) / RBLK_MINORS - 1)

@@ -24,6 +24,7 @@
 #include <net/genetlink.h>
 
 #include "rblk.h"
+#include "stats.h"
 #include "auth.h"
 
 #define RBLK_TRTYPE_MAX_LEN	15

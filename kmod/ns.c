@@ -22,6 +22,7 @@
 
 #include "fault.h"
 #include "rblk.h"
+#include "stats.h"
 
 /* Namespace ids one Identify Active Namespace ID list page holds. */
 #define RBLK_NS_LIST_LEN	(NVME_IDENTIFY_DATA_SIZE / sizeof(__le32))

@@ -91,6 +91,25 @@
 #define RBLK_AUTH_RESULT_HASH(r)	((u8)(r))
 #define RBLK_AUTH_RESULT_DHGROUP(r)	((u8)((r) >> 8))
 #define RBLK_AUTH_RESULT_BIDIR(r)	(!!((r) >> 16))
+
+/**
+ * enum rblk_auth_step - how far a DH-HMAC-CHAP exchange got (tracepoint
+ *	rblk_auth)
+ * @RBLK_AUTH_STEP_NEGOTIATE: sending AUTH_Negotiate
+ * @RBLK_AUTH_STEP_CHALLENGE: receiving and answering the Challenge
+ * @RBLK_AUTH_STEP_REPLY: sending the Reply
+ * @RBLK_AUTH_STEP_SUCCESS1: receiving Success1 (or Failure1)
+ * @RBLK_AUTH_STEP_SUCCESS2: checking the controller, sending Success2
+ * @RBLK_AUTH_STEP_DONE: authenticated
+ */
+enum rblk_auth_step {
+	RBLK_AUTH_STEP_NEGOTIATE,
+	RBLK_AUTH_STEP_CHALLENGE,
+	RBLK_AUTH_STEP_REPLY,
+	RBLK_AUTH_STEP_SUCCESS1,
+	RBLK_AUTH_STEP_SUCCESS2,
+	RBLK_AUTH_STEP_DONE,
+};
 #define RBLK_DEF_QUEUE_SIZE	128
 #define RBLK_DEF_KATO		5
 #define RBLK_DEF_RECONNECT	10
@@ -992,75 +1011,6 @@ void rblk_get_effects_log(struct rblk_ctrl *ctrl);
 int rblk_get_disc_log(struct rblk_ctrl *ctrl, u32 max,
 		      struct rblk_disc_log *log);
 int rblk_send_keep_alive(struct rblk_ctrl *ctrl, rq_end_io_fn *done);
-
-/* stats.c: per-CPU statistics */
-int rblk_iostats_init(struct rblk_iostats *st);
-void rblk_iostats_exit(struct rblk_iostats *st);
-void rblk_iostats_error(struct rblk_iostats *st, u16 status);
-void rblk_iostats_timeout(struct rblk_iostats *st);
-void rblk_iostats_read(struct rblk_iostats *st, struct rblk_stats *s);
-void rblk_iostats_reset(struct rblk_iostats *st);
-void rblk_stats_add(struct rblk_stats *sum, const struct rblk_stats *s);
-u64 rblk_stats_errors(const struct rblk_stats *s);
-
-static inline unsigned int rblk_lat_bucket(u64 ns)
-{
-	u64 us = div_u64(ns, NSEC_PER_USEC);
-
-	if (!us)
-		return 0;
-	return min_t(unsigned int, ilog2(us), RBLK_LAT_BUCKETS - 1);
-}
-
-/**
- * rblk_iostats_account() - count one block request as it ends
- * @st: counters of the request's namespace
- * @rq: the request, before it is ended
- * @status: its NVMe status; nonzero counts one error by status class
- * @now: ktime_get_ns() at completion, read once for a batch of them;
- *	unused (and may be 0) when @status is nonzero
- *
- * Inline: every I/O is counted, and a success with a constant @status
- * is then a few per-CPU increments.
- */
-static __always_inline void rblk_iostats_account(struct rblk_iostats *st,
-						 struct request *rq,
-						 u16 status, u64 now)
-{
-	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
-	struct rblk_stats __percpu *s = st->cpu;
-	enum rblk_stat_attr ios, bytes;
-
-	if (unlikely(status)) {
-		rblk_iostats_error(st, status);
-		return;
-	}
-	switch (req_op(rq)) {
-	case REQ_OP_READ:
-		ios = RBLK_STAT_READS;
-		bytes = RBLK_STAT_READ_BYTES;
-		break;
-	case REQ_OP_WRITE:
-		ios = RBLK_STAT_WRITES;
-		bytes = RBLK_STAT_WRITE_BYTES;
-		/* A DSM range travels in-capsule too, but it is no write. */
-		if (req->flags & RBLK_REQ_INLINE)
-			this_cpu_inc(s->v[RBLK_STAT_INLINE_WRITES]);
-		break;
-	case REQ_OP_FLUSH:
-		ios = RBLK_STAT_FLUSHES;
-		bytes = 0;
-		break;
-	default:
-		ios = RBLK_STAT_DISCARDS;
-		bytes = RBLK_STAT_DISCARD_BYTES;
-		break;
-	}
-	this_cpu_inc(s->v[ios]);
-	if (bytes)
-		this_cpu_add(s->v[bytes], blk_rq_bytes(rq));
-	this_cpu_inc(s->lat_hist[rblk_lat_bucket(now - req->start_ns)]);
-}
 
 /* netlink.c: generic netlink control plane */
 int rblk_nl_init(void);

@@ -9,6 +9,7 @@
 #include <linux/spinlock.h>
 
 #include "rblk.h"
+#include "stats.h"
 
 /* Orders a reset's new baseline against readers subtracting the old one. */
 static DEFINE_SPINLOCK(rblk_stats_base_lock);

@@ -32,6 +32,7 @@
 #include <linux/uuid.h>
 
 #include "rblk.h"
+#include "stats.h"
 
 /* The controllers' class, /sys/class/rblk/. */
 struct class *rblk_class;

@@ -14,7 +14,6 @@
 #include <linux/tracepoint.h>
 
 #include "rblk.h"
-#include "auth.h"
 
 /* Exported so that user-space tools can resolve __print_symbolic(). */
 TRACE_DEFINE_ENUM(RBLK_STATE_NEW);
