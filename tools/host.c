@@ -82,16 +82,21 @@ static int read_line(const char *path, char *buf, size_t len)
 	}
 	fclose(f);
 	if (ret < 0)
-		return ret;
+		goto out;
 	for (s = line; isspace((unsigned char)*s); s++)
 		;
 	e = s + strlen(s);
 	while (e > s && isspace((unsigned char)e[-1]))
 		*--e = '\0';
-	if (strlen(s) >= len)
-		return -EFBIG;
+	if (strlen(s) >= len) {
+		ret = -EFBIG;
+		goto out;
+	}
 	strcpy(buf, s);
-	return 1;
+out:
+	/* One of the files holds a key. */
+	explicit_bzero(line, sizeof(line));
+	return ret;
 }
 
 static int file_err(char *err, size_t len, const char *path, int ret)
@@ -370,6 +375,47 @@ int host_resolve(struct host_info *h, const struct cfg *cfg, char *err,
 		h->id_src = m->src;
 	}
 	return 0;
+}
+
+int host_read_key(struct host_info *h, char *err, size_t len)
+{
+	int ret;
+
+	if (h->key_read)
+		return 0;
+	host_conf_path("hostkey", h->key_file, sizeof(h->key_file));
+	ret = read_line(h->key_file, h->key, sizeof(h->key));
+	if (ret < 0) {
+		host_forget_key(h);
+		return file_err(err, len, h->key_file, ret);
+	}
+	/* Never quoted, not even in part: it is a secret. */
+	if (ret && h->key[0] && !opts_dhchap_secret_valid(h->key)) {
+		host_forget_key(h);
+		snprintf(err, len,
+			 "%s: not a DH-HMAC-CHAP key (DHHC-1:NN:<base64>:, NN 00-03)",
+			 h->key_file);
+		return -1;
+	}
+	h->key_read = true;
+	h->has_key = ret && h->key[0];
+	return 0;
+}
+
+void host_apply_key(struct host_info *h, struct cfg *cfg)
+{
+	h->key_used = h->has_key && !(cfg->set & OPT(DHCHAP_SECRET));
+	if (!h->key_used)
+		return;
+	cfg->dhchap_secret = h->key;
+	cfg->dhchap_default = true;
+}
+
+void host_forget_key(struct host_info *h)
+{
+	explicit_bzero(h->key, sizeof(h->key));
+	h->has_key = false;
+	h->key_read = false;
 }
 
 void host_apply(const struct host_info *h, struct cfg *cfg)

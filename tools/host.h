@@ -47,4 +47,22 @@ int host_gen_hostnqn(char *buf, size_t len, struct machine_id *m);
 /* Put @h's identity into @cfg, for the request (@h must outlive @cfg). */
 void host_apply(const struct host_info *h, struct cfg *cfg);
 
+/*
+ * The default DH-HMAC-CHAP host key, SYSCONFDIR/nvme/hostkey (as current
+ * nvme-cli): its first line, trimmed, into @h (once; @h->has_key false
+ * for no file or an empty one).  0, or -1 with @err naming the file,
+ * never the key, when it is unreadable or not a key.
+ */
+int host_read_key(struct host_info *h, char *err, size_t len);
+
+/*
+ * @cfg without -S: the default key read into @h, if any, as the request's
+ * host key with RBLK_ATTR_DHCHAP_KEY_DEFAULT (@h must outlive @cfg).
+ * Sets @h->key_used to whether it did.
+ */
+void host_apply_key(struct host_info *h, struct cfg *cfg);
+
+/* Zero the key @h holds. */
+void host_forget_key(struct host_info *h);
+
 #endif /* NVMECFG_HOST_H */

@@ -172,6 +172,16 @@ struct host_info {
 	bool module_loaded;
 	char module_hostnqn[RBLK_NQN_MAX_LEN + 1];
 	char module_hostid[40];
+	/*
+	 * The default DH-HMAC-CHAP host key, read by host_read_key() only
+	 * (connect, connect-all, discover), never printed; key_used: the
+	 * last host_apply_key() sent it, to blame the file for it.
+	 */
+	char key_file[256];
+	bool key_read;
+	bool has_key;
+	bool key_used;
+	char key[RBLK_DHCHAP_SECRET_MAX_LEN + 1];
 };
 
 /* An RBLK_CMD_EVENT notification; ns only for the namespace events. */

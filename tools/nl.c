@@ -427,9 +427,12 @@ static int put_target(struct nl_msg *msg, const struct cfg *cfg)
 				     cfg->host_traddr);
 	if (!ret && (cfg->set & OPT(TOS)))
 		ret = nla_put_u8(msg, RBLK_ATTR_TOS, cfg->tos);
-	if (!ret && (cfg->set & OPT(DHCHAP_SECRET)))
+	if (!ret && ((cfg->set & OPT(DHCHAP_SECRET)) || cfg->dhchap_default))
 		ret = nla_put_string(msg, RBLK_ATTR_DHCHAP_SECRET,
 				     cfg->dhchap_secret);
+	/* Not the user's choice: where it cannot be used, it is ignored. */
+	if (!ret && !(cfg->set & OPT(DHCHAP_SECRET)) && cfg->dhchap_default)
+		ret = nla_put_flag(msg, RBLK_ATTR_DHCHAP_KEY_DEFAULT);
 	if (!ret && (cfg->set & OPT(DHCHAP_CTRL_SECRET)))
 		ret = nla_put_string(msg, RBLK_ATTR_DHCHAP_CTRL_SECRET,
 				     cfg->dhchap_ctrl_secret);

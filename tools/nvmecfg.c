@@ -67,6 +67,8 @@ static const char *blamed(int attr, const struct host_info *h, char *buf,
 		return h->nqn_file;
 	if (h && opt == OPT_HOSTID && h->id_src == ID_FILE)
 		return h->id_file;
+	if (h && opt == OPT_DHCHAP_SECRET && h->key_used)
+		return h->key_file;
 	if (opt < 0) {
 		snprintf(buf, len, "attribute %d", attr);
 		return buf;
@@ -215,6 +217,26 @@ static int resolve_host(const char *name, struct cfg *cfg,
 		return EXIT_USAGE;
 	}
 	host_apply(h, cfg);
+	return EXIT_OK;
+}
+
+/*
+ * Without -S, the default host key (/etc/nvme/hostkey) into @cfg, read
+ * only then: -S overrides a file that is not even readable.
+ */
+static int default_key(const char *name, struct cfg *cfg, struct host_info *h)
+{
+	char err[600];
+
+	if (cfg->set & OPT(DHCHAP_SECRET)) {
+		h->key_used = false;
+		return EXIT_OK;
+	}
+	if (host_read_key(h, err, sizeof(err))) {
+		fprintf(stderr, "nvmecfg: %s: %s\n", name, err);
+		return EXIT_USAGE;
+	}
+	host_apply_key(h, cfg);
 	return EXIT_OK;
 }
 
@@ -448,9 +470,11 @@ static int do_connect(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 
 	ret = resolve_host(cmd->name, cfg, &h);
 	if (!ret)
+		ret = default_key(cmd->name, cfg, &h);
+	if (!ret)
 		ret = open_nl(r);
 	if (ret)
-		return ret;
+		goto out;
 	warn_identity(cmd->name, &h);
 	ret = connect_wait(r, cfg, &ctrl);
 	if (ret) {
@@ -460,11 +484,14 @@ static int do_connect(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 		if (ret == -EALREADY && !(cfg->set & OPT(DUPLICATE_CONNECT)))
 			fprintf(stderr,
 				"nvmecfg: connect: -D (--duplicate-connect) allows a second controller\n");
-		return rc;
+		ret = rc;
+		goto out;
 	}
 	print_connect(stdout, cfg->format, &ctrl);
 	rnl_ctrl_free(&ctrl);
-	return EXIT_OK;
+out:
+	host_forget_key(&h);
+	return ret;
 }
 
 /* Gone already (deleted meanwhile, or being deleted): not a failure. */
@@ -854,16 +881,22 @@ static int do_discover(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 
 	ret = resolve_host(cmd->name, cfg, &h);
 	if (!ret)
+		ret = default_key(cmd->name, cfg, &h);
+	if (!ret)
 		ret = open_nl(r);
 	if (ret)
-		return ret;
+		goto out;
 	ret = rnl_discover(r, cfg, &log);
-	if (ret)
-		return report(cmd->name, NULL, r, ret, true, &h);
+	if (ret) {
+		ret = report(cmd->name, NULL, r, ret, true, &h);
+		goto out;
+	}
 	short_log_warning(cmd->name, &log);
 	print_discover(stdout, cfg->format, &log);
 	rnl_disc_free(&log);
-	return EXIT_OK;
+out:
+	host_forget_key(&h);
+	return ret;
 }
 
 /* --- connect-all --- */
@@ -882,13 +915,32 @@ struct connect_all {
 	size_t nr_ctrls;
 	size_t cap_ctrls;
 	bool warned;
+	bool key_bad;		/* the default key file: said, unusable */
 	int rc;			/* of the first failure */
 };
 
+/*
+ * The first failure, but a failed connect (1) over a usage error (2): the
+ * boot-time service retries on 1, and stops on 2.
+ */
 static void ca_fail(struct connect_all *ca, int rc)
 {
-	if (ca->rc == EXIT_OK)
+	if (ca->rc == EXIT_OK ||
+	    (ca->rc == EXIT_USAGE && rc == EXIT_KERNEL))
 		ca->rc = rc;
+}
+
+/* default_key() for a request of connect-all; a bad file said once. */
+static int ca_default_key(struct connect_all *ca, struct cfg *cfg,
+			  struct host_info *h)
+{
+	int ret;
+
+	if (ca->key_bad && !(cfg->set & OPT(DHCHAP_SECRET)))
+		return EXIT_USAGE;
+	ret = default_key(ca->cmd->name, cfg, h);
+	ca->key_bad |= ret != EXIT_OK;
+	return ret;
 }
 
 /* @c (its namespaces not kept) among the controllers there are. */
@@ -964,6 +1016,7 @@ static void connect_all_one(struct connect_all *ca,
 	char what[RBLK_NQN_MAX_LEN + RBLK_TRADDR_MAX_LEN + 512];
 	struct disc_log log;
 	struct host_info h;
+	struct cfg ask;
 	size_t i, k;
 	int ret;
 
@@ -971,6 +1024,20 @@ static void connect_all_one(struct connect_all *ca,
 	if (ret) {
 		ca_fail(ca, ret);
 		return;
+	}
+	/*
+	 * The discovery controller gets the host key, which it uses if it
+	 * authenticates, but not the controller key: that is the NVM
+	 * subsystems' (the kernel refuses one where the controller does
+	 * not authenticate, as nvmet's discovery controller does not).
+	 */
+	ask = dcfg;
+	ask.set &= ~OPT(DHCHAP_CTRL_SECRET);
+	ask.dhchap_ctrl_secret = NULL;
+	ret = ca_default_key(ca, &ask, &h);
+	if (ret) {
+		ca_fail(ca, ret);
+		goto out;
 	}
 	/* Once, not per discovery controller: the same host each time. */
 	if (!ca->warned) {
@@ -980,11 +1047,11 @@ static void connect_all_one(struct connect_all *ca,
 	if (job->where[0])
 		snprintf(what, sizeof(what), "%s: %s port %s (%s)", name,
 			 dcfg.traddr, dcfg.trsvcid ?: "4420", job->where);
-	ret = rnl_discover(ca->r, &dcfg, &log);
+	ret = rnl_discover(ca->r, &ask, &log);
 	if (ret) {
 		ca_fail(ca, report(name, job->where[0] ? what : NULL, ca->r,
 				   ret, true, &h));
-		return;
+		goto out;
 	}
 	short_log_warning(name, &log);
 
@@ -1014,6 +1081,11 @@ static void connect_all_one(struct connect_all *ca,
 				what, dup->name);
 			continue;
 		}
+		ret = ca_default_key(ca, &one, &h);
+		if (ret) {
+			ca_fail(ca, ret);
+			continue;
+		}
 		ret = connect_wait(ca->r, &one, &ctrl);
 		if (ret == -EALREADY) {
 			fprintf(stderr, "nvmecfg: %s: already connected\n",
@@ -1033,6 +1105,8 @@ static void connect_all_one(struct connect_all *ca,
 		rnl_ctrl_free(&ctrl);
 	}
 	rnl_disc_free(&log);
+out:
+	host_forget_key(&h);
 }
 
 /*

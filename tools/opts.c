@@ -92,9 +92,10 @@ static const struct opt_desc opt_descs[NR_OPTS] = {
 			    "allow a second controller to the same target" },
 	/* nvme-cli's letters and names. */
 	[OPT_DHCHAP_SECRET] = { 'S', "dhchap-secret", "KEY",
-			    "DH-HMAC-CHAP host key DHHC-1:NN:<base64>: (seen by ps; kernels with CONFIG_NVME_AUTH)" },
+			    "DH-HMAC-CHAP host key DHHC-1:NN:<base64>: (seen by ps; kernels with CONFIG_NVME_AUTH)",
+			    "/etc/nvme/hostkey if there" },
 	[OPT_DHCHAP_CTRL_SECRET] = { 'C', "dhchap-ctrl-secret", "KEY",
-			    "DH-HMAC-CHAP controller key: authenticate the controller too (needs -S)" },
+			    "DH-HMAC-CHAP controller key: authenticate the controller too (needs a host key)" },
 	[OPT_OUTPUT]	= { 'o', "output-format", "FMT",
 			    "output format: normal or json", "normal" },
 	[OPT_DEVICE]	= { 'd', "device", "NAME",

@@ -72,6 +72,12 @@ struct cfg {
 	uint8_t tos;
 	const char *dhchap_secret;	/* never printed */
 	const char *dhchap_ctrl_secret;	/* never printed */
+	/*
+	 * No -S: dhchap_secret is the default key (/etc/nvme/hostkey), sent
+	 * with RBLK_ATTR_DHCHAP_KEY_DEFAULT.  Not an option: host_apply_key()
+	 * sets it.
+	 */
+	bool dhchap_default;
 	enum out_format format;
 	const char *device;	/* "rblk-ctrlM" or "rblkN", without /dev/ */
 	uint32_t index;		/* of a namespace, rblkN */

@@ -36,7 +36,7 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..153"
+echo "1..164"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
@@ -253,6 +253,28 @@ echo "$UUID_B" > "$ROOT/sys/module/rblk/parameters/hostid"
 expect show_hostid_module 0 "^$UUID_B\$" $R $NVMECFG show-hostid
 rm -rf "$ROOT/sys"
 
+# The default DH-HMAC-CHAP host key, /etc/nvme/hostkey: read by connect,
+# connect-all and discover when -S is not given; a bad one is a usage
+# error naming the file, never the key.
+KEY=$ROOT/etc/nvme/hostkey
+KEY_A=DHHC-1:00:ia6zGodOr4SEG0Zzaw398rpY0wqipUWj4jWjUh4HWUz6aQ2n:
+printf 'DHHC-1:09:SeKrEt:\n' > "$KEY"
+# (connect-all reads it after opening netlink: the guest tests it.)
+for c in "connect -a 10.99.0.1 -n $NQN" "discover -a 10.99.0.1"; do
+	expect "hostkey_malformed_${c%% *}" 2 "^nvmecfg: ${c%% *}: $KEY: not a DH-HMAC-CHAP key \\(DHHC-1:NN:<base64>:, NN 00-03\\)\$" \
+		$R $NVMECFG $c
+done
+expect hostkey_malformed_not_shown 0 '^not shown$' \
+	sh -c "$R $NVMECFG connect -a 10.99.0.1 -n $NQN 2>&1 | grep -q SeKrEt || echo not shown"
+# Not the first line: only that one counts.
+printf 'SeKrEt\n%s\n' "$KEY_A" > "$KEY"
+expect hostkey_first_line 2 "connect: $KEY: not a DH-HMAC-CHAP key" \
+	$R $NVMECFG connect -a 10.99.0.1 -n $NQN
+mkdir -p "$ROOT/dir" && rm -f "$KEY" && ln -s "$ROOT/dir" "$KEY"
+expect hostkey_unreadable 2 "^nvmecfg: connect: $KEY: " \
+	$R $NVMECFG connect -a 10.99.0.1 -n $NQN
+rm -f "$KEY"
+
 # connect-all without -a: the lines of discovery.conf.
 CONF=$ROOT/etc/nvme/discovery.conf
 expect conf_missing 2 "connect-all: no -a given and no $CONF" \
@@ -437,7 +459,8 @@ if [ -d /sys/module/rblk ]; then
 	n=$((n + 1)); echo "ok $n module_missing_json # SKIP rblk loaded"
 	n=$((n + 1)); echo "ok $n module_missing_ctrl # SKIP rblk loaded"
 	for t in module_missing_hint ipv6_scope_id host_traddr disconnect_nqn \
-		 disconnect_all conf_valid conf_only_tcp connect_all_cmdline \
+		 disconnect_all hostkey_absent hostkey_empty hostkey_valid \
+		 hostkey_overridden conf_valid conf_only_tcp connect_all_cmdline \
 		 conf_bad_line_others_tried json_valid json_valid_warnings \
 		 discover_dump set_iopolicy_module_missing list_verbose \
 		 netns_other netns_unknown; do
@@ -459,6 +482,20 @@ else
 	expect disconnect_nqn 3 'rblk module not loaded' \
 		$NVMECFG disconnect -n $NQN
 	expect disconnect_all 3 'rblk module not loaded' $NVMECFG disconnect-all
+	# Past the default key file: absent, empty, a key, or a bad one
+	# with -S given (not read then).
+	expect hostkey_absent 3 'rblk module not loaded' \
+		$R $NVMECFG connect -a 10.99.0.1 -n $NQN
+	printf ' \n' > "$KEY"
+	expect hostkey_empty 3 'rblk module not loaded' \
+		$R $NVMECFG connect -a 10.99.0.1 -n $NQN
+	printf '%s\n' "$KEY_A" > "$KEY"
+	expect hostkey_valid 3 'rblk module not loaded' \
+		$R $NVMECFG discover -a 10.99.0.1
+	printf 'DHHC-1:09:SeKrEt:\n' > "$KEY"
+	expect hostkey_overridden 3 'rblk module not loaded' \
+		$R $NVMECFG connect -a 10.99.0.1 -n $NQN -S "$KEY_A"
+	rm -f "$KEY"
 	# Comments, blanks, '=' separators and other transports are fine.
 	printf '# c\n\n-t rdma -a 10.99.0.1 -s 4420\n--transport=tcp -a 10.99.0.3\n--traddr=10.99.0.2 -q host-x --keep-alive-tmo=3\n' > "$CONF"
 	expect conf_valid 3 "$CONF:4: warning: skipping transport tcp \(only rdma\)" \

@@ -5,11 +5,15 @@
  * the requests the commands build are read back.
  */
 #include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 
 #include "fixtures.h"
+#include "host.h"
 #include "ktap.h"
 #include "nl.h"
 #include "output.h"
@@ -540,6 +544,96 @@ static void request_connect(void)
 	nlmsg_free(msg);
 }
 
+#define KEY_A	"DHHC-1:00:ia6zGodOr4SEG0Zzaw398rpY0wqipUWj4jWjUh4HWUz6aQ2n:"
+#define KEY_B	"DHHC-1:01:hmanLCrDbvXq5W6yb1xg0hhJeNC/qWFxMoTUwa3fJ+k4QwRN:"
+
+/*
+ * The keys: -S and -C as given; the default key (/etc/nvme/hostkey, no
+ * -S) flagged as such; -S wins over it.
+ */
+static void request_dhchap(void)
+{
+	struct nlattr *tb[RBLK_ATTR_MAX + 1];
+	struct cfg cfg = { .traddr = "10.99.0.1", .nqn = FIX_NQN };
+	struct nl_msg *msg = answer(RBLK_CMD_CONNECT);
+
+	CHECK(!rnl_put_connect(msg, &cfg));
+	request_attrs(msg, tb);
+	CHECK(!tb[RBLK_ATTR_DHCHAP_SECRET] && !tb[RBLK_ATTR_DHCHAP_CTRL_SECRET]);
+	CHECK(!tb[RBLK_ATTR_DHCHAP_KEY_DEFAULT]);
+	nlmsg_free(msg);
+
+	cfg.set = OPT(DHCHAP_SECRET) | OPT(DHCHAP_CTRL_SECRET);
+	cfg.dhchap_secret = KEY_A;
+	cfg.dhchap_ctrl_secret = KEY_B;
+	msg = answer(RBLK_CMD_CONNECT);
+	CHECK(!rnl_put_connect(msg, &cfg));
+	request_attrs(msg, tb);
+	CHECK(tb[RBLK_ATTR_DHCHAP_SECRET] &&
+	      !strcmp(nla_get_string(tb[RBLK_ATTR_DHCHAP_SECRET]), KEY_A));
+	CHECK(tb[RBLK_ATTR_DHCHAP_CTRL_SECRET] &&
+	      !strcmp(nla_get_string(tb[RBLK_ATTR_DHCHAP_CTRL_SECRET]), KEY_B));
+	CHECK(!tb[RBLK_ATTR_DHCHAP_KEY_DEFAULT]);
+	nlmsg_free(msg);
+
+	/* The default key, with -C: both, and the flag. */
+	cfg.set = OPT(DHCHAP_CTRL_SECRET);
+	cfg.dhchap_default = true;
+	msg = answer(RBLK_CMD_CONNECT);
+	CHECK(!rnl_put_connect(msg, &cfg));
+	request_attrs(msg, tb);
+	CHECK(tb[RBLK_ATTR_DHCHAP_SECRET] &&
+	      !strcmp(nla_get_string(tb[RBLK_ATTR_DHCHAP_SECRET]), KEY_A));
+	CHECK(tb[RBLK_ATTR_DHCHAP_CTRL_SECRET]);
+	CHECK(tb[RBLK_ATTR_DHCHAP_KEY_DEFAULT] &&
+	      nla_len(tb[RBLK_ATTR_DHCHAP_KEY_DEFAULT]) == 0);
+	nlmsg_free(msg);
+}
+
+/* From the file to the request, as connect does it. */
+static void request_default_key_file(void)
+{
+	char root[256], path[512];
+	struct nlattr *tb[RBLK_ATTR_MAX + 1];
+	struct cfg cfg = { .traddr = "10.99.0.1", .nqn = FIX_NQN };
+	struct host_info h;
+	struct nl_msg *msg;
+	char err[600];
+	FILE *f;
+
+	snprintf(root, sizeof(root), "%s/nvmecfg-decode.XXXXXX",
+		 getenv("TMPDIR") ?: "/tmp");
+	CHECK(mkdtemp(root));
+	setenv("NVMECFG_TEST_ROOT", root, 1);
+	snprintf(path, sizeof(path), "%s%s", root, "/etc");
+	mkdir(path, 0755);
+	strcat(path, "/nvme");
+	mkdir(path, 0755);
+	strcat(path, "/hostkey");
+	f = fopen(path, "w");
+	CHECK(f && fputs(KEY_B "\n", f) >= 0 && !fclose(f));
+
+	CHECK(!host_resolve(&h, &cfg, err, sizeof(err)));
+	CHECK(!host_read_key(&h, err, sizeof(err)));
+	host_apply_key(&h, &cfg);
+	msg = answer(RBLK_CMD_CONNECT);
+	CHECK(!rnl_put_connect(msg, &cfg));
+	request_attrs(msg, tb);
+	CHECK(tb[RBLK_ATTR_DHCHAP_SECRET] &&
+	      !strcmp(nla_get_string(tb[RBLK_ATTR_DHCHAP_SECRET]), KEY_B));
+	CHECK(tb[RBLK_ATTR_DHCHAP_KEY_DEFAULT]);
+	nlmsg_free(msg);
+	host_forget_key(&h);
+
+	unlink(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
+	rmdir(root);
+	unsetenv("NVMECFG_TEST_ROOT");
+}
+
 static void request_host_traddr_tos(void)
 {
 	struct nlattr *tb[RBLK_ATTR_MAX + 1];
@@ -836,6 +930,8 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(event_controller),
 	KTAP_CASE(request_selectors),
 	KTAP_CASE(request_connect),
+	KTAP_CASE(request_dhchap),
+	KTAP_CASE(request_default_key_file),
 	KTAP_CASE(request_host_traddr_tos),
 	KTAP_CASE(get_host_traddr_tos),
 	KTAP_CASE(discover_dump),

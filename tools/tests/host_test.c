@@ -123,6 +123,7 @@ static void reset(void)
 {
 	rm("/etc/nvme/hostnqn");
 	rm("/etc/nvme/hostid");
+	rm("/etc/nvme/hostkey");
 	rm("/sys/module/rblk/parameters/hostnqn");
 	rm("/sys/module/rblk/parameters/hostid");
 	rmdir(strcat(strcpy(err, root), "/sys/module/rblk/parameters"));
@@ -303,6 +304,86 @@ static void apply(void)
 	CHECK(resolve(NULL, NULL) == 0);
 	host_apply(&h, &cfg);
 	CHECK(!cfg.set && !cfg.hostnqn);
+}
+
+/* A key of 32 bytes and its CRC, as nvme gen-dhchap-key writes one. */
+#define KEY_A	"DHHC-1:00:ia6zGodOr4SEG0Zzaw398rpY0wqipUWj4jWjUh4HWUz6aQ2n:"
+#define KEY_B	"DHHC-1:01:hmanLCrDbvXq5W6yb1xg0hhJeNC/qWFxMoTUwa3fJ+k4QwRN:"
+
+/* host_read_key() after a fresh resolve; its error, never the key. */
+static int read_key(void)
+{
+	struct cfg cfg = { 0 };
+
+	err[0] = '\0';
+	CHECK(host_resolve(&h, &cfg, err, sizeof(err)) == 0);
+	return host_read_key(&h, err, sizeof(err));
+}
+
+/* /etc/nvme/hostkey: present, absent, empty, malformed; -S overrides it. */
+static void default_key(void)
+{
+	struct cfg cfg = { 0 };
+	char want[600];
+
+	reset();
+	CHECK(read_key() == 0 && !h.has_key);
+	CHECK_CONTAINS(h.key_file, "/etc/nvme/hostkey");
+	CHECK_PREFIX(h.key_file, root);
+	host_apply_key(&h, &cfg);
+	CHECK(!cfg.dhchap_default && !cfg.dhchap_secret && !h.key_used);
+
+	/* The first line, trimmed, as the other files. */
+	put("/etc/nvme/hostkey", "  " KEY_A " \n" KEY_B "\n");
+	CHECK(read_key() == 0 && h.has_key);
+	host_apply_key(&h, &cfg);
+	CHECK(cfg.dhchap_default && h.key_used);
+	CHECK_STR(cfg.dhchap_secret, KEY_A);
+	CHECK(!(cfg.set & OPT(DHCHAP_SECRET)));
+
+	/* -S wins: the file's key is not used. */
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.set = OPT(DHCHAP_SECRET);
+	cfg.dhchap_secret = KEY_B;
+	host_apply_key(&h, &cfg);
+	CHECK(!cfg.dhchap_default && !h.key_used);
+	CHECK_STR(cfg.dhchap_secret, KEY_B);
+
+	/* Forgotten: zeroed. */
+	host_forget_key(&h);
+	CHECK(!h.has_key && !h.key[0]);
+
+	/* Empty, or blanks only: no key, as no file. */
+	put("/etc/nvme/hostkey", "");
+	CHECK(read_key() == 0 && !h.has_key);
+	put("/etc/nvme/hostkey", " \t\n" KEY_A "\n");
+	CHECK(read_key() == 0 && !h.has_key);
+
+	/* Malformed: an error naming the file, without the key. */
+	put("/etc/nvme/hostkey", "DHHC-1:07:SeKrEt:\n");
+	CHECK(read_key() == -1 && !h.has_key && !h.key[0]);
+	snprintf(want, sizeof(want),
+		 "%s/etc/nvme/hostkey: not a DH-HMAC-CHAP key (DHHC-1:NN:<base64>:, NN 00-03)",
+		 root);
+	CHECK_STR(err, want);
+	CHECK(!strstr(err, "SeKrEt"));
+	put("/etc/nvme/hostkey", "SeKrEt\n");
+	CHECK(read_key() == -1);
+	CHECK(!strstr(err, "SeKrEt"));
+	/* Longer than a key can be. */
+	memset(want, 'A', 300);
+	want[300] = '\0';
+	put("/etc/nvme/hostkey", want);
+	CHECK(read_key() == -1);
+	CHECK_CONTAINS(err, "/etc/nvme/hostkey: line too long");
+	CHECK(!strstr(err, "AAAA"));
+
+	/* Unreadable (a directory will do, for root too). */
+	rm("/etc/nvme/hostkey");
+	mkdirs("/etc/nvme/hostkey");
+	CHECK(read_key() == -1);
+	CHECK_CONTAINS(err, "/etc/nvme/hostkey: ");
+	rmdir(strcat(strcpy(want, root), "/etc/nvme/hostkey"));
 }
 
 /* Without /etc/nvme/hostnqn: the NQN of the DMI product UUID, lowercase. */
@@ -538,6 +619,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(dmi_entries),
 	KTAP_CASE(device_tree),
 	KTAP_CASE(gen_hostnqn),
+	KTAP_CASE(default_key),
 };
 
 int main(void)
