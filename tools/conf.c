@@ -42,8 +42,11 @@ void conf_free(struct conf *c)
 {
 	size_t i;
 
-	for (i = 0; i < c->nr_strs; i++)
+	/* Some are DH-HMAC-CHAP keys. */
+	for (i = 0; i < c->nr_strs; i++) {
+		explicit_bzero(c->strs[i], strlen(c->strs[i]));
 		free(c->strs[i]);
+	}
 	free(c->strs);
 	free(c->e);
 	memset(c, 0, sizeof(*c));
@@ -133,13 +136,6 @@ static struct conf_entry *add_entry(struct conf *c)
 /* --- discovery.conf --- */
 
 /*
- * Why connect-all refuses a DH-HMAC-CHAP key (-S, -C, "dhchap_key",
- * "dhchap_ctrl_key"), rather than drop it: the target would be connected
- * unauthenticated, or its controller not authenticated.
- */
-#define NO_AUTH	"connect-all takes no DH-HMAC-CHAP key (nvmecfg connect -S/-C does)"
-
-/*
  * nvme-cli's options of nvme discover and connect-all (2.x) that rblk
  * has not: ignored with a warning.  Never print their values: some are
  * secrets.  -F is nvme-cli's short --fast_io_fail_tmo, which rblk has.
@@ -208,6 +204,22 @@ static bool is_value(const char *arg)
 			!isdigit((unsigned char)arg[1]));
 }
 
+static bool is_key_opt(int id)
+{
+	return id == OPT_DHCHAP_SECRET || id == OPT_DHCHAP_CTRL_SECRET;
+}
+
+/*
+ * Argument @arg (option @id, or -1) is the value of -S or -C: the one
+ * after (@after) "-S" or "--dhchap-secret", or "-SKEY".
+ */
+static bool key_value(const char *arg, int id, bool after)
+{
+	if (after)
+		return arg[0] != '-';
+	return is_key_opt(id) && arg[1] != '-' && arg[2];
+}
+
 /*
  * Drop from @argv the nvme-cli options rblk has not (and their values),
  * each with a warning; what is neither rblk's nor nvme-cli's stays, for
@@ -218,38 +230,33 @@ static int drop_foreign(struct conf *c, const char *name, unsigned int line,
 			int argc, char **argv)
 {
 	bool key = false;
-	int i, n = 1;
+	int i, n = 1, key_at = -1;
 
-	/*
-	 * A key the loop below does not refuse by its option's name (one
-	 * spelt as nvme-cli's getopt_long_only() also takes it, grouped
-	 * after a letter dropped here, or with one dash) is refused after
-	 * it: never dropped with the line kept, nor quoted as a stray
-	 * argument.
-	 */
-	for (i = 1; i < argc; i++)
-		key |= !!strstr(argv[i], "DHHC-1:");
 	for (i = 1; i < argc; i++) {
 		const struct foreign_opt *f;
 		char *arg = argv[i];
 		int id;
 
+		/*
+		 * A key anywhere but as the value of -S or -C (an option
+		 * spelt as nvme-cli's getopt_long_only() also takes it,
+		 * grouped after a letter dropped here, one dash, a stray
+		 * argument) refuses the line: never dropped with the line
+		 * kept, nor quoted in a message.
+		 */
+		id = arg[0] == '-' && arg[1] ? opts_find(arg) : -1;
+		if (strstr(arg, "DHHC-1:") && !key_value(arg, id, i == key_at))
+			key = true;
 		if (arg[0] != '-' || !arg[1] || !strcmp(arg, "--")) {
 			argv[n++] = arg;
 			continue;
 		}
-		id = opts_find(arg);
 		if (id >= 0 && (CONF_LINE_OPTS & (1U << id))) {
+			/* "-S KEY", "--dhchap-secret KEY": the next one. */
+			if (is_key_opt(id) && (arg[1] == '-' || !arg[2]))
+				key_at = i + 1;
 			argv[n++] = arg;
 			continue;
-		}
-		if (id == OPT_DHCHAP_SECRET || id == OPT_DHCHAP_CTRL_SECRET) {
-			char opt[48];
-
-			say(c, name, line, "line", "%s: %s",
-			    opts_name(id, opt, sizeof(opt)), NO_AUTH);
-			c->errors++;
-			return 0;
 		}
 		if (arg[1] == 'F') {
 			char *s;
@@ -278,7 +285,8 @@ static int drop_foreign(struct conf *c, const char *name, unsigned int line,
 			i++;
 	}
 	if (key) {
-		say(c, name, line, "line", "a DH-HMAC-CHAP key: %s", NO_AUTH);
+		say(c, name, line, "line",
+		    "a DH-HMAC-CHAP key not given with -S or -C");
 		c->errors++;
 		return 0;
 	}
@@ -389,6 +397,8 @@ int conf_parse_discovery(struct conf *c, const char *name, FILE *f,
 		if (ret)
 			return ret;
 	}
+	/* The last line may hold a key. */
+	explicit_bzero(buf, sizeof(buf));
 	if (ferror(f)) {
 		say(c, name, 0, NULL, "%s", strerror(EIO));
 		c->errors++;
@@ -425,6 +435,7 @@ enum key_kind {
 	K_FLAG,		/* a boolean option: true sets it */
 	K_IGNORE,	/* nvme-cli's, not rblk's: a warning */
 	K_REFUSE,	/* nvme-cli's, not rblk's: an error, the entry skipped */
+	K_SECRET,	/* a key: a string option, "" or null none here */
 	K_DISCOVERY,	/* "discovery": a discovery controller's port */
 };
 
@@ -449,6 +460,11 @@ struct key_desc {
 #define REFUSED(k, w)	{ .key = (k), .kind = K_REFUSE, .opt = -1, .why = (w) }
 #define WALKED(k)	{ .key = (k), .kind = K_IGNORE, .opt = -1 }
 
+/*
+ * A controller key (dhchap_ctrl_key) anywhere but in a port is refused,
+ * not ignored: the controller would not be authenticated.
+ */
+#define NO_CTRL_KEY	"a port's key only (where libnvme reads it)"
 #define NO_TLS		"TLS is NVMe/TCP's"
 #define NO_DIGEST	"digests are NVMe/TCP's"
 #define NO_PERSISTENT	"rblk keeps no discovery controller connected"
@@ -470,8 +486,8 @@ static const struct key_desc port_keys[] = {
 	KEY("duplicate_connect", K_FLAG, OPT_DUPLICATE_CONNECT),
 	KEY("discovery", K_DISCOVERY, -1),
 	IGNORED("host_iface", "rblk binds by host_traddr, else by routing"),
-	REFUSED("dhchap_key", NO_AUTH),
-	REFUSED("dhchap_ctrl_key", NO_AUTH),
+	KEY("dhchap_key", K_SECRET, OPT_DHCHAP_SECRET),
+	KEY("dhchap_ctrl_key", K_SECRET, OPT_DHCHAP_CTRL_SECRET),
 	IGNORED("keyring", NO_TLS),
 	IGNORED("tls_key", NO_TLS),
 	IGNORED("tls_key_identity", NO_TLS),
@@ -488,7 +504,9 @@ static const struct key_desc subsys_keys[] = {
 	KEY("nqn", K_STRING, OPT_NQN),
 	WALKED("ports"),
 	IGNORED("application", "rblk has no nvme-cli --context"),
-	REFUSED("dhchap_key", NO_AUTH),
+	/* rblk's: libnvme reads a host's and a port's only. */
+	KEY("dhchap_key", K_SECRET, OPT_DHCHAP_SECRET),
+	REFUSED("dhchap_ctrl_key", NO_CTRL_KEY),
 	{ NULL },
 };
 
@@ -496,7 +514,8 @@ static const struct key_desc host_keys[] = {
 	KEY("hostnqn", K_STRING, OPT_HOSTNQN),
 	KEY("hostid", K_STRING, OPT_HOSTID),
 	WALKED("subsystems"),
-	REFUSED("dhchap_key", NO_AUTH),
+	KEY("dhchap_key", K_SECRET, OPT_DHCHAP_SECRET),
+	REFUSED("dhchap_ctrl_key", NO_CTRL_KEY),
 	IGNORED("hostsymname", "rblk sends no host symbolic name"),
 	IGNORED("persistent_discovery_ctrl", NO_PERSISTENT),
 	{ NULL },
@@ -584,6 +603,16 @@ static int json_member(struct json_ctx *x, const struct key_desc *keys,
 		else if (v->b)
 			opts_set(cfg, k->opt, NULL);
 		return 0;
+	case K_SECRET:
+		/* No key ("", null): the level above's, if any. */
+		if (v->type == JIN_NULL ||
+		    (v->type == JIN_STRING && !v->str[0]))
+			return 0;
+		if (v->type != JIN_STRING)
+			break;
+		if (opts_set(cfg, k->opt, v->str) != OPTS_OK)
+			goto bad_value;
+		return 0;
 	case K_STRING:
 		if (v->type != JIN_STRING)
 			break;
@@ -610,7 +639,8 @@ static int json_member(struct json_ctx *x, const struct key_desc *keys,
 	}
 	say(x->c, x->name, v->line, x->level, "\"%s\": %s expected, not %s",
 	    m->key,
-	    k->kind == K_STRING ? "a string" : k->kind == K_INT ?
+	    k->kind == K_STRING || k->kind == K_SECRET ? "a string" :
+	    k->kind == K_INT ?
 	    "a whole number" : "true or false", jin_type_name(v->type));
 	x->c->errors++;
 	return -1;
@@ -655,6 +685,22 @@ static bool json_object(struct json_ctx *x, const struct jin_value *v,
 	return false;
 }
 
+/*
+ * @cfg's keys into the conf, the level above's (nearest wins) already
+ * there or not; 0 or -ENOMEM.
+ */
+static int keep_keys(struct conf *c, struct cfg *cfg)
+{
+	if ((cfg->set & OPT(DHCHAP_SECRET)) &&
+	    !(cfg->dhchap_secret = keep(c, strdup(cfg->dhchap_secret))))
+		return -ENOMEM;
+	if ((cfg->set & OPT(DHCHAP_CTRL_SECRET)) &&
+	    !(cfg->dhchap_ctrl_secret =
+	      keep(c, strdup(cfg->dhchap_ctrl_secret))))
+		return -ENOMEM;
+	return 0;
+}
+
 /* A port of subsystem @subnqn of the host @host says. */
 static int json_port(struct json_ctx *x, const struct jin_value *port,
 		     const struct cfg *host, const char *subnqn, bool disc)
@@ -696,7 +742,8 @@ static int json_port(struct json_ctx *x, const struct jin_value *port,
 	    (cfg.trsvcid &&
 	     !(cfg.trsvcid = keep(x->c, strdup(cfg.trsvcid)))) ||
 	    (cfg.host_traddr &&
-	     !(cfg.host_traddr = keep(x->c, strdup(cfg.host_traddr)))))
+	     !(cfg.host_traddr = keep(x->c, strdup(cfg.host_traddr)))) ||
+	    keep_keys(x->c, &cfg))
 		return -ENOMEM;
 	/* A discovery controller is asked by its subsystem's NQN. */
 	if (disc || discovery) {
@@ -718,7 +765,7 @@ static int json_subsys(struct json_ctx *x, const struct jin_value *s,
 		       const struct cfg *host)
 {
 	const struct jin_value *ports;
-	struct cfg cfg = *host;
+	struct cfg cfg = *host, base = *host;
 	bool bad, unused;
 	const char *nqn;
 	size_t i;
@@ -743,8 +790,15 @@ static int json_subsys(struct json_ctx *x, const struct jin_value *s,
 	nqn = keep(x->c, strdup(cfg.nqn));
 	if (!nqn)
 		return -ENOMEM;
+	/* Its ports start from the host, but with its key if it has one. */
+	if (cfg.set & OPT(DHCHAP_SECRET)) {
+		base.dhchap_secret = keep(x->c, strdup(cfg.dhchap_secret));
+		if (!base.dhchap_secret)
+			return -ENOMEM;
+		base.set |= OPT(DHCHAP_SECRET);
+	}
 	for (i = 0; i < ports->nr; i++) {
-		ret = json_port(x, &ports->items[i], host, nqn,
+		ret = json_port(x, &ports->items[i], &base, nqn,
 				!strcmp(nqn, CONF_DISC_NQN));
 		if (ret)
 			return ret;
@@ -774,7 +828,7 @@ static int json_host(struct json_ctx *x, const struct jin_value *h)
 		return 0;
 	}
 	cfg.hostnqn = keep(x->c, strdup(cfg.hostnqn));
-	if (!cfg.hostnqn)
+	if (!cfg.hostnqn || keep_keys(x->c, &cfg))
 		return -ENOMEM;
 	subs = json_array(x, h, "subsystems", &bad);
 	if (!subs)
@@ -890,6 +944,9 @@ out:
 		c->errors++;
 	}
 out_said:
+	/* It may hold keys. */
+	if (text)
+		explicit_bzero(text, len);
 	free(text);
 	if (fd >= 0)
 		close(fd);

@@ -43,7 +43,7 @@ struct cmd {
 			 OPT(QUEUE_SIZE) | OPT(CTRL_LOSS_TMO) | \
 			 OPT(RECONNECT_DELAY) | OPT(KATO) | \
 			 OPT(FAST_IO_FAIL_TMO) | OPT(DUPLICATE_CONNECT))
-/* DH-HMAC-CHAP keys: connect and discover (not yet connect-all). */
+/* DH-HMAC-CHAP keys: connect, connect-all and discover. */
 #define AUTH_OPTS	(OPT(DHCHAP_SECRET) | OPT(DHCHAP_CTRL_SECRET))
 #define CONNECT_OPTS	(TARGET_OPTS | TUNING_OPTS | OPT(NSID) | \
 			 OPT(WAIT_TIMEOUT) | AUTH_OPTS)
@@ -901,7 +901,7 @@ out:
 
 /* --- connect-all --- */
 
-_Static_assert(CONF_LINE_OPTS == (TARGET_OPTS | TUNING_OPTS),
+_Static_assert(CONF_LINE_OPTS == (TARGET_OPTS | TUNING_OPTS | AUTH_OPTS),
 	       "a discovery.conf line takes nvme discover's options");
 
 struct connect_all {
@@ -1266,8 +1266,8 @@ static const struct cmd cmds[] = {
 	  OPT(TRADDR) | OPT(NQN), "-a ADDR -n NQN [OPTIONS]",
 	  "create a controller and a /dev/rblkN per namespace" },
 	{ "connect-all", do_connect_all,
-	  TARGET_OPTS | TUNING_OPTS | OPT(WAIT_TIMEOUT) | OPT(CONFIG) |
-	  OPT(HELP), 0, "[-a ADDR | -J FILE] [OPTIONS]",
+	  TARGET_OPTS | TUNING_OPTS | AUTH_OPTS | OPT(WAIT_TIMEOUT) |
+	  OPT(CONFIG) | OPT(HELP), 0, "[-a ADDR | -J FILE] [OPTIONS]",
 	  "connect every subsystem of discovery logs (-a, or the files)" },
 	{ "disconnect", do_disconnect,
 	  DEV_OPTS | OPT(NQN) | OPT(WAIT_TIMEOUT) | OPT(HELP), OPT(DEVICE),

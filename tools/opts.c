@@ -724,6 +724,8 @@ void opts_merge(struct cfg *dst, const struct cfg *def)
 	MERGE(FAST_IO_FAIL_TMO, fast_io_fail_tmo);
 	MERGE(HOST_TRADDR, host_traddr);
 	MERGE(TOS, tos);
+	MERGE(DHCHAP_SECRET, dhchap_secret);
+	MERGE(DHCHAP_CTRL_SECRET, dhchap_ctrl_secret);
 	MERGE(OUTPUT, format);
 	MERGE(WAIT_TIMEOUT, wait_timeout);
 #undef MERGE

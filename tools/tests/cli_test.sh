@@ -36,7 +36,7 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..164"
+echo "1..168"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
@@ -301,14 +301,19 @@ expect conf_flag_value 2 "$CONF:1: unexpected argument '1'" \
 	$R $NVMECFG connect-all
 # nvme-cli's options rblk has not: a warning naming each and the line;
 # a bad line is skipped and fails the run (exit 2), after the others.  A
-# DH-HMAC-CHAP key, which connect-all does not take, makes a bad line.
-printf -- '-a 10.99.0.1 --host-iface=eth0 -i 0\n-a 10.99.0.2 --dhchap-secret DHHC-1:00:SeKrEt:\n' > "$CONF"
+# DH-HMAC-CHAP key anywhere but after -S or -C makes a bad line, and so
+# does a malformed one, neither said.
+printf -- '-a 10.99.0.1 --host-iface=eth0 -i 0\n-a 10.99.0.2 -q DHHC-1:00:SeKrEt:\n-a 10.99.0.3 -C DHHC-1:05:SeKrEt:\n' > "$CONF"
 expect conf_nvme_cli_option 2 "$CONF:1: --nr-io-queues \\(-i\\): 0 is out of range 1-128; line skipped" \
 	$R $NVMECFG connect-all
-expect conf_nvme_cli_option_warnings 0 "^nvmecfg: connect-all: $CONF:1: warning: ignoring --host-iface \\(-f\\): rblk binds by --host-traddr, else by routing nvmecfg: connect-all: $CONF:1: --nr-io-queues \\(-i\\): 0 is out of range 1-128; line skipped nvmecfg: connect-all: $CONF:2: --dhchap-secret \\(-S\\): connect-all takes no DH-HMAC-CHAP key \\(nvmecfg connect -S/-C does\\); line skipped \$" \
+expect conf_nvme_cli_option_warnings 0 "^nvmecfg: connect-all: $CONF:1: warning: ignoring --host-iface \\(-f\\): rblk binds by --host-traddr, else by routing nvmecfg: connect-all: $CONF:1: --nr-io-queues \\(-i\\): 0 is out of range 1-128; line skipped nvmecfg: connect-all: $CONF:2: a DH-HMAC-CHAP key not given with -S or -C; line skipped nvmecfg: connect-all: $CONF:3: --dhchap-ctrl-secret \\(-C\\): not a DH-HMAC-CHAP key \\(DHHC-1:NN:<base64>:, NN 00-03\\); line skipped \$" \
 	sh -c "$R $NVMECFG connect-all 2>&1 | tr '\n' ' '"
 expect conf_secret_not_shown 0 '^not shown$' \
 	sh -c "$R $NVMECFG connect-all 2>&1 | grep -q SeKrEt || echo not shown"
+expect connect_all_bad_key 2 "^nvmecfg: connect-all: --dhchap-secret \\(-S\\): not a DH-HMAC-CHAP key" \
+	$NVMECFG connect-all -a 10.99.0.1 -S DHHC-1:00:SeKrEt
+expect connect_all_bad_key_not_shown 0 '^not shown$' \
+	sh -c "$NVMECFG connect-all -a 10.99.0.1 -S DHHC-1:00:SeKrEt 2>&1 | grep -q SeKrEt || echo not shown"
 
 # config.json (-J FILE, else /etc/nvme/config.json): nvme-cli's schema.
 JSON=$ROOT/etc/nvme/config.json
@@ -348,6 +353,17 @@ expect json_bad_port 2 "$JSON:9: \"queue_size\": a whole number expected, not a 
 	$R $NVMECFG connect-all
 expect json_bad_port_messages 0 "^nvmecfg: connect-all: $JSON:8: warning: skipping transport tcp \\(only rdma\\) nvmecfg: connect-all: $JSON:9: [^ ]+ a whole number expected, not a string; port skipped \$" \
 	sh -c "$R $NVMECFG connect-all 2>&1 | tr '\n' ' '"
+# A controller key of a host: refused, exit 2, the key not shown.
+cat > "$JSON" <<'EOF_JSON'
+[{"hostnqn": "nqn.2014-08.org.nvmexpress:uuid:12345678-9abc-def0-0123-456789abcdef",
+  "dhchap_ctrl_key": "DHHC-1:00:SeKrEt:",
+  "subsystems": [{"nqn": "nqn.2026-12.io.rblk:test",
+    "ports": [{"transport": "rdma", "traddr": "10.99.0.1"}]}]}]
+EOF_JSON
+expect json_ctrl_key_refused 2 "^nvmecfg: connect-all: $JSON:2: \"dhchap_ctrl_key\": a port's key only \\(where libnvme reads it\\); host skipped\$" \
+	$R $NVMECFG connect-all
+expect json_ctrl_key_not_shown 0 '^not shown$' \
+	sh -c "$R $NVMECFG connect-all 2>&1 | grep -q SeKrEt || echo not shown"
 rm -f "$JSON"
 
 # list-subsys reads sysfs, below $NVMECFG_TEST_ROOT here: two subsystems
@@ -462,6 +478,7 @@ if [ -d /sys/module/rblk ]; then
 		 disconnect_all hostkey_absent hostkey_empty hostkey_valid \
 		 hostkey_overridden conf_valid conf_only_tcp connect_all_cmdline \
 		 conf_bad_line_others_tried json_valid json_valid_warnings \
+		 json_key_taken json_key_not_shown \
 		 discover_dump set_iopolicy_module_missing list_verbose \
 		 netns_other netns_unknown; do
 		n=$((n + 1)); echo "ok $n $t # SKIP rblk loaded"
@@ -540,15 +557,15 @@ EOF_JSON
 		$R $NVMECFG connect-all -J "$JSON"
 	expect json_valid_warnings 0 "^nvmecfg: connect-all: $JSON:13: warning: ignoring \"host_iface\": rblk binds by host_traddr, else by routing nvmecfg: connect-all: $JSON:16: warning: ignoring \"persistent\": rblk keeps no discovery controller connected nvmecfg: rblk module not loaded" \
 		sh -c "$R $NVMECFG connect-all 2>&1 | tr '\n' ' '"
-	# A DH-HMAC-CHAP key: its port refused (never connected without it),
-	# exit 2, the key not shown.
+	# DH-HMAC-CHAP keys of a port: taken, past the file, never shown.
 	cat > "$JSON" <<'EOF_JSON'
 [{"hostnqn": "nqn.2014-08.org.nvmexpress:uuid:12345678-9abc-def0-0123-456789abcdef",
+  "dhchap_key": "DHHC-1:00:SeKrEt:",
   "subsystems": [{"nqn": "nqn.2026-12.io.rblk:test",
     "ports": [{"transport": "rdma", "traddr": "10.99.0.1",
       "dhchap_ctrl_key": "DHHC-1:00:SeKrEt:"}]}]}]
 EOF_JSON
-	expect json_key_refused 2 "^nvmecfg: connect-all: $JSON:4: \"dhchap_ctrl_key\": connect-all takes no DH-HMAC-CHAP key \\(nvmecfg connect -S/-C does\\); port skipped\$" \
+	expect json_key_taken 3 'rblk module not loaded' \
 		$R $NVMECFG connect-all
 	expect json_key_not_shown 0 '^not shown$' \
 		sh -c "$R $NVMECFG connect-all 2>&1 | grep -q SeKrEt || echo not shown"

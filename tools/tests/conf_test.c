@@ -282,52 +282,113 @@ static void json_ignored_keys(void)
  * error, what holds it skipped (never connected without it), the rest
  * taken, and the key never said.  No key ("", null) is no error.
  */
-static void json_refused_keys(void)
-{
-	static const char *const keys[] = {
-		"\"dhchap_key\": \"DHHC-1:00:SeKrEt:\"",
-		"\"dhchap_ctrl_key\": \"DHHC-1:00:SeKrEt:\"",
-	};
-	char doc[2048], want[160];
-	size_t i;
+#define KEY_H	"DHHC-1:00:SeKrEtHost:"
+#define KEY_S	"DHHC-1:01:SeKrEtSubsys:"
+#define KEY_P	"DHHC-1:02:SeKrEtPort:"
+#define KEY_C	"DHHC-1:03:SeKrEtCtrl:"
+#define KEY_CMD	"DHHC-1:00:SeKrEtCmdLine:"
 
-	for (i = 0; i < ARRAY_SIZE(keys); i++) {
-		start();
-		snprintf(doc, sizeof(doc), ONE_PORT("{ \"transport\": \"rdma\", \"traddr\": \"10.0.0.1\", %s }"),
-			 keys[i]);
-		CHECK(!json(doc));
-		CHECK(conf.nr == 0 && conf.errors == 1);
-		snprintf(want, sizeof(want), "pfx: " PORT_LINE "%.*s: connect-all takes no DH-HMAC-CHAP key (nvmecfg connect -S/-C does); port skipped\n",
-			 (int)(strchr(keys[i] + 1, '"') - keys[i] + 1), keys[i]);
-		CHECK_STR(msgs(), want);
-		CHECK(!strstr(msgs(), "SeKrEt"));
-		stop();
-	}
-	/* Of a host: the host skipped, the next one taken. */
+/* Entry @i's host key (NULL: none) and controller key. */
+static void check_keys(size_t i, const char *host, const char *ctrl)
+{
+	const struct cfg *c;
+
+	CHECK(i < conf.nr);
+	if (i >= conf.nr)
+		return;
+	c = &conf.e[i].cfg;
+	CHECK(!!(c->set & OPT(DHCHAP_SECRET)) == !!host);
+	CHECK(!!(c->set & OPT(DHCHAP_CTRL_SECRET)) == !!ctrl);
+	if (host && (c->set & OPT(DHCHAP_SECRET)))
+		CHECK_STR(c->dhchap_secret, host);
+	if (ctrl && (c->set & OPT(DHCHAP_CTRL_SECRET)))
+		CHECK_STR(c->dhchap_ctrl_secret, ctrl);
+	CHECK(!c->dhchap_default);
+}
+
+/*
+ * DH-HMAC-CHAP keys: "dhchap_key" of a host, a subsystem (rblk's) or a
+ * port, the nearest winning ("" and null: none at that level);
+ * "dhchap_ctrl_key" of a port.  Never in a message.
+ */
+static void json_keys(void)
+{
+	char *text;
+
 	start();
-	CHECK(!json("[{\"hostnqn\": \"h\", \"dhchap_key\": \"DHHC-1:00:SeKrEt:\",\n"
+	/* Held by the conf, not by the text, which goes. */
+	text = strdup("[{\"hostnqn\": \"h\", \"dhchap_key\": \"" KEY_H "\",\n"
+		      "  \"subsystems\": [\n"
+		      "   {\"nqn\": \"" NQN "\", \"ports\": [\n"
+		      "    {\"transport\": \"rdma\", \"traddr\": \"10.0.0.1\"},\n"
+		      "    {\"transport\": \"rdma\", \"traddr\": \"10.0.0.2\",\n"
+		      "     \"dhchap_key\": \"" KEY_P "\", \"dhchap_ctrl_key\": \"" KEY_C "\"},\n"
+		      "    {\"transport\": \"rdma\", \"traddr\": \"10.0.0.3\",\n"
+		      "     \"dhchap_key\": \"\", \"dhchap_ctrl_key\": \"" KEY_C "\"}]},\n"
+		      "   {\"nqn\": \"" NQN2 "\", \"dhchap_key\": \"" KEY_S "\", \"ports\": [\n"
+		      "    {\"transport\": \"rdma\", \"traddr\": \"10.0.0.4\"},\n"
+		      "    {\"transport\": \"rdma\", \"traddr\": \"10.0.0.5\",\n"
+		      "     \"dhchap_key\": \"" KEY_P "\"}]}]},\n"
+		      " {\"hostnqn\": \"h2\", \"dhchap_key\": null,\n"
+		      "  \"subsystems\": [{\"nqn\": \"" NQN "\", \"dhchap_key\": \"\",\n"
+		      "   \"ports\": [{\"transport\": \"rdma\", \"traddr\": \"10.0.0.6\",\n"
+		      "    \"dhchap_key\": null}]}]}]");
+	CHECK(text && !json(text));
+	memset(text, 'x', strlen(text));
+	free(text);
+	CHECK_STR(msgs(), "");
+	CHECK(!conf.errors && conf.nr == 6);
+	/* The host's; the port's own; "" at the port: the host's. */
+	check_keys(0, KEY_H, NULL);
+	check_keys(1, KEY_P, KEY_C);
+	check_keys(2, KEY_H, KEY_C);
+	/* The subsystem's over the host's; the port's over both. */
+	check_keys(3, KEY_S, NULL);
+	check_keys(4, KEY_P, NULL);
+	/* None anywhere. */
+	check_keys(5, NULL, NULL);
+	stop();
+
+	/* The command line's for entries without their own, key by key. */
+	defaults.set = OPT(DHCHAP_SECRET) | OPT(DHCHAP_CTRL_SECRET);
+	defaults.dhchap_secret = KEY_CMD;
+	defaults.dhchap_ctrl_secret = KEY_CMD;
+	start();
+	CHECK(!json(ONE_PORT("{\"transport\": \"rdma\", \"traddr\": \"10.0.0.1\", \"dhchap_key\": \"" KEY_P "\"}, {\"transport\": \"rdma\", \"traddr\": \"10.0.0.2\"}")));
+	CHECK(!conf.errors && conf.nr == 2);
+	check_keys(0, KEY_P, KEY_CMD);
+	check_keys(1, KEY_CMD, KEY_CMD);
+	stop();
+}
+
+/*
+ * A controller key but in a port, a malformed key, a key not a string:
+ * errors that skip their entry, the key never said.
+ */
+static void json_bad_keys(void)
+{
+	start();
+	CHECK(!json("[{\"hostnqn\": \"h\", \"dhchap_ctrl_key\": \"" KEY_C "\",\n"
 		    "  \"subsystems\": [{\"nqn\": \"" NQN "\",\n"
 		    "   \"ports\": [{\"transport\": \"rdma\", \"traddr\": \"10.0.0.1\"}]}]},\n"
-		    " {\"hostnqn\": \"h2\", \"dhchap_key\": null,\n"
-		    "  \"subsystems\": [{\"nqn\": \"" NQN "\",\n"
-		    "   \"ports\": [{\"transport\": \"rdma\", \"traddr\": \"10.0.0.2\",\n"
-		    "    \"dhchap_key\": \"\", \"dhchap_ctrl_key\": null}]}]}]"));
-	CHECK(conf.nr == 1 && conf.errors == 1);
-	if (conf.nr == 1)
-		CHECK_STR(conf.e[0].cfg.traddr, "10.0.0.2");
-	CHECK_STR(msgs(), "pfx: c.json:1: \"dhchap_key\": connect-all takes no DH-HMAC-CHAP key (nvmecfg connect -S/-C does); host skipped\n");
-	stop();
-	/* Of a subsystem (nvme-cli reads none there): the subsystem skipped. */
-	start();
-	CHECK(!json("[{\"hostnqn\": \"h\",\n"
-		    "  \"subsystems\": [{\"nqn\": \"" NQN "\", \"dhchap_key\": \"DHHC-1:00:SeKrEt:\",\n"
-		    "   \"ports\": [{\"transport\": \"rdma\", \"traddr\": \"10.0.0.1\"}]},\n"
+		    " {\"hostnqn\": \"h2\",\n"
+		    "  \"subsystems\": [{\"nqn\": \"" NQN "\", \"dhchap_ctrl_key\": \"" KEY_C "\",\n"
+		    "   \"ports\": [{\"transport\": \"rdma\", \"traddr\": \"10.0.0.2\"}]},\n"
 		    "   {\"nqn\": \"" NQN2 "\",\n"
-		    "   \"ports\": [{\"transport\": \"rdma\", \"traddr\": \"10.0.0.2\"}]}]}]"));
-	CHECK(conf.nr == 1 && conf.errors == 1);
-	if (conf.nr == 1)
-		CHECK_STR(conf.e[0].subnqn, NQN2);
-	CHECK_STR(msgs(), "pfx: c.json:2: \"dhchap_key\": connect-all takes no DH-HMAC-CHAP key (nvmecfg connect -S/-C does); subsystem skipped\n");
+		    "   \"ports\": [{\"transport\": \"rdma\", \"traddr\": \"10.0.0.3\",\n"
+		    "     \"dhchap_key\": \"DHHC-1:07:SeKrEt:\"},\n"
+		    "    {\"transport\": \"rdma\", \"traddr\": \"10.0.0.4\",\n"
+		    "     \"dhchap_ctrl_key\": 12},\n"
+		    "    {\"transport\": \"rdma\", \"traddr\": \"10.0.0.5\",\n"
+		    "     \"dhchap_key\": \"" KEY_P "\"}]}]}]"));
+	CHECK(conf.errors == 4 && conf.nr == 1);
+	check_keys(0, KEY_P, NULL);
+	CHECK_STR(msgs(),
+		  "pfx: c.json:1: \"dhchap_ctrl_key\": a port's key only (where libnvme reads it); host skipped\n"
+		  "pfx: c.json:5: \"dhchap_ctrl_key\": a port's key only (where libnvme reads it); subsystem skipped\n"
+		  "pfx: c.json:9: \"dhchap_key\": not a DH-HMAC-CHAP key (DHHC-1:NN:<base64>:, NN 00-03); port skipped\n"
+		  "pfx: c.json:11: \"dhchap_ctrl_key\": a string expected, not a number; port skipped\n");
+	CHECK(!strstr(msgs(), "SeKrEt"));
 	stop();
 }
 
@@ -694,44 +755,58 @@ static void disc_nvme_cli_options(void)
 }
 
 /*
- * A DH-HMAC-CHAP key on a line refuses the line (an error, the key never
- * said): connected without it, the target would be unauthenticated.
+ * -S and -C on a line, in each spelling, as on the command line; the
+ * command line's where the line has none, key by key.
  */
-static void disc_dhchap_refused(void)
+static void disc_dhchap(void)
 {
 	static const struct {
 		const char *args;
-		const char *name;
-	} opts[] = {
-		{ "--dhchap-secret DHHC-1:00:SeKrEt:", "--dhchap-secret (-S)" },
-		{ "--dhchap_secret=DHHC-1:00:SeKrEt:", "--dhchap-secret (-S)" },
-		{ "-S DHHC-1:00:SeKrEt:", "--dhchap-secret (-S)" },
-		{ "-SDHHC-1:00:SeKrEt:", "--dhchap-secret (-S)" },
-		{ "--dhchap-ctrl-secret=DHHC-1:00:SeKrEt:", "--dhchap-ctrl-secret (-C)" },
-		{ "-C DHHC-1:00:SeKrEt:", "--dhchap-ctrl-secret (-C)" },
+		const char *host, *ctrl;
+	} lines[] = {
+		{ "--dhchap-secret " KEY_H, KEY_H, NULL },
+		{ "--dhchap_secret=" KEY_H, KEY_H, NULL },
+		{ "-S " KEY_H, KEY_H, NULL },
+		{ "-S" KEY_H, KEY_H, NULL },
+		{ "-S " KEY_H " --dhchap-ctrl-secret=" KEY_C, KEY_H, KEY_C },
+		{ "-S " KEY_H " -C" KEY_C, KEY_H, KEY_C },
 	};
-	char line[256], want[256];
+	char line[256];
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(opts); i++) {
+	for (i = 0; i < ARRAY_SIZE(lines); i++) {
 		start();
-		snprintf(line, sizeof(line), "-t rdma %s -a 10.0.0.1 -s 4421\n-a 10.0.0.2\n",
-			 opts[i].args);
+		snprintf(line, sizeof(line), "-t rdma %s -a 10.0.0.1 -s 4421\n",
+			 lines[i].args);
 		CHECK(!disc(line));
-		snprintf(want, sizeof(want), "pfx: d.conf:1: %s: connect-all takes no DH-HMAC-CHAP key (nvmecfg connect -S/-C does); line skipped\n",
-			 opts[i].name);
-		CHECK_STR(msgs(), want);
-		CHECK(!strstr(msgs(), "SeKrEt"));
-		CHECK(conf.errors == 1 && conf.nr == 1);
+		CHECK_STR(msgs(), "");
+		CHECK(!conf.errors && conf.nr == 1);
+		check_keys(0, lines[i].host, lines[i].ctrl);
 		if (conf.nr == 1)
-			CHECK_STR(conf.e[0].cfg.traddr, "10.0.0.2");
+			CHECK(conf.e[0].passes);
 		stop();
 	}
+	defaults.set = OPT(DHCHAP_SECRET) | OPT(DHCHAP_CTRL_SECRET);
+	defaults.dhchap_secret = KEY_CMD;
+	defaults.dhchap_ctrl_secret = KEY_CMD;
+	start();
+	CHECK(!disc("-a 10.0.0.1 -S " KEY_H "\n-a 10.0.0.2\n"));
+	CHECK(!conf.errors && conf.nr == 2);
+	check_keys(0, KEY_H, KEY_CMD);
+	check_keys(1, KEY_CMD, KEY_CMD);
+	stop();
+	/* A malformed one: the line skipped, the key not said. */
+	start();
+	CHECK(!disc("-a 10.0.0.1 -S DHHC-1:07:SeKrEt:\n-a 10.0.0.2\n"));
+	CHECK_STR(msgs(), "pfx: d.conf:1: --dhchap-secret (-S): not a DH-HMAC-CHAP key (DHHC-1:NN:<base64>:, NN 00-03); line skipped\n");
+	CHECK(conf.errors == 1 && conf.nr == 1);
+	stop();
 }
 
 /*
- * A key behind an option spelt otherwise (grouped after one rblk drops,
- * one dash): the line is refused all the same, the key never shown.
+ * A key but as the value of -S or -C (behind an option spelt otherwise:
+ * grouped after one rblk drops, one dash; another option's value; a
+ * stray argument): the line is refused, the key never shown.
  */
 static void disc_dhchap_other_forms(void)
 {
@@ -739,6 +814,9 @@ static void disc_dhchap_other_forms(void)
 		"-gSDHHC-1:00:SeKrEt:",
 		"-pS DHHC-1:00:SeKrEt:",
 		"-dhchap-secret DHHC-1:00:SeKrEt:",
+		"-q DHHC-1:00:SeKrEt:",
+		"DHHC-1:00:SeKrEt:",
+		"-S -i 2 DHHC-1:00:SeKrEt:",
 	};
 	char line[256];
 	size_t i;
@@ -748,7 +826,7 @@ static void disc_dhchap_other_forms(void)
 		snprintf(line, sizeof(line), "-a 10.0.0.1 %s\n-a 10.0.0.2\n",
 			 args[i]);
 		CHECK(!disc(line));
-		CHECK(strstr(msgs(), "pfx: d.conf:1: a DH-HMAC-CHAP key: connect-all takes no DH-HMAC-CHAP key (nvmecfg connect -S/-C does); line skipped\n"));
+		CHECK(strstr(msgs(), "pfx: d.conf:1: a DH-HMAC-CHAP key not given with -S or -C; line skipped\n"));
 		CHECK(!strstr(msgs(), "SeKrEt"));
 		CHECK(conf.errors == 1 && conf.nr == 1);
 		if (conf.nr == 1)
@@ -1053,6 +1131,36 @@ out:
 	stop();
 }
 
+/* The keys a record is connected with: its port's, else as the rest. */
+static void record_keys(void)
+{
+	struct disc_entry e1 = record(NQN, "10.0.0.1", "4420");
+	struct disc_entry e2 = record(NQN2, "10.0.0.1", "4420");
+	struct cfg disc_cfg, out;
+
+	defaults.set = OPT(DHCHAP_SECRET);
+	defaults.dhchap_secret = KEY_CMD;
+	start();
+	CHECK(!json("[{\"hostnqn\": \"h\", \"subsystems\": [\n"
+		    " {\"nqn\": \"" NQN "\", \"ports\": [{\"transport\": \"rdma\", \"traddr\": \"10.0.0.1\", \"dhchap_key\": \"" KEY_P "\", \"dhchap_ctrl_key\": \"" KEY_C "\"}]},\n"
+		    " {\"nqn\": \"" CONF_DISC_NQN "\", \"dhchap_key\": \"" KEY_S "\", \"ports\": [{\"transport\": \"rdma\", \"traddr\": \"10.0.0.1\", \"trsvcid\": \"8009\"}]}]}]"));
+	CHECK(conf.nr == 2 && !conf.errors);
+	if (conf.nr != 2)
+		goto out;
+	disc_cfg = conf.e[1].cfg;
+	conf_record_cfg(&conf, &disc_cfg, true, &defaults, &e1, &out);
+	CHECK_STR(out.dhchap_secret, KEY_P);
+	CHECK((out.set & OPT(DHCHAP_CTRL_SECRET)) &&
+	      !strcmp(out.dhchap_ctrl_secret, KEY_C));
+	conf_record_cfg(&conf, &disc_cfg, true, &defaults, &e2, &out);
+	CHECK_STR(out.dhchap_secret, KEY_S);
+	CHECK(!(out.set & OPT(DHCHAP_CTRL_SECRET)));
+	conf_record_cfg(&conf, &disc_cfg, false, &defaults, &e2, &out);
+	CHECK_STR(out.dhchap_secret, KEY_CMD);
+out:
+	stop();
+}
+
 static void connected(void)
 {
 	struct ctrl_info c[3];
@@ -1213,7 +1321,8 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(json_each_option),
 	KTAP_CASE(json_unset_values),
 	KTAP_CASE(json_ignored_keys),
-	KTAP_CASE(json_refused_keys),
+	KTAP_CASE(json_keys),
+	KTAP_CASE(json_bad_keys),
 	KTAP_CASE(json_unknown_keys),
 	KTAP_CASE(json_wrong_types),
 	KTAP_CASE(json_nesting_errors),
@@ -1226,7 +1335,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(json_defaults),
 	KTAP_CASE(disc_valid),
 	KTAP_CASE(disc_nvme_cli_options),
-	KTAP_CASE(disc_dhchap_refused),
+	KTAP_CASE(disc_dhchap),
 	KTAP_CASE(disc_dhchap_other_forms),
 	KTAP_CASE(disc_fast_io_fail_short),
 	KTAP_CASE(disc_errors),
@@ -1237,6 +1346,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(same_discovery),
 	KTAP_CASE(addr_eq),
 	KTAP_CASE(record_cfg),
+	KTAP_CASE(record_keys),
 	KTAP_CASE(connected),
 	KTAP_CASE(referral_loop),
 	KTAP_CASE(referral_depth),
