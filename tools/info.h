@@ -90,6 +90,15 @@ struct ctrl_info {
 	/* Its subsystem's I/O policy: only with multipath, once bound. */
 	bool has_iopolicy;
 	uint8_t iopolicy;	/* enum rblk_iopolicy */
+	/*
+	 * DH-HMAC-CHAP: which keys it holds (enum rblk_dhchap_flags), if
+	 * any; what its admin queue's last exchange used, if there was one.
+	 */
+	bool has_dhchap_flags;
+	uint8_t dhchap_flags;
+	bool has_dhchap_hash;
+	uint8_t dhchap_hash;
+	uint8_t dhchap_dhgroup;
 	struct ns_info *ns;	/* nr_ns of them; nl.c allocates them */
 	size_t nr_ns;
 	size_t ns_cap;		/* allocated entries of ns */

@@ -60,6 +60,9 @@ static struct nla_policy rnl_policy[RBLK_ATTR_MAX + 1] = {
 	[RBLK_ATTR_SCANNED]		= { .type = NLA_FLAG },
 	[RBLK_ATTR_IOPOLICY]		= { .type = NLA_U8 },
 	[RBLK_ATTR_NR_PATHS]		= { .type = NLA_U32 },
+	[RBLK_ATTR_DHCHAP_HASH]		= { .type = NLA_U8 },
+	[RBLK_ATTR_DHCHAP_DHGROUP]	= { .type = NLA_U8 },
+	[RBLK_ATTR_DHCHAP_FLAGS]	= { .type = NLA_U8 },
 };
 
 static struct nla_policy rnl_ns_policy[RBLK_NS_ATTR_MAX + 1] = {
@@ -611,6 +614,15 @@ static void decode_ctrl(struct nlattr **tb, struct ctrl_info *c)
 		c->iopolicy = nla_get_u8(tb[RBLK_ATTR_IOPOLICY]);
 		c->has_iopolicy = true;
 	}
+	if (tb[RBLK_ATTR_DHCHAP_FLAGS]) {
+		c->dhchap_flags = nla_get_u8(tb[RBLK_ATTR_DHCHAP_FLAGS]);
+		c->has_dhchap_flags = true;
+	}
+	if (tb[RBLK_ATTR_DHCHAP_HASH]) {
+		c->dhchap_hash = nla_get_u8(tb[RBLK_ATTR_DHCHAP_HASH]);
+		c->has_dhchap_hash = true;
+	}
+	GET_NUM(tb, RBLK_ATTR_DHCHAP_DHGROUP, c->dhchap_dhgroup, nla_get_u8);
 }
 
 /* The entry of controller @index: the one seen before, or a new one. */

@@ -225,6 +225,12 @@ static const char *const iopolicy_names[__RBLK_IOPOLICY_MAX] =
 	RBLK_IOPOLICY_NAMES;
 static const char *const ana_state_names[RBLK_ANA_STATE_MAX + 1] =
 	RBLK_ANA_STATE_NAMES;
+static const char *const dhchap_hash_names[RBLK_DHCHAP_HASH_MAX + 1] =
+	RBLK_DHCHAP_HASH_NAMES;
+static const char *const dhchap_dhgroup_names[RBLK_DHCHAP_DHGROUP_MAX + 1] =
+	RBLK_DHCHAP_DHGROUP_NAMES;
+static const char *const auth_failure_names[RBLK_AUTH_FAILURE_MAX + 1] =
+	RBLK_AUTH_FAILURE_NAMES;
 
 const char *state_name(uint8_t state)
 {
@@ -239,6 +245,48 @@ const char *event_name(uint8_t event)
 const char *iopolicy_name(uint8_t iopolicy)
 {
 	return name_of(iopolicy_names, ARRAY_SIZE(iopolicy_names), iopolicy);
+}
+
+const char *dhchap_hash_name(uint8_t hash)
+{
+	return name_of(dhchap_hash_names, ARRAY_SIZE(dhchap_hash_names), hash);
+}
+
+const char *dhchap_dhgroup_name(uint8_t group)
+{
+	return name_of(dhchap_dhgroup_names, ARRAY_SIZE(dhchap_dhgroup_names),
+		       group);
+}
+
+const char *auth_failure_name(uint8_t reason)
+{
+	if (!reason)
+		return NULL;
+	return name_of(auth_failure_names, ARRAY_SIZE(auth_failure_names),
+		       reason);
+}
+
+/* What the admin queue's last exchange used, if there was one. */
+static bool dhchap_done(const struct ctrl_info *c)
+{
+	return c->has_dhchap_flags && c->has_dhchap_hash;
+}
+
+const char *dhchap_str(const struct ctrl_info *c, char *buf, size_t len)
+{
+	if (dhchap_done(c)) {
+		snprintf(buf, len, "%s %s %s", dhchap_hash_name(c->dhchap_hash),
+			 dhchap_dhgroup_name(c->dhchap_dhgroup),
+			 c->dhchap_flags & RBLK_DHCHAP_F_BIDIRECTIONAL ?
+			 "bidirectional" : "unidirectional");
+		return buf;
+	}
+	/* A host key the target did not ask for (nvme connects so too). */
+	if (c->has_dhchap_flags && (c->dhchap_flags & RBLK_DHCHAP_F_HOST_KEY)) {
+		snprintf(buf, len, "none (target does not authenticate)");
+		return buf;
+	}
+	return NULL;
 }
 
 /* A path's ANA state; "-" before a log has listed it. */
@@ -555,6 +603,14 @@ static void json_ctrl(struct json *j, const struct ctrl_info *c)
 		json_str(j, "host_traddr", c->host_traddr);
 	if (c->has_tos)
 		json_u64(j, "tos", c->tos);
+	/* Only what an exchange used: never a key. */
+	if (dhchap_done(c)) {
+		json_str(j, "dhchap_hash", dhchap_hash_name(c->dhchap_hash));
+		json_str(j, "dhchap_dhgroup",
+			 dhchap_dhgroup_name(c->dhchap_dhgroup));
+		json_bool(j, "dhchap_bidirectional",
+			  c->dhchap_flags & RBLK_DHCHAP_F_BIDIRECTIONAL);
+	}
 	json_namespaces(j, c);
 	json_obj_close(j);
 }
@@ -978,16 +1034,19 @@ void print_list_verbose(FILE *f, enum out_format fmt,
  * namespace, in columns as wide as their widest cell.  list_rows() hands
  * each line to a callback, once to measure and once to print.  The
  * IOPolicy column (the controller's subsystem's) is there only when a
- * controller has one, with multipath: otherwise the table stays as it was.
+ * controller has one, with multipath, and the DH-HMAC-CHAP one only when
+ * a controller holds a key: otherwise the table stays as it was.
  */
-#define LIST_COLS	6
+#define LIST_COLS	7
 #define LIST_POLICY	4
+#define LIST_AUTH	5
 
 typedef void (*list_row_fn)(const char *const *cell, void *arg);
 
 struct list_table {
 	FILE *f;
 	bool policy;		/* print the LIST_POLICY column */
+	bool auth;		/* print the LIST_AUTH column */
 	int width[LIST_COLS];
 };
 
@@ -997,7 +1056,7 @@ static void list_ns_row(const struct ns_info *ns, list_row_fn fn, void *arg)
 	char safe[SAFE_LEN];
 	const char *cell[LIST_COLS] = {
 		name, nsid, size, bs, ns->path[0] ? ana_state_name(ns) : "",
-		SAFE(ns->wwid),
+		"", SAFE(ns->wwid),
 	};
 
 	snprintf(name, sizeof(name), "  %s", ns->name);
@@ -1012,22 +1071,23 @@ static void list_rows(const struct ctrl_info *ctrls, size_t nr,
 {
 	static const char *const ctrl_head[LIST_COLS] = {
 		"Controller", "State", "Address", "Port", "IOPolicy",
-		"Subsystem NQN",
+		"DH-HMAC-CHAP", "Subsystem NQN",
 	};
 	static const char *const ns_head[LIST_COLS] = {
-		"  Device", "NSID", "Size", "Block", "ANA", "WWID",
+		"  Device", "NSID", "Size", "Block", "ANA", "", "WWID",
 	};
-	char safe[SAFE_LEN];
+	char safe[SAFE_LEN], auth[80];
 	size_t i, k;
 
 	fn(ctrl_head, arg);
 	fn(ns_head, arg);
 	for (i = 0; i < nr; i++) {
 		const struct ctrl_info *c = &ctrls[i];
+		const char *dhchap = dhchap_str(c, auth, sizeof(auth));
 		const char *cell[LIST_COLS] = {
 			c->name, state_name(c->state), c->traddr, c->trsvcid,
 			c->has_iopolicy ? iopolicy_name(c->iopolicy) : "-",
-			SAFE(c->subsysnqn),
+			dhchap ?: "-", SAFE(c->subsysnqn),
 		};
 
 		fn(cell, arg);
@@ -1054,7 +1114,8 @@ static void list_print(const char *const *cell, void *arg)
 	int i;
 
 	for (i = 0; i < LIST_COLS - 1; i++) {
-		if (i != LIST_POLICY || t->policy)
+		if ((i != LIST_POLICY || t->policy) &&
+		    (i != LIST_AUTH || t->auth))
 			fprintf(t->f, "%-*s  ", t->width[i], cell[i]);
 	}
 	fprintf(t->f, "%s\n", cell[LIST_COLS - 1]);
@@ -1090,8 +1151,10 @@ void print_list(FILE *f, enum out_format fmt, const struct ctrl_info *ctrls,
 	/* No controllers, no table: nothing to parse for scripts either. */
 	if (!nr)
 		return;
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
 		t.policy |= ctrls[i].has_iopolicy;
+		t.auth |= ctrls[i].has_dhchap_flags;
+	}
 	list_rows(ctrls, nr, list_measure, &t);
 	list_rows(ctrls, nr, list_print, &t);
 }
@@ -1247,6 +1310,8 @@ void print_show(FILE *f, enum out_format fmt, const struct ctrl_info *c)
 		show_kv(f, 2, "nsid", "%u", c->nsid);
 	show_kv(f, 2, "hostnqn", "%s", SAFE(c->hostnqn));
 	show_kv(f, 2, "hostid", "%s", uuid_str(c->hostid, buf, sizeof(buf)));
+	if (dhchap_str(c, buf, sizeof(buf)))
+		show_kv(f, 2, "dhchap", "%s", buf);
 	show_kv(f, 2, "cntlid", "%u", c->cntlid);
 	show_kv(f, 2, "model", "%s", SAFE(c->model));
 	show_kv(f, 2, "serial", "%s", SAFE(c->serial));

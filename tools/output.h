@@ -49,6 +49,16 @@ void json_print_string(FILE *f, const char *s);
 const char *state_name(uint8_t state);
 const char *event_name(uint8_t event);
 const char *iopolicy_name(uint8_t iopolicy);
+const char *dhchap_hash_name(uint8_t hash);
+const char *dhchap_dhgroup_name(uint8_t group);
+/* A DH-HMAC-CHAP failure reason's name, NULL for 0 (none). */
+const char *auth_failure_name(uint8_t reason);
+/*
+ * What show says of @c's DH-HMAC-CHAP: "hmac(sha384) ffdhe2048
+ * bidirectional", "none (target does not authenticate)" for a host key
+ * the target did not ask for, or NULL (no keys, or not known).
+ */
+const char *dhchap_str(const struct ctrl_info *c, char *buf, size_t len);
 const char *ana_state_name(const struct ns_info *ns);
 const char *adrfam_name(uint8_t adrfam);
 const char *trtype_name(uint8_t trtype);

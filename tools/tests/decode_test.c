@@ -872,6 +872,66 @@ static void get_iopolicy(void)
 }
 
 /* RBLK_CMD_SET: the controller as the other commands name it, the u8. */
+/*
+ * DH-HMAC-CHAP of RBLK_CMD_GET: flags, hash and group as sent, each only
+ * when present; out-of-range values kept for the names to say unknown.
+ */
+static void get_dhchap(void)
+{
+	static const struct {
+		int flags, hash, group;	/* -1: absent */
+	} cases[] = {
+		{ RBLK_DHCHAP_F_HOST_KEY | RBLK_DHCHAP_F_CTRL_KEY |
+		  RBLK_DHCHAP_F_BIDIRECTIONAL, 2, 1 },
+		{ RBLK_DHCHAP_F_HOST_KEY, 1, 0 },
+		{ RBLK_DHCHAP_F_HOST_KEY, -1, -1 },
+		{ RBLK_DHCHAP_F_HOST_KEY, 200, 200 },
+		{ -1, -1, -1 },
+	};
+	struct ctrl_vec vec;
+	struct nl_msg *msg;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		memset(&vec, 0, sizeof(vec));
+		msg = answer(RBLK_CMD_GET);
+		put_ctrl(msg, &fc[0]);
+		if (cases[i].flags >= 0)
+			CHECK(!nla_put_u8(msg, RBLK_ATTR_DHCHAP_FLAGS,
+					  cases[i].flags));
+		if (cases[i].hash >= 0)
+			CHECK(!nla_put_u8(msg, RBLK_ATTR_DHCHAP_HASH,
+					  cases[i].hash) &&
+			      !nla_put_u8(msg, RBLK_ATTR_DHCHAP_DHGROUP,
+					  cases[i].group));
+		CHECK_INT(feed(msg, rnl_parse_ctrl, &vec), 0);
+		CHECK_INT(vec.nr, 1);
+		if (vec.nr == 1) {
+			const struct ctrl_info *c = &vec.v[0];
+
+			CHECK_INT(c->has_dhchap_flags, cases[i].flags >= 0);
+			CHECK_INT(c->has_dhchap_hash, cases[i].hash >= 0);
+			if (cases[i].flags >= 0)
+				CHECK_INT(c->dhchap_flags, cases[i].flags);
+			if (cases[i].hash >= 0) {
+				CHECK_INT(c->dhchap_hash, cases[i].hash);
+				CHECK_INT(c->dhchap_dhgroup, cases[i].group);
+			}
+		}
+		rnl_ctrls_free(vec.v, vec.nr);
+	}
+
+	/* Shorter than a u8 (the policy checks it): a malformed answer. */
+	for (i = RBLK_ATTR_DHCHAP_HASH; i <= RBLK_ATTR_DHCHAP_FLAGS; i++) {
+		memset(&vec, 0, sizeof(vec));
+		msg = answer(RBLK_CMD_GET);
+		put_ctrl(msg, &fc[0]);
+		CHECK(!nla_put(msg, i, 0, NULL));
+		CHECK_INT(feed(msg, rnl_parse_ctrl, &vec), -EBADMSG);
+		rnl_ctrls_free(vec.v, vec.nr);
+	}
+}
+
 static void request_set(void)
 {
 	struct nlattr *tb[RBLK_ATTR_MAX + 1];
@@ -937,6 +997,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(discover_dump),
 	KTAP_CASE(get_iopolicy),
 	KTAP_CASE(request_set),
+	KTAP_CASE(get_dhchap),
 };
 
 int main(void)

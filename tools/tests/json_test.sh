@@ -63,7 +63,7 @@ PY=$(command -v python3)
 
 echo "KTAP version 1"
 echo "# suite: json"
-echo "1..42"
+echo "1..46"
 
 jq_check list_controllers list '.controllers | length == 2'
 jq_check list_fields list '.controllers[0] | .index == 0 and
@@ -175,6 +175,20 @@ jq_check list_iopolicy list-iopolicy '.controllers[0].iopolicy == "round-robin" 
 jq_check show_iopolicy show-iopolicy '.iopolicy == "round-robin" and
 	. == $l[0].controllers[0]' --slurpfile l "$TMP.list-iopolicy"
 jq_check no_iopolicy list '[.controllers[] | has("iopolicy")] == [false, false]'
+# DH-HMAC-CHAP: names and a boolean, only for a controller that
+# authenticated; show's object is list's.
+jq_check show_dhchap show-dhchap '.dhchap_hash == "hmac(sha384)" and
+	.dhchap_dhgroup == "ffdhe2048" and .dhchap_bidirectional == true'
+jq_check list_dhchap list-dhchap '(.controllers[1] |
+	has("dhchap_hash") or has("dhchap_dhgroup") or
+	has("dhchap_bidirectional") | not) and
+	(.controllers[0] | del(.dhchap_hash, .dhchap_dhgroup,
+	.dhchap_bidirectional)) == $l[0].controllers[0]' \
+	--slurpfile l "$TMP.list"
+$GEN list-dhchap > "$TMP.list-dhchap"
+jq_check show_dhchap_is_list_entry show-dhchap '. == $l[0].controllers[0]' \
+	--slurpfile l "$TMP.list-dhchap"
+jq_check no_dhchap list '[.controllers[] | has("dhchap_hash")] == [false, false]'
 # list-subsys: nvme-cli 2.x's keys, in its order; IOPolicy with multipath.
 jq_check subsys_nvme_cli_keys subsys '(map(keys_unsorted) | unique) ==
 	[["HostNQN", "HostID", "Subsystems"]] and
@@ -294,7 +308,8 @@ if [ -z "$PY" ]; then
 else
 	bad=
 	for w in list list-empty list-mpath list-verbose list-verbose-mpath \
-		 list-verbose-empty list-iopolicy show show-iopolicy subsys stats stats-ctrl discover connect event \
+		 list-verbose-empty list-iopolicy list-dhchap show show-iopolicy \
+		 show-dhchap subsys stats stats-ctrl discover connect event \
 		 event-ns host host-kernel; do
 		$GEN "$w" | "$PY" -c '
 import json, sys

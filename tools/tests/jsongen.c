@@ -3,7 +3,7 @@
  * Prints the output of nvmecfg for the test fixtures, so json_test.sh can
  * check it with a real JSON parser: jsongen {list|list-empty|
  * list-mpath|list-verbose|list-verbose-mpath|list-verbose-empty|
- * list-iopolicy|show|show-iopolicy|stats|stats-ctrl|discover|connect|event|
+ * list-iopolicy|list-dhchap|show|show-iopolicy|show-dhchap|stats|stats-ctrl|discover|connect|event|
  * event-ns|host|host-kernel|host-dmi|subsys} [normal|json].
  */
 #include <stdio.h>
@@ -81,6 +81,20 @@ int main(int argc, char **argv)
 		c[0].has_iopolicy = true;
 		c[0].iopolicy = RBLK_IOPOLICY_ROUND_ROBIN;
 		if (!strcmp(what, "list-iopolicy"))
+			print_list(stdout, fmt, c, 2);
+		else
+			print_show(stdout, fmt, &c[0]);
+	} else if (!strcmp(what, "list-dhchap") ||
+		   !strcmp(what, "show-dhchap")) {
+		/* Authenticated both ways; the second holds no key. */
+		c[0].has_dhchap_flags = true;
+		c[0].dhchap_flags = RBLK_DHCHAP_F_HOST_KEY |
+				    RBLK_DHCHAP_F_CTRL_KEY |
+				    RBLK_DHCHAP_F_BIDIRECTIONAL;
+		c[0].has_dhchap_hash = true;
+		c[0].dhchap_hash = 2;
+		c[0].dhchap_dhgroup = 1;
+		if (!strcmp(what, "list-dhchap"))
 			print_list(stdout, fmt, c, 2);
 		else
 			print_show(stdout, fmt, &c[0]);

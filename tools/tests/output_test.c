@@ -158,6 +158,18 @@ static void names_from_uapi(void)
 	}
 	for (i = 0; i < __RBLK_IOPOLICY_MAX; i++)
 		CHECK_STR(iopolicy_name(i), policies[i]);
+	/* DH-HMAC-CHAP: hashes, groups, failure reasons. */
+	CHECK_STR(dhchap_hash_name(2), "hmac(sha384)");
+	CHECK_STR(dhchap_hash_name(0), "unknown");
+	CHECK_STR(dhchap_hash_name(RBLK_DHCHAP_HASH_MAX + 1), "unknown");
+	CHECK_STR(dhchap_dhgroup_name(0), "null");
+	CHECK_STR(dhchap_dhgroup_name(RBLK_DHCHAP_DHGROUP_MAX), "ffdhe8192");
+	CHECK_STR(dhchap_dhgroup_name(RBLK_DHCHAP_DHGROUP_MAX + 1), "unknown");
+	CHECK(!auth_failure_name(0));
+	CHECK_STR(auth_failure_name(1), "Failed");
+	CHECK_STR(auth_failure_name(RBLK_AUTH_FAILURE_MAX),
+		  "Incorrect Protocol Message");
+	CHECK_STR(auth_failure_name(RBLK_AUTH_FAILURE_MAX + 1), "unknown");
 }
 
 static void sizes_and_ids(void)
@@ -472,6 +484,104 @@ static void show_iopolicy(void)
 	print_show(f, OUT_JSON, &fc[0]);
 	fclose(f);
 	CHECK(!strstr(buf, "iopolicy"));
+}
+
+/*
+ * DH-HMAC-CHAP in show: what the last exchange used, "none" for a host
+ * key the target did not ask for, nothing without keys; in JSON only
+ * what an exchange used.
+ */
+static void show_dhchap(void)
+{
+	struct ctrl_info c = fc[0];
+	FILE *f;
+
+	c.has_dhchap_flags = true;
+	c.dhchap_flags = RBLK_DHCHAP_F_HOST_KEY | RBLK_DHCHAP_F_CTRL_KEY |
+			 RBLK_DHCHAP_F_BIDIRECTIONAL;
+	c.has_dhchap_hash = true;
+	c.dhchap_hash = 2;
+	c.dhchap_dhgroup = 1;
+	f = capture();
+	print_show(f, OUT_NORMAL, &c);
+	fclose(f);
+	CHECK_CONTAINS(buf, "  hostid            deadbeef-0001-0203-0405-060708090a0b\n"
+			    "  dhchap            hmac(sha384) ffdhe2048 bidirectional\n"
+			    "  cntlid            ");
+	f = capture();
+	print_show(f, OUT_JSON, &c);
+	fclose(f);
+	CHECK_CONTAINS(buf, "  \"dhchap_hash\": \"hmac(sha384)\",\n"
+			    "  \"dhchap_dhgroup\": \"ffdhe2048\",\n"
+			    "  \"dhchap_bidirectional\": true,\n");
+
+	c.dhchap_flags = RBLK_DHCHAP_F_HOST_KEY;
+	c.dhchap_hash = 3;
+	c.dhchap_dhgroup = 0;
+	f = capture();
+	print_show(f, OUT_NORMAL, &c);
+	print_show(f, OUT_JSON, &c);
+	fclose(f);
+	CHECK_CONTAINS(buf, "  dhchap            hmac(sha512) null unidirectional\n");
+	CHECK_CONTAINS(buf, "  \"dhchap_hash\": \"hmac(sha512)\",\n"
+			    "  \"dhchap_dhgroup\": \"null\",\n"
+			    "  \"dhchap_bidirectional\": false,\n");
+
+	/* A host key, but the target did not ask: no hash. */
+	c.has_dhchap_hash = false;
+	f = capture();
+	print_show(f, OUT_NORMAL, &c);
+	print_show(f, OUT_JSON, &c);
+	fclose(f);
+	CHECK_CONTAINS(buf, "  dhchap            none (target does not authenticate)\n");
+	CHECK(!strstr(buf, "\"dhchap"));
+
+	/* No flags (no keys, or an older module): nothing, hash or not. */
+	c.has_dhchap_flags = false;
+	c.has_dhchap_hash = true;
+	f = capture();
+	print_show(f, OUT_NORMAL, &c);
+	print_show(f, OUT_JSON, &c);
+	fclose(f);
+	CHECK(!strstr(buf, "dhchap"));
+}
+
+/* list: a DH-HMAC-CHAP column only when a controller holds a key. */
+static void list_normal_dhchap(void)
+{
+	struct ctrl_info c[2] = { fc[0], fc[1] };
+	FILE *f;
+
+	c[0].has_dhchap_flags = true;
+	c[0].dhchap_flags = RBLK_DHCHAP_F_HOST_KEY;
+	c[0].has_dhchap_hash = true;
+	c[0].dhchap_hash = 1;
+	c[0].dhchap_dhgroup = 5;
+	f = capture();
+	print_list(f, OUT_NORMAL, c, 2);
+	fclose(f);
+	CHECK_STR(buf,
+		  "Controller  State       Address    Port   DH-HMAC-CHAP                           Subsystem NQN\n"
+		  "  Device    NSID        Size       Block                                         WWID\n"
+		  "rblk-ctrl0  live        10.99.0.1  4420   hmac(sha256) ffdhe8192 unidirectional  " FIX_NQN "\n"
+		  "  rblk0     1           1 GiB      512                                           " FIX_WWID0 "\n"
+		  "  rblk1     2           256 MiB    4096                                          " FIX_WWID1 "\n"
+		  "rblk-ctrl7  connecting  fd00::1    4420   -                                      " FIX_NQN "\n"
+		  "  rblk9     3           64 MiB     512                                           " FIX_WWID2 "\n");
+
+	c[0].has_dhchap_hash = false;
+	f = capture();
+	print_list(f, OUT_NORMAL, c, 2);
+	print_list(f, OUT_JSON, c, 2);
+	fclose(f);
+	CHECK_CONTAINS(buf, "4420   none (target does not authenticate)  " FIX_NQN "\n");
+	CHECK(!strstr(buf, "\"dhchap"));
+
+	c[0].has_dhchap_flags = false;
+	f = capture();
+	print_list(f, OUT_NORMAL, c, 2);
+	fclose(f);
+	CHECK(!strstr(buf, "DH-HMAC-CHAP"));
 }
 
 /* nvme-cli 2.x's list-subsys, iopolicy only where sysfs has the file. */
@@ -966,6 +1076,8 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(list_json_iopolicy),
 	KTAP_CASE(ns_path_ana),
 	KTAP_CASE(show_iopolicy),
+	KTAP_CASE(show_dhchap),
+	KTAP_CASE(list_normal_dhchap),
 	KTAP_CASE(subsys_output),
 	KTAP_CASE(show_normal),
 	KTAP_CASE(show_json),
