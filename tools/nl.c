@@ -231,8 +231,6 @@ static int rnl_valid_cb(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-static void rnl_extack_tlvs(struct rnl *r, void *data, int len);
-
 static int rnl_finish_cb(struct nl_msg *msg, void *arg)
 {
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
@@ -245,7 +243,7 @@ static int rnl_finish_cb(struct nl_msg *msg, void *arg)
 		if (err < 0 && !req->err) {
 			req->err = err;
 			if (nlh->nlmsg_flags & NLM_F_ACK_TLVS)
-				rnl_extack_tlvs(req->r,
+				rnl_decode_extack(req->r,
 						(char *)nlmsg_data(nlh) +
 						NLA_ALIGN(sizeof(err)),
 						nlmsg_datalen(nlh) -
@@ -282,9 +280,11 @@ static int req_attr_at(const struct rnl *r, uint32_t off)
 }
 
 /* The extended ACK attributes at @data: the reason, what was wrong. */
-static void rnl_extack_tlvs(struct rnl *r, void *data, int len)
+void rnl_decode_extack(struct rnl *r, void *data, int len)
 {
 	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+	const uint8_t *cookie;
+	int n;
 
 	if (len <= 0 || nla_parse(tb, NLMSGERR_ATTR_MAX, data, len, NULL) < 0)
 		return;
@@ -297,11 +297,19 @@ static void rnl_extack_tlvs(struct rnl *r, void *data, int len)
 	    nla_len(tb[NLMSGERR_ATTR_OFFS]) >= (int)sizeof(uint32_t))
 		r->bad_attr = req_attr_at(r,
 					  nla_get_u32(tb[NLMSGERR_ATTR_OFFS]));
-	/* RBLK_CMD_CONNECT and _DISCOVER: the NVMe status of a refusal. */
-	if (tb[NLMSGERR_ATTR_COOKIE] &&
-	    nla_len(tb[NLMSGERR_ATTR_COOKIE]) >= (int)sizeof(uint16_t))
-		memcpy(&r->nvme_status, nla_data(tb[NLMSGERR_ATTR_COOKIE]),
-		       sizeof(uint16_t));
+	/*
+	 * RBLK_CMD_CONNECT and _DISCOVER: the NVMe status of a refusal (a
+	 * u16), and after it, from the kernels that authenticate, the
+	 * DH-HMAC-CHAP reason (a u8).
+	 */
+	if (!tb[NLMSGERR_ATTR_COOKIE])
+		return;
+	cookie = nla_data(tb[NLMSGERR_ATTR_COOKIE]);
+	n = nla_len(tb[NLMSGERR_ATTR_COOKIE]);
+	if (n >= (int)sizeof(uint16_t))
+		memcpy(&r->nvme_status, cookie, sizeof(uint16_t));
+	if (n >= (int)sizeof(uint16_t) + 1)
+		r->auth_reason = cookie[sizeof(uint16_t)];
 }
 
 static void rnl_parse_extack(struct rnl *r, const struct nlmsghdr *nlh,
@@ -321,7 +329,7 @@ static void rnl_parse_extack(struct rnl *r, const struct nlmsghdr *nlh,
 	off = NLMSG_HDRLEN + NLMSG_ALIGN(off);
 	if (nlh->nlmsg_len <= off)
 		return;
-	rnl_extack_tlvs(r, (char *)nlh + off, nlh->nlmsg_len - off);
+	rnl_decode_extack(r, (char *)nlh + off, nlh->nlmsg_len - off);
 }
 
 static int rnl_error_cb(struct sockaddr_nl *nla, struct nlmsgerr *e,
@@ -350,6 +358,7 @@ int rnl_transact(struct rnl *r, struct nl_msg *msg, rnl_parse_fn parse,
 	r->miss_type = -1;
 	r->bad_attr = -1;
 	r->nvme_status = 0;
+	r->auth_reason = 0;
 	r->answered = false;
 	cb = nl_cb_alloc(NL_CB_DEFAULT);
 	if (!cb) {

@@ -24,6 +24,7 @@ struct rnl {
 	int miss_type;		/* attribute the kernel missed, or -1 */
 	int bad_attr;		/* type of the attribute it blamed, or -1 */
 	uint16_t nvme_status;	/* a target's Connect status (cookie), or 0 */
+	uint8_t auth_reason;	/* DH-HMAC-CHAP failure (cookie), or 0 */
 	void *req;		/* a copy of the last request, to find it */
 	size_t req_len;
 	bool answered;		/* the kernel acked or refused the request */
@@ -94,6 +95,8 @@ int rnl_put_set(struct nl_msg *msg, const struct cfg *cfg);
  * and hands its attributes to @parse, as rnl_transact() does.
  */
 int rnl_decode(struct nlmsghdr *nlh, rnl_parse_fn parse, void *arg);
+/* The extended ACK attributes at @data into @r (message, cookie, ...). */
+void rnl_decode_extack(struct rnl *r, void *data, int len);
 
 /*
  * Controllers collected from RBLK_CMD_GET or RBLK_CMD_CONNECT answers: a

@@ -85,7 +85,7 @@ static int report(const char *cmd, const char *what, const struct rnl *r,
 {
 	const char *name = what ?: cmd;
 	const char *words;
-	char buf[64];
+	char buf[64], auth[96];
 
 	if (error_exit(err, r->bad_attr >= 0) == EXIT_USAGE) {
 		int opt = opts_from_attr(r->bad_attr);
@@ -108,9 +108,11 @@ static int report(const char *cmd, const char *what, const struct rnl *r,
 		uint16_t status = r->nvme_status;
 		const char *words = connect_status_words(status);
 
-		fprintf(stderr, "nvmecfg: %s: target refused: %s (%#x)%s%s\n",
+		fprintf(stderr, "nvmecfg: %s: target refused: %s (%#x)%s%s%s\n",
 			name, nvme_status_name(status) ?: "NVMe status",
-			status, words ? ": " : "", words ?: "");
+			status, words ? ": " : "", words ?: "",
+			auth_reason_words(r->auth_reason, NULL, auth,
+					  sizeof(auth)));
 		return error_exit(err, false);
 	}
 	/* The kernel says which capability is missing when it knows. */
@@ -126,6 +128,10 @@ static int report(const char *cmd, const char *what, const struct rnl *r,
 	if (!r->msg[0] && r->miss_type >= 0)
 		fprintf(stderr, ": missing %s",
 			blamed(r->miss_type, NULL, buf, sizeof(buf)));
+	/* Status 0: refused after Connect, by the exchange. */
+	if (target)
+		fputs(auth_reason_words(r->auth_reason, r->msg, auth,
+					sizeof(auth)), stderr);
 	fputc('\n', stderr);
 	return error_exit(err, false);
 }

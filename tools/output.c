@@ -1654,6 +1654,26 @@ const char *nvme_status_name(uint16_t status)
 	return NULL;
 }
 
+const char *auth_reason_words(uint8_t reason, const char *msg, char *buf,
+			      size_t len)
+{
+	const char *name = auth_failure_name(reason);
+	char named[64];
+
+	buf[0] = '\0';
+	if (!name)
+		return buf;
+	/* The kernel's messages name it so: "... (Failed)". */
+	snprintf(named, sizeof(named), "(%s)", name);
+	if (msg && strstr(msg, named))
+		return buf;
+	if (reason > RBLK_AUTH_FAILURE_MAX)
+		snprintf(buf, len, " (authentication: reason %u)", reason);
+	else
+		snprintf(buf, len, " (authentication: %s)", name);
+	return buf;
+}
+
 const char *connect_status_words(uint16_t status)
 {
 	/* What nvmet, and rblk's kernel message, mean by it. */

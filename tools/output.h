@@ -100,6 +100,12 @@ const char *set_errno_words(int err, bool reason);
  */
 /* The name of NVMe status @status (the UAPI's), NULL if it has none. */
 const char *nvme_status_name(uint16_t status);
+/*
+ * " (authentication: Failed)" for DH-HMAC-CHAP failure @reason, "" for
+ * none or when the kernel's message @msg (NULL: none) names it already.
+ */
+const char *auth_reason_words(uint8_t reason, const char *msg, char *buf,
+			      size_t len);
 /* What a Connect status means where its name does not say it, or NULL. */
 const char *connect_status_words(uint16_t status);
 /* The exit code of a refused request; @blamed: the kernel named a value. */

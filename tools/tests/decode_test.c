@@ -11,6 +11,7 @@
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
+#include <linux/netlink.h>
 
 #include "fixtures.h"
 #include "host.h"
@@ -932,6 +933,57 @@ static void get_dhchap(void)
 	}
 }
 
+/* An error ACK's attributes with a cookie of @n bytes of @cookie. */
+static void extack_cookie(struct rnl *r, const void *cookie, int n)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	CHECK(msg);
+	if (!msg)
+		return;
+	CHECK(!nla_put_string(msg, NLMSGERR_ATTR_MSG, "refused"));
+	CHECK(!nla_put(msg, NLMSGERR_ATTR_COOKIE, n, cookie));
+	memset(r, 0, sizeof(*r));
+	rnl_decode_extack(r, nlmsg_data(nlmsg_hdr(msg)),
+			  nlmsg_datalen(nlmsg_hdr(msg)));
+	nlmsg_free(msg);
+}
+
+/*
+ * The cookie of a refused connect: the NVMe status (u16, host order),
+ * and from kernels that authenticate the DH-HMAC-CHAP reason (u8).
+ */
+static void error_cookie(void)
+{
+	uint8_t c[4];
+	uint16_t status = 0x191;
+	struct rnl r;
+
+	memcpy(c, &status, sizeof(status));
+	c[2] = 1;
+	c[3] = 0xee;
+	extack_cookie(&r, c, 2);
+	CHECK_INT(r.nvme_status, 0x191);
+	CHECK_INT(r.auth_reason, 0);
+	CHECK_STR(r.msg, "refused");
+	extack_cookie(&r, c, 3);
+	CHECK_INT(r.nvme_status, 0x191);
+	CHECK_INT(r.auth_reason, 1);
+	/* Longer, from a later kernel: what this one knows of it. */
+	extack_cookie(&r, c, 4);
+	CHECK_INT(r.auth_reason, 1);
+	/* Status 0 (refused after Connect) and a reason. */
+	memset(c, 0, 2);
+	c[2] = 6;
+	extack_cookie(&r, c, 3);
+	CHECK_INT(r.nvme_status, 0);
+	CHECK_INT(r.auth_reason, 6);
+	/* Too short for a status: nothing. */
+	extack_cookie(&r, c, 1);
+	CHECK_INT(r.nvme_status, 0);
+	CHECK_INT(r.auth_reason, 0);
+}
+
 static void request_set(void)
 {
 	struct nlattr *tb[RBLK_ATTR_MAX + 1];
@@ -998,6 +1050,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(get_iopolicy),
 	KTAP_CASE(request_set),
 	KTAP_CASE(get_dhchap),
+	KTAP_CASE(error_cookie),
 };
 
 int main(void)

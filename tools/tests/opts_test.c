@@ -587,7 +587,8 @@ static void merge_every_value(void)
 		    "-N", "3", "-i", "5", "-P", "2", "-W", "4", "-Q", "64",
 		    "-l", "-1", "-c", "7", "-k", "11",
 		    "--fast_io_fail_tmo", "13", "-w", "10.0.0.2", "-T", "8",
-		    "-D", "-o", "json") == OPTS_OK);
+		    "-D", "-o", "json", "-S", "DHHC-1:00:SeKrEtA:",
+		    "-C", "DHHC-1:01:SeKrEtB:") == OPTS_OK);
 	def = cfg;
 	CHECK(PARSE(CONNECT_ALLOWED, 0, "-a", "10.0.0.9") == OPTS_OK);
 	line = cfg;
@@ -610,6 +611,8 @@ static void merge_every_value(void)
 	CHECK_STR(line.host_traddr, "10.0.0.2");
 	CHECK(line.tos == 8);
 	CHECK(line.format == OUT_JSON);
+	CHECK_STR(line.dhchap_secret, "DHHC-1:00:SeKrEtA:");
+	CHECK_STR(line.dhchap_ctrl_secret, "DHHC-1:01:SeKrEtB:");
 }
 
 /* The ranges in the help are the UAPI's, the ones the parser checks. */

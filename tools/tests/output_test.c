@@ -916,6 +916,24 @@ static void nvme_statuses(void)
 	CHECK_STR(nvme_status_name(0x281), "Unrecovered Read Error");
 }
 
+/* The DH-HMAC-CHAP reason of a refusal, once. */
+static void auth_reasons(void)
+{
+	char b[96];
+
+	CHECK_STR(auth_reason_words(0, NULL, b, sizeof(b)), "");
+	CHECK_STR(auth_reason_words(1, NULL, b, sizeof(b)),
+		  " (authentication: Failed)");
+	CHECK_STR(auth_reason_words(5, "queue 0: timed out", b, sizeof(b)),
+		  " (authentication: DH Group Not Usable)");
+	/* The kernel's message names it already. */
+	CHECK_STR(auth_reason_words(1, "queue 0: authentication failed: target refused the host key (Failed)",
+				    b, sizeof(b)), "");
+	CHECK_STR(auth_reason_words(RBLK_AUTH_FAILURE_MAX + 1, NULL, b,
+				    sizeof(b)),
+		  " (authentication: reason 8)");
+}
+
 static void host_output(void)
 {
 	struct host_info h;
@@ -1071,6 +1089,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(list_normal_widths),
 	KTAP_CASE(list_json),
 	KTAP_CASE(nvme_statuses),
+	KTAP_CASE(auth_reasons),
 	KTAP_CASE(list_verbose_normal),
 	KTAP_CASE(list_normal_iopolicy),
 	KTAP_CASE(list_json_iopolicy),
