@@ -1005,8 +1005,27 @@ static bool str_eq(const char *a, const char *b)
 	return !strcmp(a ?: "", b ?: "");
 }
 
+/* Option @opt's key the same in @a and @b: none in both, or equal. */
+static bool key_eq(const struct cfg *a, const char *ka, const struct cfg *b,
+		   const char *kb, unsigned int opt)
+{
+	if ((a->set & opt) != (b->set & opt))
+		return false;
+	return !(a->set & opt) || str_eq(ka, kb);
+}
+
 bool conf_same_discovery(const struct cfg *a, const struct cfg *b)
 {
+	/*
+	 * Other keys are another host to the target, and pass other keys
+	 * to what it lists: two lines to one address with different keys
+	 * are both asked.
+	 */
+	if (!key_eq(a, a->dhchap_secret, b, b->dhchap_secret,
+		    OPT(DHCHAP_SECRET)) ||
+	    !key_eq(a, a->dhchap_ctrl_secret, b, b->dhchap_ctrl_secret,
+		    OPT(DHCHAP_CTRL_SECRET)))
+		return false;
 	return str_eq(a->hostnqn, b->hostnqn) &&
 	       (a->set & OPT(HOSTID)) == (b->set & OPT(HOSTID)) &&
 	       (!(a->set & OPT(HOSTID)) ||

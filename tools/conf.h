@@ -94,7 +94,10 @@ int conf_parse_json(struct conf *c, const char *name, const char *text,
  */
 void conf_finish(struct conf *c);
 
-/* Whether @a and @b ask the same discovery controller, as the same host. */
+/*
+ * Whether @a and @b ask the same discovery controller, as the same host
+ * with the same DH-HMAC-CHAP keys.
+ */
 bool conf_same_discovery(const struct cfg *a, const struct cfg *b);
 
 /*

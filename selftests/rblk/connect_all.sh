@@ -9,8 +9,9 @@
 # the devices is on the target.
 # nvme-cli's options rblk has not (--host-iface, -g, ...) are ignored with
 # a warning naming each and the line; a bad line is skipped and fails the
-# run, the others connect; a DH-HMAC-CHAP key, which connect-all does not
-# take, is refused so (a line, a host), never printed.
+# run, the others connect; a DH-HMAC-CHAP key anywhere but after -S or -C,
+# or a controller key of a host, is refused so (a line, a host), never
+# printed (auth_discover connects with keys).
 # /etc/nvme/config.json (or -J FILE), nvme-cli's JSON: each RDMA port is
 # a discovery controller, its options go to its own subsystem, as its host
 # NQN; ignored keys warn; what is connected is not connected again (with
@@ -141,15 +142,15 @@ log "connect-all -i 1 -P 1 -W 1 from $CONF: 3 I/O queues, 1 poll, 1 write"
 
 # nvme-cli's options rblk has not: ignored, a warning each; another
 # transport skipped; a bad line skipped and exit 2, after the good line
-# connected with its options.  A DH-HMAC-CHAP key makes a bad line (not
-# connected without it), never printed.
+# connected with its options.  A DH-HMAC-CHAP key but as the value of -S
+# or -C makes a bad line (not connected without it), never printed.
 SECRET=DHHC-1:00:c2VrcmV0c2VrcmV0c2VrcmV0c2VrcmV0c2VrcmV0c2VrcmV0:
 cat > "$CONF" <<CONF
 # as nvme-cli's users write it
 --transport=rdma --traddr=$RBLK_TRADDR --trsvcid=$RBLK_TRSVCID --host-iface=$RBLK_NETDEV -g --persistent -i 1
 -t tcp -a $RBLK_TRADDR -s $RBLK_TRSVCID
 -t rdma -a $RBLK_TRADDR --frob
--t rdma -a $RBLK_TRADDR -s $RBLK_TRSVCID --dhchap-secret=$SECRET
+-t rdma -a $RBLK_TRADDR -s $RBLK_TRSVCID -q $SECRET
 CONF
 rc=0
 nvmecfg connect-all > /tmp/ca.out 2> /tmp/ca.err || rc=$?
@@ -159,7 +160,7 @@ warned "$CONF:2: warning: ignoring --hdr-digest (-g): "
 warned "$CONF:2: warning: ignoring --persistent (-p): "
 warned "$CONF:3: warning: skipping transport tcp (only rdma)"
 warned "$CONF:4: unknown option '--frob'; line skipped"
-warned "$CONF:5: --dhchap-secret (-S): connect-all takes no DH-HMAC-CHAP key (nvmecfg connect -S/-C does); line skipped"
+warned "$CONF:5: a DH-HMAC-CHAP key not given with -S or -C; line skipped"
 grep -q c2VrcmV0 /tmp/ca.err /tmp/ca.out && fail "the DH-HMAC-CHAP secret was printed"
 { [ "$(ctrls_of "$RBLK_NQN")" -eq 1 ] && [ "$(ctrls_of "$SECOND")" -eq 1 ]; } ||
 	fail "connect-all with nvme-cli options: $(nctrls) controllers: $(cat /tmp/ca.err)"
@@ -173,20 +174,21 @@ log "discovery.conf with nvme-cli's options: warned, ignored, connected; a key r
 
 # --- /etc/nvme/config.json (nvme-cli's JSON), -J FILE ---
 [ -f "$JSON" ] && mv "$JSON" "$JSON.saved"
-# A host with a DH-HMAC-CHAP key: refused, nothing connected, exit 2.
+# A host with a DH-HMAC-CHAP controller key (a port's only): refused,
+# nothing connected, exit 2.
 cat > /tmp/ca-key.json <<JSONDOC
-[{"hostnqn": "$JHOSTNQN", "dhchap_key": "$SECRET",
+[{"hostnqn": "$JHOSTNQN", "dhchap_ctrl_key": "$SECRET",
   "subsystems": [{"nqn": "$SECOND", "ports": [{"transport": "rdma",
     "traddr": "$RBLK_TRADDR", "trsvcid": "$RBLK_TRSVCID"}]}]}]
 JSONDOC
 rc=0
 nvmecfg connect-all -J /tmp/ca-key.json > /tmp/ca.out 2> /tmp/ca.err || rc=$?
 [ "$rc" -eq 2 ] || { cat /tmp/ca.err; fail "connect-all -J with a key: exit $rc, want 2"; }
-warned "/tmp/ca-key.json:1: \"dhchap_key\": connect-all takes no DH-HMAC-CHAP key (nvmecfg connect -S/-C does); host skipped"
+warned "/tmp/ca-key.json:1: \"dhchap_ctrl_key\": a port's key only (where libnvme reads it); host skipped"
 grep -q c2VrcmV0 /tmp/ca.err /tmp/ca.out && fail "the DH-HMAC-CHAP secret was printed"
 [ "$(nctrls)" -eq 0 ] || fail "a host with a key was connected without it: $(nctrls) controllers"
 rm -f /tmp/ca-key.json
-log "config.json with a host key: refused, nothing connected"
+log "config.json with a host's controller key: refused, nothing connected"
 cat > /tmp/ca.json <<JSONDOC
 [
   {

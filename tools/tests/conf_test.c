@@ -1034,6 +1034,32 @@ static void same_discovery(void)
 	b = a;
 	b.host_traddr = "10.0.0.9";
 	CHECK(!conf_same_discovery(&a, &b));
+	/* DH-HMAC-CHAP keys: the same strings, or none on both. */
+	b = a;
+	b.set |= OPT(DHCHAP_SECRET);
+	b.dhchap_secret = KEY_H;
+	CHECK(!conf_same_discovery(&a, &b));
+	a.set |= OPT(DHCHAP_SECRET);
+	a.dhchap_secret = strdupa(KEY_H);
+	CHECK(conf_same_discovery(&a, &b));
+	b.dhchap_secret = KEY_P;
+	CHECK(!conf_same_discovery(&a, &b));
+	b.dhchap_secret = KEY_H;
+	b.set |= OPT(DHCHAP_CTRL_SECRET);
+	b.dhchap_ctrl_secret = KEY_C;
+	CHECK(!conf_same_discovery(&a, &b));
+}
+
+/* A line with keys is asked beside one without, at the same address. */
+static void finish_keys(void)
+{
+	start();
+	CHECK(!disc("-a 10.0.0.1\n-a 10.0.0.1 -S " KEY_H "\n-a 10.0.0.1 -S " KEY_H "\n"));
+	conf_finish(&conf);
+	CHECK(conf.nr == 3);
+	if (conf.nr == 3)
+		CHECK(conf.e[0].ask && conf.e[1].ask && !conf.e[2].ask);
+	stop();
 }
 
 static void addr_eq(void)
@@ -1344,6 +1370,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(read_files),
 	KTAP_CASE(finish_dedupe),
 	KTAP_CASE(same_discovery),
+	KTAP_CASE(finish_keys),
 	KTAP_CASE(addr_eq),
 	KTAP_CASE(record_cfg),
 	KTAP_CASE(record_keys),
