@@ -36,7 +36,7 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..168"
+echo "1..172"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
@@ -468,6 +468,12 @@ ccheck completion_iopolicy_values "numa round-robin queue-depth" \
 	nvmecfg set-iopolicy rblk0 --iopolicy ''
 ccheck completion_iopolicy_prefix round-robin \
 	nvmecfg set-iopolicy -d rblk-ctrl0 --iopolicy r
+# The keys' options on the three commands that take them; no value offered.
+for c in connect connect-all discover; do
+	ccheck "completion_dhchap_$c" "--dhchap-secret --dhchap-ctrl-secret" \
+		nvmecfg "$c" --dhchap
+done
+ccheck completion_dhchap_no_values "" nvmecfg connect-all -S ''
 
 # Beyond the command line: the host kernel has no rblk family.
 if [ -d /sys/module/rblk ]; then
