@@ -3,7 +3,10 @@
 # no CONFIG_NVME_AUTH, no nvme-auth.ko), a DH-HMAC-CHAP key is refused
 # with the message naming the missing library, on connect and discover,
 # -S or -C alone: nothing is created, and the key appears neither in
-# nvmecfg's answer nor in the kernel log.  Skips where the library is.
+# nvmecfg's answer nor in the kernel log.  The default key of
+# /etc/nvme/hostkey (RBLK_ATTR_DHCHAP_KEY_DEFAULT) is dropped instead:
+# connect, discover and connect-all reach the target as without it.
+# Skips where the library is.
 # rblk-timeout: 180
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -12,7 +15,17 @@ modinfo nvme-auth >/dev/null 2>&1 &&
 	skip "this kernel has the NVMe authentication library (auth_* tests)"
 command -v nvme >/dev/null || fail "nvme-cli missing from the guest"
 rblk_load
-trap 'rblk_unload' EXIT
+HOSTKEY=/etc/nvme/hostkey
+[ -f "$HOSTKEY" ] && mv "$HOSTKEY" "$HOSTKEY.saved"
+cleanup() {
+	for _c in /sys/class/rblk/rblk-ctrl*; do
+		[ -e "$_c" ] && nvmecfg disconnect "${_c##*/}" >/dev/null 2>&1
+	done
+	rm -f "$HOSTKEY" /tmp/auth61.out
+	[ -f "$HOSTKEY.saved" ] && mv "$HOSTKEY.saved" "$HOSTKEY"
+	rblk_unload
+}
+trap cleanup EXIT
 
 MSG="DH-HMAC-CHAP needs the kernel's NVMe authentication library (CONFIG_NVME_AUTH), which this kernel lacks"
 KEY=$(nvme gen-dhchap-key -l 32 -m 0 -n "$RBLK_HOSTNQN" 2>/dev/null) ||
@@ -55,6 +68,23 @@ refused "discover -S" discover -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
 # Without a key the same target connects as ever.
 dev=$(rblk_connect "$RBLK_NSID_FILE") || fail "connect without a key failed"
 rblk_disconnect "$dev"
+
+# The default key: dropped here, not refused.
+printf '%s\n' "$KEY" > "$HOSTKEY"
+chmod 600 "$HOSTKEY"
+dev=$(rblk_connect "$RBLK_NSID_FILE") || fail "connect with $HOSTKEY refused"
+rblk_disconnect "$dev"
+nvmecfg discover -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" > /tmp/auth61.out 2>&1 ||
+	{ cat /tmp/auth61.out; fail "discover with $HOSTKEY refused"; }
+grep -qF "$RBLK_NQN" /tmp/auth61.out || fail "discover with $HOSTKEY: no $RBLK_NQN"
+nvmecfg connect-all -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" >> /tmp/auth61.out 2>&1 ||
+	{ cat /tmp/auth61.out; fail "connect-all with $HOSTKEY refused"; }
+grep -q "^rblk-ctrl[0-9]* $RBLK_NQN " /tmp/auth61.out ||
+	{ cat /tmp/auth61.out; fail "connect-all with $HOSTKEY did not connect $RBLK_NQN"; }
+grep -qF "$(secret "$KEY")" /tmp/auth61.out && fail "the default key is in nvmecfg's answer"
+must nvmecfg disconnect-all
+rm -f "$HOSTKEY"
+log "ok $HOSTKEY dropped: connect, discover and connect-all as without it"
 
 for _k in "$KEY" "$CKEY"; do
 	dmesg | grep -qF "$(secret "$_k")" && fail "a key is in the kernel log"
