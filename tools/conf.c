@@ -691,13 +691,16 @@ static bool json_object(struct json_ctx *x, const struct jin_value *v,
  */
 static int keep_keys(struct conf *c, struct cfg *cfg)
 {
-	if ((cfg->set & OPT(DHCHAP_SECRET)) &&
-	    !(cfg->dhchap_secret = keep(c, strdup(cfg->dhchap_secret))))
-		return -ENOMEM;
-	if ((cfg->set & OPT(DHCHAP_CTRL_SECRET)) &&
-	    !(cfg->dhchap_ctrl_secret =
-	      keep(c, strdup(cfg->dhchap_ctrl_secret))))
-		return -ENOMEM;
+	if (cfg->set & OPT(DHCHAP_SECRET)) {
+		cfg->dhchap_secret = keep(c, strdup(cfg->dhchap_secret));
+		if (!cfg->dhchap_secret)
+			return -ENOMEM;
+	}
+	if (cfg->set & OPT(DHCHAP_CTRL_SECRET)) {
+		cfg->dhchap_ctrl_secret = keep(c, strdup(cfg->dhchap_ctrl_secret));
+		if (!cfg->dhchap_ctrl_secret)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
