@@ -10,7 +10,8 @@
 # log, the trace buffer, sysfs.  The plain test subsystem, in the same
 # discovery logs, connects with a key given that its target does not ask
 # for (show: 'none (target does not authenticate)'), and without one.  A
-# malformed hostkey file stops connect-all (exit 2), naming the file.
+# malformed hostkey file stops connect-all (exit 2), naming the file; one
+# the kernel refuses (a wrong CRC) is blamed by name.
 # 6.12 (skips elsewhere).
 # rblk-timeout: 900
 # shellcheck source=../lib.sh
@@ -180,8 +181,22 @@ nvmecfg connect-all -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" > "$OUT" 2> "$ERR" || r
 grep -qF "$HOSTKEY: not a DH-HMAC-CHAP key" "$ERR" || { cat "$ERR"; fail "no message naming $HOSTKEY"; }
 grep -q SeKrEt "$OUT" "$ERR" && fail "the malformed key was printed"
 [ -z "$(ls -d /sys/class/rblk/rblk-ctrl* 2>/dev/null)" ] || fail "connected with a malformed $HOSTKEY"
+# Of the right form, but its CRC wrong: the kernel refuses it, and the
+# file is blamed (a usage error, exit 2).
+BAD=$(printf '%s\n' "$KEY" | awk '{ c = substr($0, 21, 1)
+	print substr($0, 1, 20) (c == "A" ? "B" : "A") substr($0, 22) }')
+printf '%s\n' "$BAD" > "$HOSTKEY"
+rc=0
+nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$AUTH_NQN" \
+	> "$OUT" 2> "$ERR" || rc=$?
+[ "$rc" -eq 2 ] || { cat "$OUT" "$ERR"; fail "connect with a bad CRC in $HOSTKEY: exit $rc, want 2"; }
+grep -q "^nvmecfg: connect: $HOSTKEY: .*malformed DH-HMAC-CHAP host key" "$ERR" ||
+	{ cat "$ERR"; fail "the refused default key does not blame $HOSTKEY"; }
+_s=${BAD#DHHC-1:??:}
+grep -qF -- "${_s%:}" "$OUT" "$ERR" && fail "the refused key was printed"
+[ -z "$(ls -d /sys/class/rblk/rblk-ctrl* 2>/dev/null)" ] || fail "connected with a bad $HOSTKEY"
 rm -f "$HOSTKEY"
-log "a malformed $HOSTKEY: exit 2, named, not printed"
+log "a malformed $HOSTKEY: exit 2, named, not printed; one the kernel refuses: the file blamed"
 
 # 4. Both ways: the host's dhchap_key, the port's dhchap_ctrl_key (-J).
 nvmet_host_auth "$KEY" "$CKEY" "hmac(sha256)" ffdhe2048
