@@ -87,7 +87,7 @@ int rblk_auth_keys_parse(struct rblk_ctrl_opts *opts, const char *secret,
 		}
 		if (ret) {
 			*errmsg = secret_default ?
-				  "malformed DH-HMAC-CHAP host key in the default key file (/etc/nvme/hostkey)" :
+				  "malformed DH-HMAC-CHAP host key in the default key file" :
 				  "malformed DH-HMAC-CHAP host key";
 			return ret;
 		}
