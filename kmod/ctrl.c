@@ -192,27 +192,43 @@ void rblk_error_recovery(struct rblk_ctrl *ctrl)
  *
  * Return: true if the command may wait for that reconnect (one began, or
  * one is under way); false if it should fail: the controller holds no
- * host key (it could not authenticate: nvme ends such a command too), or
- * the target asked %RBLK_MAX_REAUTHS times within %RBLK_REAUTH_WINDOW.
+ * host key (it could not authenticate), it is not coming back (deleting,
+ * dead), or the target asked %RBLK_MAX_REAUTHS times within
+ * %RBLK_REAUTH_WINDOW.
  */
 bool rblk_ctrl_reauth(struct rblk_ctrl *ctrl)
 {
+	enum rblk_state state = rblk_ctrl_state(ctrl);
+	unsigned long flags;
+	bool allowed, say;
+
 	if (!ctrl->opts.host_key)
 		return false;
-	if (rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE)
+	if (state == RBLK_STATE_RESETTING || state == RBLK_STATE_CONNECTING)
 		return true;
-	/* Racy, and only a bound: completions of several CPUs may come here. */
-	if (time_after(jiffies, READ_ONCE(ctrl->reauth_at) + RBLK_REAUTH_WINDOW)) {
-		WRITE_ONCE(ctrl->reauth_at, jiffies);
-		atomic_set(&ctrl->reauths, 0);
-	}
-	if (atomic_read(&ctrl->reauths) >= RBLK_MAX_REAUTHS) {
-		rblk_warn(ctrl, "target asked for authentication again %d times within %d s: failing the command\n",
-			  RBLK_MAX_REAUTHS, RBLK_REAUTH_WINDOW / HZ);
+	if (state != RBLK_STATE_LIVE)
 		return false;
-	}
+
+	spin_lock_irqsave(&ctrl->lock, flags);
+	allowed = rblk_reauth_window(&ctrl->reauth_at, &ctrl->reauths,
+				     get_jiffies_64());
+	if (allowed)
+		ctrl->reauth_refused = false;
+	/* Once a window: every refused command gets its own error line. */
+	say = !allowed && !ctrl->reauth_refused;
+	if (say)
+		ctrl->reauth_refused = true;
+	spin_unlock_irqrestore(&ctrl->lock, flags);
+	if (say)
+		rblk_warn(ctrl, "target asked for authentication again %d times within %d s: failing its commands\n",
+			  RBLK_MAX_REAUTHS, RBLK_REAUTH_WINDOW / HZ);
+	if (!allowed)
+		return false;
+
 	if (rblk_begin_reset(ctrl, true, false)) {
-		atomic_inc(&ctrl->reauths);
+		spin_lock_irqsave(&ctrl->lock, flags);
+		ctrl->reauths++;
+		spin_unlock_irqrestore(&ctrl->lock, flags);
 		rblk_info(ctrl, "target asks for authentication again: reconnecting\n");
 	}
 	return true;

@@ -17,6 +17,7 @@
 #include <linux/rblk.h>
 
 #include "proto.h"
+#include "rblk.h"
 
 static const u8 *sqe(const struct nvme_command *cmd)
 {
@@ -1475,6 +1476,32 @@ static void rblk_test_auth_success2_failure2(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, buf[8], 0xaa);
 }
 
+/* The bound on reconnects a target asks for with 191h. */
+static void rblk_test_reauth_window(struct kunit *test)
+{
+	u64 now = 1000000, start = 0;
+	unsigned int count = 0, i;
+
+	/* The first ask opens a window. */
+	KUNIT_EXPECT_TRUE(test, rblk_reauth_window(&start, &count, now));
+	KUNIT_EXPECT_EQ(test, start, now);
+	for (i = 0; i < RBLK_MAX_REAUTHS; i++) {
+		KUNIT_EXPECT_TRUE(test, rblk_reauth_window(&start, &count,
+							   now + i));
+		count++;
+	}
+	/* The budget spent, to the window's last jiffy. */
+	KUNIT_EXPECT_FALSE(test, rblk_reauth_window(&start, &count, now + 1));
+	KUNIT_EXPECT_FALSE(test, rblk_reauth_window(&start, &count,
+						    now + RBLK_REAUTH_WINDOW));
+	KUNIT_EXPECT_EQ(test, count, RBLK_MAX_REAUTHS);
+	/* A new window after it. */
+	KUNIT_EXPECT_TRUE(test, rblk_reauth_window(&start, &count,
+						   now + RBLK_REAUTH_WINDOW + 1));
+	KUNIT_EXPECT_EQ(test, count, 0U);
+	KUNIT_EXPECT_EQ(test, start, now + RBLK_REAUTH_WINDOW + 1);
+}
+
 static struct kunit_case rblk_proto_cases[] = {
 	KUNIT_CASE(rblk_test_sqe_layout),
 	KUNIT_CASE(rblk_test_connect_admin),
@@ -1519,6 +1546,7 @@ static struct kunit_case rblk_proto_cases[] = {
 	KUNIT_CASE(rblk_test_auth_reply),
 	KUNIT_CASE(rblk_test_auth_success1),
 	KUNIT_CASE(rblk_test_auth_success2_failure2),
+	KUNIT_CASE(rblk_test_reauth_window),
 	{}
 };
 

@@ -85,6 +85,27 @@
 #define RBLK_MAX_REAUTHS	RBLK_MAX_RETRIES
 #define RBLK_REAUTH_WINDOW	(60 * HZ)
 
+/**
+ * rblk_reauth_window() - whether a target may have one more reconnect
+ *	to authenticate again
+ * @start: when the current window began (jiffies64); a new one begins
+ *	when it is over
+ * @count: reconnects counted in it (by the caller); zeroed with a new
+ *	window
+ * @now: get_jiffies_64()
+ *
+ * Return: true if fewer than %RBLK_MAX_REAUTHS began in the window.
+ */
+static inline bool rblk_reauth_window(u64 *start, unsigned int *count,
+				      u64 now)
+{
+	if (time_after64(now, *start + RBLK_REAUTH_WINDOW)) {
+		*start = now;
+		*count = 0;
+	}
+	return *count < RBLK_MAX_REAUTHS;
+}
+
 /* &rblk_ctrl.auth_result: hash and DH group identifiers, bidirectional. */
 #define RBLK_AUTH_RESULT(hashid, dhgid, bidir)				\
 	((u32)(hashid) | (u32)(dhgid) << 8 | (u32)!!(bidir) << 16)
@@ -530,7 +551,8 @@ struct rblk_subsys {
  * @addr: resolved transport address
  * @src_addr: address to connect from, %AF_UNSPEC for the routing's choice
  * @lock: protects @state and the %RBLK_CTRL_FAILFAST and
- *	%RBLK_CTRL_SETUP_ERROR transitions
+ *	%RBLK_CTRL_SETUP_ERROR transitions, and the re-authentication window
+ *	(@reauths, @reauth_at, @reauth_refused)
  * @ns_lock: orders recovery's quiesce of a namespace queue against
  *	rblk_ctrl_kill_ns()
  * @state: &enum rblk_state
@@ -576,8 +598,10 @@ struct rblk_subsys {
  *	RBLK_AUTH_RESULT(); 0 when the last connect did not authenticate.
  *	One word: written by the connect, read locklessly by %RBLK_CMD_GET
  * @reauths: reconnects a target asked for with 191h (re-authentication)
- *	since @reauth_at, bounded by %RBLK_MAX_REAUTHS
- * @reauth_at: when the first of them began (jiffies)
+ *	in the window that began at @reauth_at (rblk_reauth_window()); under
+ *	@lock
+ * @reauth_at: jiffies64
+ * @reauth_refused: the window's refusal was logged; under @lock
  * @subnqn: the subsystem NQN this association's Identify Controller
  *	reports (the connect's NQN if it reports none)
  * @subsys: the subsystem the controller is a path of, from its first
@@ -687,8 +711,9 @@ struct rblk_ctrl {
 	u16 auth_tid;
 	u8 auth_reason;
 	u32 auth_result;
-	atomic_t reauths;
-	unsigned long reauth_at;
+	unsigned int reauths;
+	u64 reauth_at;
+	bool reauth_refused;
 	char subnqn[RBLK_NQN_SIZE];
 	struct rblk_subsys *subsys;
 	struct list_head subsys_entry;

@@ -4,8 +4,9 @@
 # injected with rblk's auth_required fault (debugfs; the debug kernel:
 # nvmet itself always sets DNR).  This kernel cannot authenticate (the
 # debug kernel is 6.1: no NVMe authentication library) and the controller
-# holds no host key, so, as nvme ends such a command, the write fails with
-# the status named, and nothing else happens: no reconnect, the controller
+# holds no host key, so the write fails with the status named (nvme built
+# without the library ends it too; with the library and no key it retries
+# it), and nothing else happens: no reconnect, the controller
 # live, I/O after it fine, the data written before it intact on the
 # target.  (With a host key the controller reconnects, authenticating
 # every queue, and the command is retried: Documentation/auth.rst,
@@ -26,13 +27,14 @@ before=$(rblk_attr "$dev" reconnects)
 
 dmesg -c > /dev/null
 rblk_fault_arm 1
-if dd if=/tmp/p of="$dev" bs=4096 count=1 seek=$((off / 4096 + 256)) \
+lba=$(( (off + 1048576) / $(cat "/sys/block/${dev#/dev/}/queue/logical_block_size") ))
+if dd if=/tmp/p of="$dev" bs=4096 count=1 seek=$(((off + 1048576) / 4096)) \
 	oflag=direct conv=notrunc 2> /tmp/dd.err; then
 	fail "a write refused with 191h succeeded without a host key"
 fi
 [ "$(cat "$F/times")" -eq 0 ] || fail "the fault never fired"
 echo 0 > "$F/probability"
-dmesg | grep -q "${dev#/dev/}: Write(0x1) @ LBA .*Authentication Required (sct 0x1 / sc 0x91)" ||
+dmesg | grep -q "${dev#/dev/}: Write(0x1) @ LBA $lba, [0-9]* blocks, Authentication Required (sct 0x1 / sc 0x91)\$" ||
 	fail "the failed write's status is not named: $(dmesg | tail -n 5)"
 dmesg | grep -q "$ctrl: target asks for authentication again" &&
 	fail "a controller without a host key reconnected to authenticate"

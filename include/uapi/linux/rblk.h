@@ -627,8 +627,9 @@ enum rblk_disc_attr {
  * media and path statuses, and of the command specific ones (type 1) the
  * Fabrics commands' (0x180 to 0x191: Connect, Authentication); an NVM I/O
  * command's 0x180-0x183 mean other things (the kernel names those
- * itself), and 0x191 (Authentication Required) is any command's.  An initializer like RBLK_STATE_NAMES, sparse, and growing
- * with the specifications (do not take its size for the last status):
+ * itself), and 0x191 (Authentication Required) is any command's.  An
+ * initializer like RBLK_STATE_NAMES, sparse, and growing with the
+ * specifications (do not take its size for the last status):
  * the kernel (its log of a failed I/O) and nvmecfg name a status alike.
  */
 #define RBLK_NVME_STATUS_NAMES {				\
