@@ -323,16 +323,32 @@ static int conf_line(struct conf *c, const char *name, unsigned int lineno,
 	if (!copy)
 		return -ENOMEM;
 	argv[0] = "connect-all";
-	for (p = copy; (tok = strsep(&p, " \t=\r\n"));) {
+	for (p = copy; (tok = strsep(&p, " \t\r\n"));) {
+		char *eq = NULL;
+
 		if (!*tok)
 			continue;
-		if (argc > CONF_MAX_ARGS) {
+		/*
+		 * "--name=value" and "-x=value" are two arguments, split at
+		 * their first '=' only: a key's base64 ends in '=' or '=='
+		 * (48 and 64 bytes), and no other argument is split.
+		 */
+		if (tok[0] == '-' && tok[1] == '-' && tok[2] != '=')
+			eq = strchr(tok + 2, '=');
+		else if (tok[0] == '-' && tok[1] && tok[1] != '-' &&
+			 tok[2] == '=')
+			eq = tok + 2;
+		if (argc + !!eq > CONF_MAX_ARGS) {
 			say(c, name, lineno, "line", "more than %d arguments",
 			    CONF_MAX_ARGS);
 			c->errors++;
 			return 0;
 		}
+		if (eq)
+			*eq++ = '\0';
 		argv[argc++] = tok;
+		if (eq && *eq)
+			argv[argc++] = eq;
 	}
 	argv[argc] = NULL;
 	tr = line_transport(argc, argv);
@@ -363,7 +379,8 @@ static int conf_line(struct conf *c, const char *name, unsigned int lineno,
 
 /*
  * Read as nvme-cli does: every line that is not blank or a '#' comment
- * holds nvme discover arguments, separated by blanks or '='.
+ * holds nvme discover arguments, separated by blanks, and "--name=value"
+ * at its first '='.
  */
 int conf_parse_discovery(struct conf *c, const char *name, FILE *f,
 			 const struct cfg *defaults)

@@ -8,7 +8,10 @@
  */
 #define _GNU_SOURCE	/* open_memstream(), fmemopen() */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "ktap.h"
@@ -835,6 +838,96 @@ static void disc_dhchap_other_forms(void)
 	}
 }
 
+/*
+ * A DH-HMAC-CHAP key as nvme gen-dhchap-key makes it: @len bytes, then
+ * their CRC-32 (zlib's, little-endian), in base64.  48 and 64 bytes end
+ * in "==" and "=", 32 bytes in none.
+ */
+static void gen_key(char *out, size_t outlen, size_t len, unsigned int seed)
+{
+	static const char b64[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	unsigned char k[64 + 4];
+	uint32_t crc = 0xffffffff;
+	size_t i, n = 0;
+	int b;
+
+	srand(seed);
+	for (i = 0; i < len; i++) {
+		k[i] = rand();
+		crc ^= k[i];
+		for (b = 0; b < 8; b++)
+			crc = crc >> 1 ^ (0xedb88320 & -(crc & 1));
+	}
+	crc = ~crc;
+	for (i = 0; i < 4; i++)
+		k[len + i] = crc >> (8 * i);
+	len += 4;
+	n = snprintf(out, outlen, "DHHC-1:0%u:", len == 36 ? 1 : len == 52 ? 2 : 3);
+	for (i = 0; i < len; i += 3) {
+		uint32_t v = k[i] << 16 | (i + 1 < len ? k[i + 1] << 8 : 0) |
+			     (i + 2 < len ? k[i + 2] : 0);
+
+		out[n++] = b64[v >> 18 & 63];
+		out[n++] = b64[v >> 12 & 63];
+		out[n++] = i + 1 < len ? b64[v >> 6 & 63] : '=';
+		out[n++] = i + 2 < len ? b64[v & 63] : '=';
+	}
+	out[n++] = ':';
+	out[n] = '\0';
+}
+
+/*
+ * Real keys of 32, 48 and 64 bytes, whose base64 ends in "", "==" and
+ * "=": in every spelling of -S and -C, and where '=' also joins an
+ * option to its value.
+ */
+static void disc_dhchap_real_keys(void)
+{
+	static const size_t lens[] = { 32, 48, 64 };
+	static const char * const forms[] = {
+		"-S %s -C %s",
+		"-S%s -C%s",
+		"--dhchap-secret=%s --dhchap-ctrl-secret=%s",
+		"--dhchap_secret %s --dhchap_ctrl_secret %s",
+		"-S=%s -C=%s",
+	};
+	char host[128], ctrl[128], args[320], line[400];
+	size_t i, j;
+
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		gen_key(host, sizeof(host), lens[i], 1 + i);
+		gen_key(ctrl, sizeof(ctrl), lens[i], 11 + i);
+		CHECK(opts_dhchap_secret_valid(host));
+		CHECK(strlen(host) == 11 + 4 * ((lens[i] + 4 + 2) / 3));
+		CHECK((lens[i] == 32) == !strchr(host, '='));
+		for (j = 0; j < ARRAY_SIZE(forms); j++) {
+			start();
+			snprintf(args, sizeof(args), forms[j], host, ctrl);
+			snprintf(line, sizeof(line),
+				 "--transport=rdma %s --traddr=10.0.0.1 -s=4421 -i 2\n",
+				 args);
+			CHECK(!disc(line));
+			CHECK_STR(msgs(), "");
+			CHECK(!conf.errors && conf.nr == 1);
+			check_keys(0, host, ctrl);
+			if (conf.nr == 1) {
+				CHECK_STR(conf.e[0].cfg.traddr, "10.0.0.1");
+				CHECK_STR(conf.e[0].cfg.trsvcid, "4421");
+				CHECK(conf.e[0].cfg.nr_io_queues == 2);
+			}
+			stop();
+		}
+	}
+	/* Only an option's first '=' splits it: the value keeps the rest. */
+	start();
+	CHECK(!disc("-a 10.0.0.1 --hostnqn=nqn.a=b\n"));
+	CHECK(!conf.errors && conf.nr == 1);
+	if (conf.nr == 1)
+		CHECK_STR(conf.e[0].cfg.hostnqn, "nqn.a=b");
+	stop();
+}
+
 /* nvme-cli 2.11's -F is rblk's --fast_io_fail_tmo. */
 static void disc_fast_io_fail_short(void)
 {
@@ -1363,6 +1456,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(disc_nvme_cli_options),
 	KTAP_CASE(disc_dhchap),
 	KTAP_CASE(disc_dhchap_other_forms),
+	KTAP_CASE(disc_dhchap_real_keys),
 	KTAP_CASE(disc_fast_io_fail_short),
 	KTAP_CASE(disc_errors),
 	KTAP_CASE(disc_transport),
