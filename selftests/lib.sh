@@ -558,8 +558,19 @@ auth_refused_racy() {
 	done
 }
 
-# auth_no_leak KEY...: no key's secret part in the kernel log, the trace
-# buffer, nvmecfg's list and show (JSON and text) or rblk's sysfs files.
+# auth_key_slices KEY: every 16 characters in a row of the secret's
+# base64 (KEY without "DHHC-1:NN:" and the last ':'), one a line, for
+# grep -F -f: a key "not even in part" has none of them anywhere.
+auth_key_slices() {
+	_s=${1#DHHC-1:??:}; _s=${_s%:}
+	printf '%s\n' "$_s" | awk '{
+		for (i = 1; i + 15 <= length($0); i++) print substr($0, i, 16)
+	}'
+}
+
+# auth_no_leak KEY...: no key's secret part, nor 16 characters of it in a
+# row (auth_key_slices), in the kernel log, the trace buffer, nvmecfg's
+# list and show (JSON and text) or rblk's sysfs files.
 auth_no_leak() {
 	_dump=/tmp/auth-leak.txt
 	{ dmesg
@@ -576,6 +587,9 @@ auth_no_leak() {
 		[ -n "$_k" ] || continue
 		_s=${_k#DHHC-1:??:}; _s=${_s%:}
 		grep -qF -- "$_s" "$_dump" && fail "a key's secret is readable (kernel log, trace, nvmecfg or sysfs)"
+		auth_key_slices "$_k" > "$_dump.slices"
+		grep -qF -f "$_dump.slices" "$_dump" && fail "16 characters of a key's secret are readable (kernel log, trace, nvmecfg or sysfs)"
+		rm -f "$_dump.slices"
 	done
 	rm -f "$_dump"
 	log "no key in the kernel log, trace buffer, nvmecfg output or sysfs"
