@@ -353,7 +353,8 @@ static int conf_line(struct conf *c, const char *name, unsigned int lineno,
 	argv[argc] = NULL;
 	tr = line_transport(argc, argv);
 	if (strcmp(tr, "rdma")) {
-		warn(c, name, lineno, "skipping transport %s (only rdma)", tr);
+		warn(c, name, lineno, "skipping transport %s (only rdma)",
+		     opts_shown(tr));
 		return 0;
 	}
 	argc = drop_foreign(c, name, lineno, argc, argv);
@@ -741,7 +742,8 @@ static int json_port(struct json_ctx *x, const struct jin_value *port,
 	}
 	if (strcmp(tr->val.str, "rdma")) {
 		warn(x->c, x->name, tr->val.line,
-		     "skipping transport %s (only rdma)", tr->val.str);
+		     "skipping transport %s (only rdma)",
+		     opts_shown(tr->val.str));
 		return 0;
 	}
 	x->level = "port";

@@ -361,7 +361,7 @@ int host_resolve(struct host_info *h, const struct cfg *cfg, char *err,
 	if (ret) {
 		if (opts_parse_uuid(buf, h->hostid)) {
 			snprintf(err, len, "%s: '%s' is not a UUID",
-				 h->id_file, buf);
+				 h->id_file, opts_shown(buf));
 			return -1;
 		}
 		h->id_src = ID_FILE;

@@ -1372,7 +1372,7 @@ static int help_cmd(int argc, char **argv)
 	cmd = find_cmd(argv[2]);
 	if (!cmd) {
 		fprintf(stderr, "nvmecfg: help: unknown command '%s'\n",
-			argv[2]);
+			opts_shown(argv[2]));
 		return EXIT_USAGE;
 	}
 	if (argc > 3) {
@@ -1415,7 +1415,7 @@ int main(int argc, char **argv)
 	if (!cmd) {
 		fprintf(stderr,
 			"nvmecfg: unknown command '%s'\nTry 'nvmecfg help'.\n",
-			argv[1]);
+			opts_shown(argv[1]));
 		return EXIT_USAGE;
 	}
 

@@ -259,8 +259,9 @@ static enum opts_result number_err(struct cfg *cfg, enum opt_id id,
 	opts_name(id, name, sizeof(name));
 	if (err == -ERANGE)
 		return usage_err(cfg, "%s: %s is out of range %lld-%lld",
-				 name, val, min, max);
-	return usage_err(cfg, "%s: '%s' is not a number", name, val);
+				 name, opts_shown(val), min, max);
+	return usage_err(cfg, "%s: '%s' is not a number", name,
+			 opts_shown(val));
 }
 
 /* A number in option @id's range, from opt_descs[]. */
@@ -309,7 +310,8 @@ static enum opts_result set_name(struct cfg *cfg, enum opt_id id,
 			 d->names[i]);
 	}
 	return usage_err(cfg, "%s: '%s' is not %s",
-			 opts_name(id, name, sizeof(name)), val, list);
+			 opts_name(id, name, sizeof(name)), opts_shown(val),
+			 list);
 }
 
 static enum opts_result set_device(struct cfg *cfg, const char *val)
@@ -319,7 +321,8 @@ static enum opts_result set_device(struct cfg *cfg, const char *val)
 	if (!*val)
 		return usage_err(cfg, "empty device name");
 	if (strlen(val) >= RBLK_DISK_NAME_LEN)
-		return usage_err(cfg, "device name '%s' too long", val);
+		return usage_err(cfg, "device name '%s' too long",
+				 opts_shown(val));
 	cfg->device = val;
 	return OPTS_OK;
 }
@@ -335,7 +338,7 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 		if (strcmp(val, "rdma"))
 			return usage_err(cfg,
 					 "--transport: '%s' is not supported, only rdma",
-					 val);
+					 opts_shown(val));
 		break;
 	case OPT_TRADDR:
 		r = check_len(cfg, id, val, RBLK_TRADDR_MAX_LEN);
@@ -366,7 +369,7 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 		if (opts_parse_uuid(val, cfg->hostid))
 			return usage_err(cfg, "%s: '%s' is not a UUID",
 					 opts_name(id, name, sizeof(name)),
-					 val);
+					 opts_shown(val));
 		break;
 	case OPT_HOST_TRADDR:
 		/* An IPv6 scope id (fe80::1%eth0) is the kernel's to parse. */
@@ -421,7 +424,7 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 			return usage_err(cfg,
 					 "%s: '%s' is not normal or json",
 					 opts_name(id, name, sizeof(name)),
-					 val);
+					 opts_shown(val));
 		break;
 	case OPT_DEVICE:
 		return set_device(cfg, val);
@@ -468,6 +471,11 @@ bool opts_dhchap_secret_valid(const char *s)
 			return false;
 	}
 	return true;
+}
+
+const char *opts_shown(const char *arg)
+{
+	return strstr(arg, "DHHC-1:") ? OPTS_KEY_SHOWN : arg;
 }
 
 /* nvme-cli spells some long options with '_': accept both. */
@@ -573,7 +581,7 @@ enum opts_result opts_parse(struct cfg *cfg, int argc, char *const argv[],
 			/* The one positional argument: what to act on. */
 			if (!(allowed & OPT(DEVICE)))
 				return usage_err(cfg, "unexpected argument '%s'",
-						 arg);
+						 opts_shown(arg));
 			if (cfg->set & selectors)
 				return usage_err(cfg, "more than one device given");
 			r = set_device(cfg, arg);
@@ -600,7 +608,8 @@ enum opts_result opts_parse(struct cfg *cfg, int argc, char *const argv[],
 				val = arg + 2;
 		}
 		if (id < 0 || !(allowed & (1U << id)))
-			return usage_err(cfg, "unknown option '%s'", arg);
+			return usage_err(cfg, "unknown option '%s'",
+					 opts_shown(arg));
 		opts_name(id, name, sizeof(name));
 
 		if (!opt_descs[id].arg) {

@@ -141,6 +141,14 @@ int opts_from_attr(int attr);
  */
 bool opts_dhchap_secret_valid(const char *s);
 
+/*
+ * How a message quotes argument @arg: "<DH-HMAC-CHAP key>" for one that
+ * holds a key ("DHHC-1:" anywhere in it), else @arg.  Every message that
+ * quotes an argument, a value or a line's word goes through it.
+ */
+#define OPTS_KEY_SHOWN	"<DH-HMAC-CHAP key>"
+const char *opts_shown(const char *arg);
+
 /* The one NQN rule, the kernel's: 1..RBLK_NQN_MAX_LEN bytes. */
 bool opts_nqn_valid(const char *nqn);
 

@@ -36,7 +36,7 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..172"
+echo "1..177"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
@@ -314,6 +314,22 @@ expect connect_all_bad_key 2 "^nvmecfg: connect-all: --dhchap-secret \\(-S\\): n
 	$NVMECFG connect-all -a 10.99.0.1 -S DHHC-1:00:SeKrEt
 expect connect_all_bad_key_not_shown 0 '^not shown$' \
 	sh -c "$NVMECFG connect-all -a 10.99.0.1 -S DHHC-1:00:SeKrEt 2>&1 | grep -q SeKrEt || echo not shown"
+# A key quoted in no error: a stray one, a misspelt option's, another
+# option's value, a command.
+expect key_stray_not_quoted 2 "^nvmecfg: connect: unexpected argument '<DH-HMAC-CHAP key>'\$" \
+	$NVMECFG connect -a 10.99.0.1 -n $NQN -S "$KEY_A" "$KEY_A"
+expect key_misspelt_not_quoted 2 "^nvmecfg: connect: unknown option '<DH-HMAC-CHAP key>'\$" \
+	$NVMECFG connect -a 10.99.0.1 -n $NQN --dhchap-secert="$KEY_A"
+expect key_hostid_not_quoted 2 "^nvmecfg: connect: --hostid \\(-I\\): '<DH-HMAC-CHAP key>' is not a UUID\$" \
+	$NVMECFG connect -a 10.99.0.1 -n $NQN -I "$KEY_A"
+expect key_command_not_quoted 2 "^nvmecfg: unknown command '<DH-HMAC-CHAP key>'\$" \
+	$NVMECFG "$KEY_A"
+expect key_args_not_shown 0 '^not shown$' \
+	sh -c "{ $NVMECFG connect -a 10.99.0.1 -n $NQN -S $KEY_A $KEY_A
+		 $NVMECFG connect -a 10.99.0.1 -n $NQN --dhchap-secert=$KEY_A
+		 $NVMECFG connect -a 10.99.0.1 -n $NQN -I $KEY_A
+		 $NVMECFG help $KEY_A; $NVMECFG $KEY_A; } 2>&1 |
+		grep -q ia6zGodOr4SEG0Zz || echo not shown"
 
 # config.json (-J FILE, else /etc/nvme/config.json): nvme-cli's schema.
 JSON=$ROOT/etc/nvme/config.json

@@ -497,6 +497,52 @@ static void dhchap_secret(void)
 	      OPT_DHCHAP_CTRL_SECRET);
 }
 
+/*
+ * An argument that holds a key is never quoted in an error, wherever it
+ * stands: a stray one, a misspelt option's, another option's value.
+ */
+#define SHOWN_KEY	"DHHC-1:02:Wm9vbUtleVNlS3JFdFNlS3JFdFNlS3JFdFNlS3JFdFNlS3JFdFNlS3JFdFNlS3JFdA==:"
+static void dhchap_key_never_quoted(void)
+{
+	static const struct {
+		char *args[2];
+		const char *err;
+	} cases[] = {
+		{ { SHOWN_KEY }, "unexpected argument '" OPTS_KEY_SHOWN "'" },
+		{ { "--dhchap-secert=" SHOWN_KEY },
+		  "unknown option '" OPTS_KEY_SHOWN "'" },
+		{ { "-X" SHOWN_KEY }, "unknown option '" OPTS_KEY_SHOWN "'" },
+		{ { "-I", SHOWN_KEY },
+		  "--hostid (-I): '" OPTS_KEY_SHOWN "' is not a UUID" },
+		{ { "-i", SHOWN_KEY },
+		  "--nr-io-queues (-i): '" OPTS_KEY_SHOWN "' is not a number" },
+		{ { "-i", "-1" SHOWN_KEY },
+		  "--nr-io-queues (-i): '" OPTS_KEY_SHOWN "' is not a number" },
+		{ { "-t", SHOWN_KEY },
+		  "--transport: '" OPTS_KEY_SHOWN "' is not supported, only rdma" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (cases[i].args[1])
+			CHECK(CONNECT_WITH("-S", SHOWN_KEY, cases[i].args[0],
+					   cases[i].args[1]) == OPTS_ERROR);
+		else
+			CHECK(CONNECT_WITH("-S", SHOWN_KEY,
+					   cases[i].args[0]) == OPTS_ERROR);
+		CHECK_STR(cfg.err, cases[i].err);
+		CHECK(!strstr(cfg.err, "Wm9v"));
+	}
+	CHECK(DEV("-o", SHOWN_KEY) == OPTS_ERROR);
+	CHECK_STR(cfg.err, "--output-format (-o): '" OPTS_KEY_SHOWN "' is not normal or json");
+	CHECK(DEV(SHOWN_KEY SHOWN_KEY) == OPTS_ERROR);
+	CHECK_STR(cfg.err, "device name '" OPTS_KEY_SHOWN "' too long");
+	CHECK(PARSE(OPT(IOPOLICY), 0, "--iopolicy", SHOWN_KEY) == OPTS_ERROR);
+	CHECK_CONTAINS(cfg.err, "--iopolicy: '" OPTS_KEY_SHOWN "' is not ");
+	CHECK_STR(opts_shown("x DHHC-1: y"), OPTS_KEY_SHOWN);
+	CHECK_STR(opts_shown("DHHC-1"), "DHHC-1");
+}
+
 /* IPv6 with a scope id passes as given: the kernel parses it. */
 static void ipv6_scope_id(void)
 {
@@ -850,6 +896,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(fast_io_fail_long_only),
 	KTAP_CASE(host_traddr),
 	KTAP_CASE(dhchap_secret),
+	KTAP_CASE(dhchap_key_never_quoted),
 	KTAP_CASE(ipv6_scope_id),
 	KTAP_CASE(nqn_rule),
 	KTAP_CASE(disconnect_by_nqn),
