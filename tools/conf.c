@@ -572,6 +572,32 @@ static const char *opt_err(const struct cfg *cfg, int opt)
 	return cfg->err;
 }
 
+/* Whether @v is, or holds, a string with a DH-HMAC-CHAP key in it. */
+static bool json_has_key(const struct jin_value *v)
+{
+	size_t i;
+
+	switch (v->type) {
+	case JIN_STRING:
+		return strstr(v->str, "DHHC-1:");
+	case JIN_ARRAY:
+		for (i = 0; i < v->nr; i++) {
+			if (json_has_key(&v->items[i]))
+				return true;
+		}
+		return false;
+	case JIN_OBJECT:
+		for (i = 0; i < v->nr; i++) {
+			if (strstr(v->members[i].key, "DHHC-1:") ||
+			    json_has_key(&v->members[i].val))
+				return true;
+		}
+		return false;
+	default:
+		return false;
+	}
+}
+
 /*
  * Member @m of an object into @cfg as @keys describe it.  0, or -1 when
  * its value is malformed (said and counted); unknown and ignored keys
@@ -587,6 +613,18 @@ static int json_member(struct json_ctx *x, const struct key_desc *keys,
 	long long n;
 	int ret;
 
+	/*
+	 * A key where no key is taken (a misspelt name, one ignored) would
+	 * connect without it: the entry is refused, the key not said.
+	 */
+	if ((!k || (k->kind == K_IGNORE && k->why)) &&
+	    (strstr(m->key, "DHHC-1:") || json_has_key(v))) {
+		say(x->c, x->name, v->line, x->level,
+		    "\"%s\": a DH-HMAC-CHAP key where none is taken (%s)",
+		    opts_shown(m->key), k ? k->why : "an unknown key");
+		x->c->errors++;
+		return -1;
+	}
 	if (!k) {
 		warn(x->c, x->name, v->line, "ignoring unknown key \"%s\"",
 		    m->key);
@@ -890,10 +928,19 @@ int conf_parse_json(struct conf *c, const char *name, const char *text,
 	} else if (root.type == JIN_OBJECT) {
 		/* libnvme's schema document: { "hosts": [...] } */
 		for (i = 0; i < root.nr; i++) {
-			if (strcmp(root.members[i].key, "hosts"))
-				warn(c, name, root.members[i].val.line,
-				     "ignoring unknown key \"%s\"",
-				    root.members[i].key);
+			const struct jin_member *m = &root.members[i];
+
+			if (!strcmp(m->key, "hosts"))
+				continue;
+			if (strstr(m->key, "DHHC-1:") || json_has_key(&m->val)) {
+				say(c, name, m->val.line, NULL,
+				    "\"%s\": a DH-HMAC-CHAP key where none is taken (an unknown key)",
+				    opts_shown(m->key));
+				c->errors++;
+				continue;
+			}
+			warn(c, name, m->val.line,
+			     "ignoring unknown key \"%s\"", m->key);
 		}
 		hosts = json_array(&x, &root, "hosts", &bad);
 		if (!hosts && !bad) {

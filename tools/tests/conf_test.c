@@ -395,6 +395,52 @@ static void json_bad_keys(void)
 	stop();
 }
 
+/*
+ * A key under a name that takes none (misspelt, unknown, ignored), even
+ * deep in it: an error that skips its entry, the key never said.
+ */
+static void json_key_misplaced(void)
+{
+	start();
+	CHECK(!json("[{\"hostnqn\": \"h\", \"dhchap_secret\": \"" KEY_H "\",\n"
+		    "  \"subsystems\": [{\"nqn\": \"" NQN "\", \"ports\": [\n"
+		    "   {\"transport\": \"rdma\", \"traddr\": \"10.0.0.1\"}]}]},\n"
+		    " {\"hostnqn\": \"h2\", \"subsystems\": [\n"
+		    "  {\"nqn\": \"" NQN "\", \"x\": [1, {\"y\": \"k " KEY_S "\"}], \"ports\": [\n"
+		    "   {\"transport\": \"rdma\", \"traddr\": \"10.0.0.2\"}]},\n"
+		    "  {\"nqn\": \"" NQN2 "\", \"ports\": [\n"
+		    "   {\"transport\": \"rdma\", \"traddr\": \"10.0.0.3\",\n"
+		    "    \"dhchap_ctrl_secret\": \"" KEY_C "\"},\n"
+		    "   {\"transport\": \"rdma\", \"traddr\": \"10.0.0.4\",\n"
+		    "    \"tls_key\": \"" KEY_P "\"},\n"
+		    "   {\"transport\": \"rdma\", \"traddr\": \"10.0.0.5\",\n"
+		    "    \"" KEY_P "\": 1},\n"
+		    "   {\"transport\": \"rdma\", \"traddr\": \"10.0.0.6\",\n"
+		    "    \"dhchap_kye\": \"x\", \"tls_key\": \"NVMeTLSkey-1:01:x:\"}]}]}]"));
+	CHECK(conf.errors == 5 && conf.nr == 1);
+	if (conf.nr == 1)
+		CHECK_STR(conf.e[0].cfg.traddr, "10.0.0.6");
+	CHECK_STR(msgs(),
+		  "pfx: c.json:1: \"dhchap_secret\": a DH-HMAC-CHAP key where none is taken (an unknown key); host skipped\n"
+		  "pfx: c.json:5: \"x\": a DH-HMAC-CHAP key where none is taken (an unknown key); subsystem skipped\n"
+		  "pfx: c.json:9: \"dhchap_ctrl_secret\": a DH-HMAC-CHAP key where none is taken (an unknown key); port skipped\n"
+		  "pfx: c.json:11: \"tls_key\": a DH-HMAC-CHAP key where none is taken (TLS is NVMe/TCP's); port skipped\n"
+		  "pfx: c.json:13: \"" OPTS_KEY_SHOWN "\": a DH-HMAC-CHAP key where none is taken (an unknown key); port skipped\n"
+		  "pfx: c.json:15: warning: ignoring unknown key \"dhchap_kye\"\n"
+		  "pfx: c.json:15: warning: ignoring \"tls_key\": TLS is NVMe/TCP's\n");
+	CHECK(!strstr(msgs(), "SeKrEt"));
+	stop();
+	/* At the top, beside "hosts": an error, the hosts read. */
+	start();
+	CHECK(!json("{\"dhchap\": {\"key\": \"" KEY_H "\"},\n"
+		    " \"hosts\": [{\"hostnqn\": \"h\", \"subsystems\": [\n"
+		    "  {\"nqn\": \"" NQN "\", \"ports\": [\n"
+		    "   {\"transport\": \"rdma\", \"traddr\": \"10.0.0.1\"}]}]}]}"));
+	CHECK(conf.errors == 1 && conf.nr == 1);
+	CHECK_STR(msgs(), "pfx: c.json:1: \"dhchap\": a DH-HMAC-CHAP key where none is taken (an unknown key)\n");
+	stop();
+}
+
 static void json_unknown_keys(void)
 {
 	start();
@@ -1442,6 +1488,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(json_ignored_keys),
 	KTAP_CASE(json_keys),
 	KTAP_CASE(json_bad_keys),
+	KTAP_CASE(json_key_misplaced),
 	KTAP_CASE(json_unknown_keys),
 	KTAP_CASE(json_wrong_types),
 	KTAP_CASE(json_nesting_errors),
