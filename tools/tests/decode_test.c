@@ -933,16 +933,27 @@ static void get_dhchap(void)
 	}
 }
 
-/* An error ACK's attributes with a cookie of @n bytes of @cookie. */
+/*
+ * An error ACK's attributes with a cookie of @n bytes of @cookie (at
+ * least NLA_ALIGN(@n) bytes): the padding after them is not zeroes, as
+ * nla_put() would make it, but @cookie's next bytes, so that reading
+ * past the attribute's length shows.
+ */
 static void extack_cookie(struct rnl *r, const void *cookie, int n)
 {
 	struct nl_msg *msg = nlmsg_alloc();
+	struct nlattr *nla;
 
 	CHECK(msg);
 	if (!msg)
 		return;
 	CHECK(!nla_put_string(msg, NLMSGERR_ATTR_MSG, "refused"));
-	CHECK(!nla_put(msg, NLMSGERR_ATTR_COOKIE, n, cookie));
+	nla = nla_reserve(msg, NLMSGERR_ATTR_COOKIE, NLA_ALIGN(n));
+	CHECK(nla);
+	if (nla) {
+		memcpy(nla_data(nla), cookie, NLA_ALIGN(n));
+		nla->nla_len = NLA_HDRLEN + n;
+	}
 	memset(r, 0, sizeof(*r));
 	rnl_decode_extack(r, nlmsg_data(nlmsg_hdr(msg)),
 			  nlmsg_datalen(nlmsg_hdr(msg)));
@@ -962,8 +973,13 @@ static void error_cookie(void)
 	memcpy(c, &status, sizeof(status));
 	c[2] = 1;
 	c[3] = 0xee;
+	/* A status, and no reason: not the padding's non-zero byte. */
 	extack_cookie(&r, c, 2);
 	CHECK_INT(r.nvme_status, 0x191);
+	CHECK_INT(r.auth_reason, 0);
+	/* Too short for a status (0x91, then padding): nothing. */
+	extack_cookie(&r, c, 1);
+	CHECK_INT(r.nvme_status, 0);
 	CHECK_INT(r.auth_reason, 0);
 	CHECK_STR(r.msg, "refused");
 	extack_cookie(&r, c, 3);
