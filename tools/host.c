@@ -387,7 +387,9 @@ int host_read_key(struct host_info *h, char *err, size_t len)
 	ret = read_line(h->key_file, h->key, sizeof(h->key));
 	if (ret < 0) {
 		host_forget_key(h);
-		return file_err(err, len, h->key_file, ret);
+		file_err(err, len, h->key_file, ret);
+		/* Root's file (chmod 600), read by another user. */
+		return ret == -EACCES || ret == -EPERM ? ret : -EINVAL;
 	}
 	/* Never quoted, not even in part: it is a secret. */
 	if (ret && h->key[0] && !opts_dhchap_secret_valid(h->key)) {
@@ -395,7 +397,7 @@ int host_read_key(struct host_info *h, char *err, size_t len)
 		snprintf(err, len,
 			 "%s: not a DH-HMAC-CHAP key (DHHC-1:NN:<base64>:, NN 00-03)",
 			 h->key_file);
-		return -1;
+		return -EINVAL;
 	}
 	h->key_read = true;
 	h->has_key = ret && h->key[0];

@@ -50,8 +50,9 @@ void host_apply(const struct host_info *h, struct cfg *cfg);
 /*
  * The default DH-HMAC-CHAP host key, SYSCONFDIR/nvme/hostkey (as current
  * nvme-cli): its first line, trimmed, into @h (once; @h->has_key false
- * for no file or an empty one).  0, or -1 with @err naming the file,
- * never the key, when it is unreadable or not a key.
+ * for no file or an empty one).  0, or with @err naming the file, never
+ * the key: -EACCES or -EPERM when it may not be read, -EINVAL when it
+ * cannot be read otherwise or is not a key.
  */
 int host_read_key(struct host_info *h, char *err, size_t len);
 

@@ -233,14 +233,17 @@ static int resolve_host(const char *name, struct cfg *cfg,
 static int default_key(const char *name, struct cfg *cfg, struct host_info *h)
 {
 	char err[600];
+	int ret;
 
 	if (cfg->set & OPT(DHCHAP_SECRET)) {
 		h->key_used = false;
 		return EXIT_OK;
 	}
-	if (host_read_key(h, err, sizeof(err))) {
+	ret = host_read_key(h, err, sizeof(err));
+	if (ret) {
 		fprintf(stderr, "nvmecfg: %s: %s\n", name, err);
-		return EXIT_USAGE;
+		/* Permission denied, as the kernel's EPERM is. */
+		return ret == -EACCES || ret == -EPERM ? EXIT_PERM : EXIT_USAGE;
 	}
 	host_apply_key(h, cfg);
 	return EXIT_OK;

@@ -36,7 +36,7 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..177"
+echo "1..179"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
@@ -270,6 +270,26 @@ expect hostkey_malformed_not_shown 0 '^not shown$' \
 printf 'SeKrEt\n%s\n' "$KEY_A" > "$KEY"
 expect hostkey_first_line 2 "connect: $KEY: not a DH-HMAC-CHAP key" \
 	$R $NVMECFG connect -a 10.99.0.1 -n $NQN
+# Root's (chmod 600), read by another user: permission denied, exit 4.
+printf '%s\n' "$KEY_A" > "$KEY" && chmod 600 "$KEY"
+if [ "$(id -u)" -ne 0 ]; then
+	AS_USER=
+elif command -v setpriv >/dev/null &&
+     setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	AS_USER="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	chmod 755 "$ROOT" "$ROOT/etc" "$ROOT/etc/nvme"
+else
+	AS_USER=none
+fi
+for c in connect discover; do
+	if [ "$AS_USER" = none ]; then
+		n=$((n + 1))
+		echo "ok $n hostkey_denied_$c # SKIP root without setpriv"
+		continue
+	fi
+	expect "hostkey_denied_$c" 4 "^nvmecfg: $c: $KEY: Permission denied\$" \
+		$AS_USER env NVMECFG_TEST_ROOT="$ROOT" $NVMECFG $c -a 10.99.0.1 -n $NQN
+done
 mkdir -p "$ROOT/dir" && rm -f "$KEY" && ln -s "$ROOT/dir" "$KEY"
 expect hostkey_unreadable 2 "^nvmecfg: connect: $KEY: " \
 	$R $NVMECFG connect -a 10.99.0.1 -n $NQN

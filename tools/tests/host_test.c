@@ -361,27 +361,27 @@ static void default_key(void)
 
 	/* Malformed: an error naming the file, without the key. */
 	put("/etc/nvme/hostkey", "DHHC-1:07:SeKrEt:\n");
-	CHECK(read_key() == -1 && !h.has_key && !h.key[0]);
+	CHECK(read_key() == -EINVAL && !h.has_key && !h.key[0]);
 	snprintf(want, sizeof(want),
 		 "%s/etc/nvme/hostkey: not a DH-HMAC-CHAP key (DHHC-1:NN:<base64>:, NN 00-03)",
 		 root);
 	CHECK_STR(err, want);
 	CHECK(!strstr(err, "SeKrEt"));
 	put("/etc/nvme/hostkey", "SeKrEt\n");
-	CHECK(read_key() == -1);
+	CHECK(read_key() == -EINVAL);
 	CHECK(!strstr(err, "SeKrEt"));
 	/* Longer than a key can be. */
 	memset(want, 'A', 300);
 	want[300] = '\0';
 	put("/etc/nvme/hostkey", want);
-	CHECK(read_key() == -1);
+	CHECK(read_key() == -EINVAL);
 	CHECK_CONTAINS(err, "/etc/nvme/hostkey: line too long");
 	CHECK(!strstr(err, "AAAA"));
 
 	/* Unreadable (a directory will do, for root too). */
 	rm("/etc/nvme/hostkey");
 	mkdirs("/etc/nvme/hostkey");
-	CHECK(read_key() == -1);
+	CHECK(read_key() == -EINVAL);
 	CHECK_CONTAINS(err, "/etc/nvme/hostkey: ");
 	rmdir(strcat(strcpy(want, root), "/etc/nvme/hostkey"));
 }
