@@ -114,6 +114,18 @@ static char *keep(struct conf *c, char *s)
 	return s;
 }
 
+/* "@name:@line" kept, the source of a key: 0 or -ENOMEM. */
+static int key_src(struct conf *c, const char *name, unsigned int line,
+		   const char **src)
+{
+	char *s;
+
+	if (asprintf(&s, "%s:%u", name, line) < 0)
+		return -ENOMEM;
+	*src = keep(c, s);
+	return *src ? 0 : -ENOMEM;
+}
+
 static struct conf_entry *add_entry(struct conf *c)
 {
 	struct conf_entry *e;
@@ -368,6 +380,11 @@ static int conf_line(struct conf *c, const char *name, unsigned int lineno,
 		c->errors++;
 		return 0;
 	}
+	if ((cfg.set & OPT(DHCHAP_SECRET) &&
+	     key_src(c, name, lineno, &cfg.dhchap_secret_src)) ||
+	    (cfg.set & OPT(DHCHAP_CTRL_SECRET) &&
+	     key_src(c, name, lineno, &cfg.dhchap_ctrl_secret_src)))
+		return -ENOMEM;
 	opts_merge(&cfg, defaults);
 	e = add_entry(c);
 	if (!e)
@@ -668,6 +685,15 @@ static int json_member(struct json_ctx *x, const struct key_desc *keys,
 			break;
 		if (opts_set(cfg, k->opt, v->str) != OPTS_OK)
 			goto bad_value;
+		if (key_src(x->c, x->name, v->line,
+			    k->opt == OPT_DHCHAP_SECRET ?
+			    &cfg->dhchap_secret_src :
+			    &cfg->dhchap_ctrl_secret_src)) {
+			say(x->c, x->name, v->line, x->level, "%s",
+			    strerror(ENOMEM));
+			x->c->errors++;
+			return -1;
+		}
 		return 0;
 	case K_STRING:
 		if (v->type != JIN_STRING)
@@ -855,6 +881,7 @@ static int json_subsys(struct json_ctx *x, const struct jin_value *s,
 		base.dhchap_secret = keep(x->c, strdup(cfg.dhchap_secret));
 		if (!base.dhchap_secret)
 			return -ENOMEM;
+		base.dhchap_secret_src = cfg.dhchap_secret_src;
 		base.set |= OPT(DHCHAP_SECRET);
 	}
 	for (i = 0; i < ports->nr; i++) {

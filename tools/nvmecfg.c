@@ -55,14 +55,21 @@ static const char exit_help[] =
 	"4 permission denied.\n";
 
 /*
- * How to name what the kernel blamed: the option, or the file the value
- * came from.
+ * How to name what the kernel blamed: the option, or the file (and line)
+ * the value came from: /etc/nvme/hostnqn, hostid, hostkey, or for a key
+ * a line of connect-all's files (@cfg: the request's, NULL if none).
  */
-static const char *blamed(int attr, const struct host_info *h, char *buf,
-			  size_t len)
+static const char *blamed(int attr, const struct host_info *h,
+			  const struct cfg *cfg, char *buf, size_t len)
 {
 	int opt = opts_from_attr(attr);
 
+	if (cfg && opt == OPT_DHCHAP_SECRET && cfg->dhchap_secret_src &&
+	    !cfg->dhchap_default)
+		return cfg->dhchap_secret_src;
+	if (cfg && opt == OPT_DHCHAP_CTRL_SECRET &&
+	    cfg->dhchap_ctrl_secret_src)
+		return cfg->dhchap_ctrl_secret_src;
 	if (h && opt == OPT_HOSTNQN && h->nqn_src == ID_FILE)
 		return h->nqn_file;
 	if (h && opt == OPT_HOSTID && h->id_src == ID_FILE)
@@ -81,17 +88,18 @@ static const char *blamed(int attr, const struct host_info *h, char *buf,
  * range, naming the attribute, is a usage error like one found here.
  */
 static int report(const char *cmd, const char *what, const struct rnl *r,
-		  int err, bool target, const struct host_info *h)
+		  int err, bool target, const struct host_info *h,
+		  const struct cfg *cfg)
 {
 	const char *name = what ?: cmd;
 	const char *words;
-	char buf[64], auth[96];
+	char buf[600], auth[96];
 
 	if (error_exit(err, r->bad_attr >= 0) == EXIT_USAGE) {
 		int opt = opts_from_attr(r->bad_attr);
 
 		fprintf(stderr, "nvmecfg: %s: %s: %s", name,
-			blamed(r->bad_attr, h, buf, sizeof(buf)),
+			blamed(r->bad_attr, h, cfg, buf, sizeof(buf)),
 			opt == OPT_NQN || opt == OPT_HOSTNQN ? "bad NQN" :
 			errno_words(err, target));
 		if (r->msg[0])
@@ -127,7 +135,7 @@ static int report(const char *cmd, const char *what, const struct rnl *r,
 		fprintf(stderr, "nvmecfg: %s: %s", name, words);
 	if (!r->msg[0] && r->miss_type >= 0)
 		fprintf(stderr, ": missing %s",
-			blamed(r->miss_type, NULL, buf, sizeof(buf)));
+			blamed(r->miss_type, NULL, NULL, buf, sizeof(buf)));
 	/* Status 0: refused after Connect, by the exchange. */
 	if (target)
 		fputs(auth_reason_words(r->auth_reason, r->msg, auth,
@@ -138,7 +146,7 @@ static int report(const char *cmd, const char *what, const struct rnl *r,
 
 static int kernel_error(const struct cmd *cmd, const struct rnl *r, int err)
 {
-	return report(cmd->name, NULL, r, err, false, NULL);
+	return report(cmd->name, NULL, r, err, false, NULL, NULL);
 }
 
 /* @path below $NVMECFG_TEST_ROOT, where the host unit tests fake sysfs. */
@@ -487,7 +495,7 @@ static int do_connect(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 	warn_identity(cmd->name, &h);
 	ret = connect_wait(r, cfg, &ctrl);
 	if (ret) {
-		int rc = report(cmd->name, NULL, r, ret, true, &h);
+		int rc = report(cmd->name, NULL, r, ret, true, &h, NULL);
 
 		/* As nvme connect: a second association only on request. */
 		if (ret == -EALREADY && !(cfg->set & OPT(DUPLICATE_CONNECT)))
@@ -549,9 +557,9 @@ static int disconnect_many(const struct cmd *cmd, struct rnl *r,
 			snprintf(what, sizeof(what), "%s: %s", cmd->name,
 				 ctrls[i].name);
 			if (rc == EXIT_OK)
-				rc = report(cmd->name, what, r, ret, false, NULL);
+				rc = report(cmd->name, what, r, ret, false, NULL, NULL);
 			else
-				report(cmd->name, what, r, ret, false, NULL);
+				report(cmd->name, what, r, ret, false, NULL, NULL);
 		}
 	}
 	ret = wait_gone(r, names, nr_wait, deadline);
@@ -897,7 +905,7 @@ static int do_discover(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 		goto out;
 	ret = rnl_discover(r, cfg, &log);
 	if (ret) {
-		ret = report(cmd->name, NULL, r, ret, true, &h);
+		ret = report(cmd->name, NULL, r, ret, true, &h, NULL);
 		goto out;
 	}
 	short_log_warning(cmd->name, &log);
@@ -1059,7 +1067,7 @@ static void connect_all_one(struct connect_all *ca,
 	ret = rnl_discover(ca->r, &ask, &log);
 	if (ret) {
 		ca_fail(ca, report(name, job->where[0] ? what : NULL, ca->r,
-				   ret, true, &h));
+				   ret, true, &h, &ask));
 		goto out;
 	}
 	short_log_warning(name, &log);
@@ -1102,7 +1110,8 @@ static void connect_all_one(struct connect_all *ca,
 			continue;
 		}
 		if (ret) {
-			ca_fail(ca, report(name, what, ca->r, ret, true, &h));
+			ca_fail(ca, report(name, what, ca->r, ret, true, &h,
+					   &one));
 			continue;
 		}
 		printf("%s %s %s %s", ctrl.name, e->subnqn, e->traddr,

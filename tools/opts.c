@@ -734,7 +734,9 @@ void opts_merge(struct cfg *dst, const struct cfg *def)
 	MERGE(HOST_TRADDR, host_traddr);
 	MERGE(TOS, tos);
 	MERGE(DHCHAP_SECRET, dhchap_secret);
+	MERGE(DHCHAP_SECRET, dhchap_secret_src);
 	MERGE(DHCHAP_CTRL_SECRET, dhchap_ctrl_secret);
+	MERGE(DHCHAP_CTRL_SECRET, dhchap_ctrl_secret_src);
 	MERGE(OUTPUT, format);
 	MERGE(WAIT_TIMEOUT, wait_timeout);
 #undef MERGE

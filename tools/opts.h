@@ -73,6 +73,13 @@ struct cfg {
 	const char *dhchap_secret;	/* never printed */
 	const char *dhchap_ctrl_secret;	/* never printed */
 	/*
+	 * Where each key came from, for messages: "FILE:LINE" of
+	 * connect-all's files; NULL for the command line's.  Carried with
+	 * the key (opts_merge()).
+	 */
+	const char *dhchap_secret_src;
+	const char *dhchap_ctrl_secret_src;
+	/*
 	 * No -S: dhchap_secret is the default key (/etc/nvme/hostkey), sent
 	 * with RBLK_ATTR_DHCHAP_KEY_DEFAULT.  Not an option: host_apply_key()
 	 * sets it.

@@ -11,7 +11,8 @@
 # discovery logs, connects with a key given that its target does not ask
 # for (show: 'none (target does not authenticate)'), and without one.  A
 # malformed hostkey file stops connect-all (exit 2), naming the file; one
-# the kernel refuses (a wrong CRC) is blamed by name.
+# the kernel refuses (a wrong CRC) is blamed by name, in hostkey and in
+# discovery.conf (its line).
 # 6.12 (skips elsewhere).
 # rblk-timeout: 900
 # shellcheck source=../lib.sh
@@ -200,6 +201,19 @@ grep -qF -- "${_s%:}" "$OUT" "$ERR" && fail "the refused key was printed"
 [ -z "$(ls -d /sys/class/rblk/rblk-ctrl* 2>/dev/null)" ] || fail "connected with a bad $HOSTKEY"
 rm -f "$HOSTKEY"
 log "a malformed $HOSTKEY: exit 2, named, not printed; one the kernel refuses: the file blamed"
+# The same key on a discovery.conf line: the kernel refuses it, and the
+# line is blamed, not -S.
+printf '%s\n' "-t rdma -a $RBLK_TRADDR -s $RBLK_TRSVCID -S $BAD" > "$CONF"
+rc=0
+nvmecfg connect-all > "$OUT" 2> "$ERR" || rc=$?
+[ "$rc" -eq 2 ] || { cat "$OUT" "$ERR"; fail "connect-all with a bad CRC in $CONF: exit $rc, want 2"; }
+grep -q "^nvmecfg: connect-all: .*: $CONF:1: .*malformed DH-HMAC-CHAP host key" "$ERR" ||
+	{ cat "$ERR"; fail "the refused key of $CONF does not blame $CONF:1"; }
+grep -q -- "--dhchap-secret" "$ERR" && { cat "$ERR"; fail "the refused key of $CONF blames -S"; }
+grep -qF -- "${_s%:}" "$OUT" "$ERR" && fail "the refused key was printed"
+[ -z "$(ls -d /sys/class/rblk/rblk-ctrl* 2>/dev/null)" ] || fail "connected with a bad key in $CONF"
+rm -f "$CONF"
+log "a key of $CONF the kernel refuses: $CONF:1 blamed"
 
 # 4. Both ways: the host's dhchap_key, the port's dhchap_ctrl_key (-J).
 nvmet_host_auth "$KEY" "$CKEY" "hmac(sha256)" ffdhe2048

@@ -310,6 +310,28 @@ static void check_keys(size_t i, const char *host, const char *ctrl)
 }
 
 /*
+ * Where entry @i's keys came from ("FILE:LINE" of the key, NULL: the
+ * command line's or none): what a refused key's message names.
+ */
+static void check_srcs(size_t i, const char *host, const char *ctrl)
+{
+	const struct cfg *c;
+
+	CHECK(i < conf.nr);
+	if (i >= conf.nr)
+		return;
+	c = &conf.e[i].cfg;
+	if (host)
+		CHECK_STR(c->dhchap_secret_src ?: "(null)", host);
+	else
+		CHECK(!c->dhchap_secret_src);
+	if (ctrl)
+		CHECK_STR(c->dhchap_ctrl_secret_src ?: "(null)", ctrl);
+	else
+		CHECK(!c->dhchap_ctrl_secret_src);
+}
+
+/*
  * DH-HMAC-CHAP keys: "dhchap_key" of a host, a subsystem (rblk's) or a
  * port, the nearest winning ("" and null: none at that level);
  * "dhchap_ctrl_key" of a port.  Never in a message.
@@ -350,6 +372,13 @@ static void json_keys(void)
 	check_keys(4, KEY_P, NULL);
 	/* None anywhere. */
 	check_keys(5, NULL, NULL);
+	/* Each key's own line, whatever level it is of. */
+	check_srcs(0, "c.json:1", NULL);
+	check_srcs(1, "c.json:6", "c.json:6");
+	check_srcs(2, "c.json:1", "c.json:8");
+	check_srcs(3, "c.json:9", NULL);
+	check_srcs(4, "c.json:12", NULL);
+	check_srcs(5, NULL, NULL);
 	stop();
 
 	/* The command line's for entries without their own, key by key. */
@@ -361,6 +390,8 @@ static void json_keys(void)
 	CHECK(!conf.errors && conf.nr == 2);
 	check_keys(0, KEY_P, KEY_CMD);
 	check_keys(1, KEY_CMD, KEY_CMD);
+	check_srcs(0, "c.json:8", NULL);
+	check_srcs(1, NULL, NULL);
 	stop();
 }
 
@@ -843,6 +874,8 @@ static void disc_dhchap(void)
 	CHECK(!conf.errors && conf.nr == 2);
 	check_keys(0, KEY_H, KEY_CMD);
 	check_keys(1, KEY_CMD, KEY_CMD);
+	check_srcs(0, "d.conf:1", NULL);
+	check_srcs(1, NULL, NULL);
 	stop();
 	/* A malformed one: the line skipped, the key not said. */
 	start();
@@ -1317,11 +1350,16 @@ static void record_keys(void)
 	CHECK_STR(out.dhchap_secret, KEY_P);
 	CHECK((out.set & OPT(DHCHAP_CTRL_SECRET)) &&
 	      !strcmp(out.dhchap_ctrl_secret, KEY_C));
+	/* What a refused key's message names: its file and line. */
+	CHECK_STR(out.dhchap_secret_src ?: "(null)", "c.json:2");
+	CHECK_STR(out.dhchap_ctrl_secret_src ?: "(null)", "c.json:2");
 	conf_record_cfg(&conf, &disc_cfg, true, &defaults, &e2, &out);
 	CHECK_STR(out.dhchap_secret, KEY_S);
+	CHECK_STR(out.dhchap_secret_src ?: "(null)", "c.json:3");
 	CHECK(!(out.set & OPT(DHCHAP_CTRL_SECRET)));
 	conf_record_cfg(&conf, &disc_cfg, false, &defaults, &e2, &out);
 	CHECK_STR(out.dhchap_secret, KEY_CMD);
+	CHECK(!out.dhchap_secret_src);
 out:
 	stop();
 }
