@@ -42,12 +42,16 @@ void conf_free(struct conf *c)
 {
 	size_t i;
 
-	/* Some are DH-HMAC-CHAP keys. */
+	/*
+	 * Some are DH-HMAC-CHAP keys, or lines that hold one: zeroed by the
+	 * size they had when kept, as a line split into words has NULs.
+	 */
 	for (i = 0; i < c->nr_strs; i++) {
-		explicit_bzero(c->strs[i], strlen(c->strs[i]));
+		explicit_bzero(c->strs[i], c->str_lens[i]);
 		free(c->strs[i]);
 	}
 	free(c->strs);
+	free(c->str_lens);
 	free(c->e);
 	memset(c, 0, sizeof(*c));
 }
@@ -94,7 +98,11 @@ static void warn(const struct conf *c, const char *name, unsigned int line,
 	va_end(ap);
 }
 
-/* Keep @s (malloc'ed) until conf_free(); NULL, @s freed, if it cannot. */
+/*
+ * Keep @s (malloc'ed) until conf_free(), which zeroes its strlen() + 1
+ * bytes as they are now, whatever is written into it since; NULL, @s
+ * zeroed and freed, if it cannot.
+ */
 static char *keep(struct conf *c, char *s)
 {
 	if (!s)
@@ -102,14 +110,20 @@ static char *keep(struct conf *c, char *s)
 	if (c->nr_strs == c->cap_strs) {
 		size_t n = c->cap_strs ? 2 * c->cap_strs : 16;
 		char **p = realloc(c->strs, n * sizeof(*p));
+		size_t *l;
 
-		if (!p) {
+		if (p)
+			c->strs = p;
+		l = p ? realloc(c->str_lens, n * sizeof(*l)) : NULL;
+		if (!l) {
+			explicit_bzero(s, strlen(s));
 			free(s);
 			return NULL;
 		}
-		c->strs = p;
+		c->str_lens = l;
 		c->cap_strs = n;
 	}
+	c->str_lens[c->nr_strs] = strlen(s) + 1;
 	c->strs[c->nr_strs++] = s;
 	return s;
 }
@@ -445,6 +459,8 @@ int conf_parse_discovery(struct conf *c, const char *name, FILE *f,
 int conf_read_discovery(struct conf *c, const char *path,
 			const struct cfg *defaults)
 {
+	/* stdio's buffer, ours to zero: a line may hold a key. */
+	char iobuf[BUFSIZ];
 	FILE *f;
 	int ret;
 
@@ -457,8 +473,10 @@ int conf_read_discovery(struct conf *c, const char *path,
 		}
 		return ret;
 	}
+	setvbuf(f, iobuf, _IOFBF, sizeof(iobuf));
 	ret = conf_parse_discovery(c, path, f, defaults);
 	fclose(f);
+	explicit_bzero(iobuf, sizeof(iobuf));
 	return ret;
 }
 

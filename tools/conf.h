@@ -63,6 +63,7 @@ struct conf {
 	size_t nr;
 	size_t cap;
 	char **strs;		/* what the entries' strings point into */
+	size_t *str_lens;	/* their sizes when kept: zeroed by them */
 	size_t nr_strs;
 	size_t cap_strs;
 	unsigned int errors;	/* malformed entries, reported and skipped */

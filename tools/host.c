@@ -67,13 +67,15 @@ const char *host_conf_path(const char *name, char *buf, size_t len)
  */
 static int read_line(const char *path, char *buf, size_t len)
 {
-	char line[512], *s, *e;
+	/* stdio's buffer, ours to zero: one of the files holds a key. */
+	char line[512], iobuf[BUFSIZ], *s, *e;
 	FILE *f;
 	int ret = 1;
 
 	f = fopen(path, "re");
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
+	setvbuf(f, iobuf, _IOFBF, sizeof(iobuf));
 	if (!fgets(line, sizeof(line), f)) {
 		ret = ferror(f) ? -EIO : 1;
 		line[0] = '\0';
@@ -81,6 +83,7 @@ static int read_line(const char *path, char *buf, size_t len)
 		ret = -EFBIG;
 	}
 	fclose(f);
+	explicit_bzero(iobuf, sizeof(iobuf));
 	if (ret < 0)
 		goto out;
 	for (s = line; isspace((unsigned char)*s); s++)

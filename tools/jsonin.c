@@ -162,6 +162,16 @@ static size_t utf8_len(const unsigned char *s, size_t left)
 	return n;
 }
 
+/*
+ * Free @buf of @size bytes zeroed: a string may be (part of) a key, even
+ * one that fails to parse.
+ */
+static void zfree(char *buf, size_t size)
+{
+	explicit_bzero(buf, size);
+	free(buf);
+}
+
 /* A string at p->pos (its opening quote) into a new C string. */
 static int parse_string(struct jin_parser *p, char **out)
 {
@@ -183,14 +193,14 @@ static int parse_string(struct jin_parser *p, char **out)
 		size_t k;
 
 		if (c < 0x20) {
-			free(buf);
+			zfree(buf, end - start + 1);
 			return fail(p, "control character 0x%02x in a string (write it as an escape)",
 				    c);
 		}
 		if (c >= 0x80) {
 			k = utf8_len(p->s + p->pos, end - p->pos);
 			if (!k) {
-				free(buf);
+				zfree(buf, end - start + 1);
 				return fail(p, "invalid UTF-8 in a string");
 			}
 			memcpy(buf + n, p->s + p->pos, k);
@@ -215,11 +225,11 @@ static int parse_string(struct jin_parser *p, char **out)
 		case 't': buf[n++] = '\t'; break;
 		case 'u':
 			if (end - p->pos < 6 || hex4(p->s + p->pos + 2, &cp)) {
-				free(buf);
+				zfree(buf, end - start + 1);
 				return fail(p, "invalid \\u escape (four hex digits)");
 			}
 			if (cp >= 0xdc00 && cp <= 0xdfff) {
-				free(buf);
+				zfree(buf, end - start + 1);
 				return fail(p, "\\u%04x: a UTF-16 low surrogate without a high one",
 					    cp);
 			}
@@ -229,7 +239,7 @@ static int parse_string(struct jin_parser *p, char **out)
 				    p->s[p->pos + 7] != 'u' ||
 				    hex4(p->s + p->pos + 8, &lo) ||
 				    lo < 0xdc00 || lo > 0xdfff) {
-					free(buf);
+					zfree(buf, end - start + 1);
 					return fail(p, "\\u%04x: a UTF-16 high surrogate without a low one",
 						    cp);
 				}
@@ -238,14 +248,14 @@ static int parse_string(struct jin_parser *p, char **out)
 				p->pos += 6;
 			}
 			if (!cp) {
-				free(buf);
+				zfree(buf, end - start + 1);
 				return fail(p, "\\u0000 in a string");
 			}
 			n += put_utf8(buf + n, cp);
 			p->pos += 4;
 			break;
 		default:
-			free(buf);
+			zfree(buf, end - start + 1);
 			if (c > 0x20 && c < 0x7f)
 				return fail(p, "invalid escape '\\%c'", c);
 			return fail(p, "invalid escape");
@@ -554,7 +564,9 @@ void jin_free(struct jin_value *v)
 		break;
 	case JIN_OBJECT:
 		for (i = 0; i < v->nr; i++) {
-			free(v->members[i].key);
+			if (v->members[i].key)
+				zfree(v->members[i].key,
+				      strlen(v->members[i].key));
 			jin_free(&v->members[i].val);
 		}
 		break;
@@ -563,7 +575,9 @@ void jin_free(struct jin_value *v)
 	}
 	free(v->items);
 	free(v->members);
-	free(v->str);
+	/* Strings and names may be DH-HMAC-CHAP keys. */
+	if (v->str)
+		zfree(v->str, strlen(v->str));
 	memset(v, 0, sizeof(*v));
 }
 

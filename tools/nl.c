@@ -167,13 +167,35 @@ err:
 	return nlerr_to_errno(ret);
 }
 
+/*
+ * Free @msg zeroed: a connect or discover holds DH-HMAC-CHAP keys.  Its
+ * header says how much of libnl's buffer it wrote (the rest is calloc()'s
+ * zeroes); libnl itself keeps no other copy (it sends from that buffer).
+ */
+static void rnl_msg_free(struct nl_msg *msg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+
+	explicit_bzero(nlh, nlh->nlmsg_len);
+	nlmsg_free(msg);
+}
+
+/* Our copy of the last request, zeroed: it may hold keys. */
+static void rnl_req_free(struct rnl *r)
+{
+	if (r->req)
+		explicit_bzero(r->req, r->req_len);
+	free(r->req);
+	r->req = NULL;
+	r->req_len = 0;
+}
+
 void rnl_close(struct rnl *r)
 {
 	if (r->sk)
 		nl_socket_free(r->sk);
 	r->sk = NULL;
-	free(r->req);
-	r->req = NULL;
+	rnl_req_free(r);
 }
 
 struct nl_msg *rnl_msg(struct rnl *r, uint8_t cmd, int flags)
@@ -362,7 +384,7 @@ int rnl_transact(struct rnl *r, struct nl_msg *msg, rnl_parse_fn parse,
 	r->answered = false;
 	cb = nl_cb_alloc(NL_CB_DEFAULT);
 	if (!cb) {
-		nlmsg_free(msg);
+		rnl_msg_free(msg);
 		return -ENOMEM;
 	}
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, rnl_valid_cb, &req);
@@ -372,12 +394,13 @@ int rnl_transact(struct rnl *r, struct nl_msg *msg, rnl_parse_fn parse,
 
 	ret = nl_send_auto(r->sk, msg);
 	/* Kept to find the attribute an error points at (NETLINK_CAP_ACK). */
-	free(r->req);
-	r->req_len = nlmsg_hdr(msg)->nlmsg_len;
-	r->req = malloc(r->req_len);
-	if (r->req)
+	rnl_req_free(r);
+	r->req = malloc(nlmsg_hdr(msg)->nlmsg_len);
+	if (r->req) {
+		r->req_len = nlmsg_hdr(msg)->nlmsg_len;
 		memcpy(r->req, nlmsg_hdr(msg), r->req_len);
-	nlmsg_free(msg);
+	}
+	rnl_msg_free(msg);
 	if (ret < 0) {
 		req.err = nlerr_to_errno(ret);
 		goto out;
@@ -508,7 +531,7 @@ static int request(struct rnl *r, uint8_t cmd, int flags,
 	if (!msg)
 		return -ENOMEM;
 	if (put && put(msg, cfg) < 0) {
-		nlmsg_free(msg);
+		rnl_msg_free(msg);
 		return -EMSGSIZE;
 	}
 	return rnl_transact(r, msg, parse, arg);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "freecheck.h"
 #include "ktap.h"
 #include "conf.h"
 
@@ -1007,6 +1008,55 @@ static void disc_dhchap_real_keys(void)
 	stop();
 }
 
+/*
+ * The keys read are zeroed before they are freed: the conf's copies (a
+ * discovery.conf line, split into words, and config.json's), the parsed
+ * JSON, stdio's buffer of the file, a string the JSON parser gave up on.
+ */
+static void keys_zeroed(void)
+{
+	char key[128], key2[128], slice[17], text[1024];
+	char path[] = "/tmp/conf_test.XXXXXX";
+	FILE *f;
+	int fd;
+
+	gen_key(key, sizeof(key), 48, 7);
+	gen_key(key2, sizeof(key2), 48, 8);
+	/* A slice of the base64 both share: none of it may be freed. */
+	memcpy(slice, key + 10, 16);
+	slice[16] = '\0';
+	memcpy(key2 + 10, slice, 16);
+	fd = mkstemp(path);
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	f = fdopen(fd, "w");
+	fprintf(f, "# a key\n-a 10.0.0.1 -S %s -C %s -i 2\n", key, key2);
+	fclose(f);
+
+	freecheck_found = 0;
+	freecheck_secret = slice;
+	start();
+	CHECK(!conf_read_discovery(&conf, path, &defaults));
+	CHECK(!conf.errors && conf.nr == 1);
+	check_keys(0, key, key2);
+	snprintf(text, sizeof(text),
+		 ONE_PORT("{\"transport\": \"rdma\", \"traddr\": \"10.0.0.2\", \"dhchap_key\": \"%s\", \"dhchap_ctrl_key\": \"%s\"}"),
+		 key, key2);
+	CHECK(!json(text));
+	CHECK(!conf.errors && conf.nr == 2);
+	/* Not JSON: the parser stops in the middle of the key. */
+	snprintf(text, sizeof(text), "[{\"hostnqn\": \"h\", \"dhchap_key\": \"%s\\q\"}]",
+		 key);
+	CHECK(!json(text));
+	CHECK(conf.errors == 1);
+	stop();
+	explicit_bzero(text, sizeof(text));
+	freecheck_secret = NULL;
+	CHECK(freecheck_found == 0);
+	unlink(path);
+}
+
 /* nvme-cli 2.11's -F is rblk's --fast_io_fail_tmo. */
 static void disc_fast_io_fail_short(void)
 {
@@ -1542,6 +1592,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(disc_dhchap),
 	KTAP_CASE(disc_dhchap_other_forms),
 	KTAP_CASE(disc_dhchap_real_keys),
+	KTAP_CASE(keys_zeroed),
 	KTAP_CASE(disc_fast_io_fail_short),
 	KTAP_CASE(disc_errors),
 	KTAP_CASE(disc_transport),

@@ -5,6 +5,7 @@
  * extended ACK parsing, without rblk loaded. Skipped where the host has no
  * generic netlink.
  */
+#define _GNU_SOURCE	/* memmem() */
 #include <errno.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <netlink/genl/genl.h>
 #include <netlink/socket.h>
 
+#include "freecheck.h"
 #include "ktap.h"
 #include "nl.h"
 
@@ -132,6 +134,36 @@ static void socket_reusable(void)
 	request_answered();
 }
 
+/*
+ * A request that held a key: neither libnl's message nor our copy of it
+ * (r->req) is freed with the key in it, on the next request or on close.
+ */
+#define ZERO_SECRET	"Zm9vYmFyWmVyb01lWmVyb01l"
+static void request_zeroed(void)
+{
+	struct nl_msg *msg = getfamily(0, "DHHC-1:00:" ZERO_SECRET ":");
+	struct rnl rr;
+
+	CHECK(msg);
+	freecheck_found = 0;
+	freecheck_secret = ZERO_SECRET;
+	CHECK(rnl_transact(&r, msg, count_families, NULL) < 0);
+	/* The copy of the last request goes with the next one. */
+	request_answered();
+	freecheck_secret = NULL;
+	CHECK(freecheck_found == 0);
+
+	CHECK(!rnl_open_family(&rr, "nlctrl"));
+	msg = rnl_msg(&rr, CTRL_CMD_GETFAMILY, 0);
+	CHECK(msg && !nla_put_string(msg, CTRL_ATTR_FAMILY_NAME,
+				     "DHHC-1:00:" ZERO_SECRET ":"));
+	freecheck_secret = ZERO_SECRET;
+	CHECK(rnl_transact(&rr, msg, count_families, NULL) < 0);
+	rnl_close(&rr);
+	freecheck_secret = NULL;
+	CHECK(freecheck_found == 0);
+}
+
 static void module_missing(void)
 {
 	struct rnl rr;
@@ -151,6 +183,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(error_bad_attr),
 	KTAP_CASE(extack_uncapped),
 	KTAP_CASE(socket_reusable),
+	KTAP_CASE(request_zeroed),
 	KTAP_CASE(module_missing),
 };
 
