@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "jsonin.h"
+#include "opts.h"	/* opts_shown(): a name that is a key is not quoted */
 
 struct jin_parser {
 	const unsigned char *s;
@@ -442,7 +443,7 @@ static int parse_object(struct jin_parser *p, struct jin_value *v, int depth)
 		skip_ws(p);
 		if (p->pos >= p->len || p->s[p->pos] != ':')
 			return fail(p, "expected ':' after the key \"%s\", got %s",
-				    m->key, here(p, buf, sizeof(buf)));
+				    opts_shown(m->key), here(p, buf, sizeof(buf)));
 		p->pos++;
 		if (parse_value(p, &m->val, depth))
 			return -1;
@@ -456,7 +457,7 @@ static int parse_object(struct jin_parser *p, struct jin_value *v, int depth)
 			break;
 		}
 		return fail(p, "expected ',' or '}' after the member \"%s\", got %s",
-			    m->key, here(p, buf, sizeof(buf)));
+			    opts_shown(m->key), here(p, buf, sizeof(buf)));
 	}
 	dup = duplicate_key(p, v);
 	if (dup) {
@@ -464,7 +465,7 @@ static int parse_object(struct jin_parser *p, struct jin_value *v, int depth)
 		if (!p->err[0])
 			snprintf(p->err, p->errlen,
 				 "line %u: duplicate key \"%s\"",
-				 dup->val.line, dup->key);
+				 dup->val.line, opts_shown(dup->key));
 		return -1;
 	}
 	return p->nomem ? -1 : 0;

@@ -218,6 +218,13 @@ static void duplicate_keys(void)
 	jin_free(&root);
 	/* The first duplicate in the file is the one told. */
 	refused("{\"z\":1,\"a\":1,\"z\":2,\"a\":2}", "duplicate key \"z\"");
+	/* A name that is a DH-HMAC-CHAP key is not quoted. */
+	refused("{\"DHHC-1:00:SeKrEt:\":1,\"DHHC-1:00:SeKrEt:\":2}",
+		"duplicate key \"<DH-HMAC-CHAP key>\"");
+	CHECK(!strstr(err, "SeKrEt"));
+	refused("{\"DHHC-1:00:SeKrEt:\" 1}",
+		"expected ':' after the key \"<DH-HMAC-CHAP key>\"");
+	CHECK(!strstr(err, "SeKrEt"));
 }
 
 static void bom_and_space(void)
