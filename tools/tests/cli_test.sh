@@ -273,7 +273,9 @@ expect hostkey_first_line 2 "connect: $KEY: not a DH-HMAC-CHAP key" \
 # Root's (chmod 600), read by another user: permission denied, exit 4.
 printf '%s\n' "$KEY_A" > "$KEY" && chmod 600 "$KEY"
 if [ "$(id -u)" -ne 0 ]; then
+	# Not root: a file of one's own, unreadable.
 	AS_USER=
+	chmod 000 "$KEY"
 elif command -v setpriv >/dev/null &&
      setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
 	AS_USER="setpriv --reuid=65534 --regid=65534 --clear-groups"
