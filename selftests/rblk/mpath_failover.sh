@@ -25,8 +25,19 @@ port_relink() {
 		fail "cannot relink $1"
 }
 cleanup() {
+	# A writer left by a failure holds the head open: rmmod would fail.
+	for _p in ${pid:-} ${dpid:-}; do
+		kill -9 "$_p" 2>/dev/null
+	done
 	port_relink "$RBLK_NVMET_PORT" 2>/dev/null
 	nvme disconnect -n "$RBLK_NQN" >/dev/null 2>&1
+	for _p in ${pid:-} ${dpid:-}; do
+		_n=100
+		while running "$_p" && [ "$_n" -gt 0 ]; do
+			usleep 100000
+			_n=$((_n - 1))
+		done
+	done
 	modprobe -r nvme-rdma 2>/dev/null
 	rblk_unload 2>/dev/null
 	nvmet_port2_del
