@@ -568,7 +568,6 @@ enum rblk_disposition {
 	RBLK_REQUEUE,
 	RBLK_DELAY_RETRY,
 	RBLK_FAILOVER,
-	RBLK_REAUTH,
 };
 
 static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
@@ -606,9 +605,18 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 
 	if ((req->status & NVME_STATUS_DNR) || blk_noretry_request(rq) || spent)
 		return RBLK_COMPLETE;
-	/* The target asks the host to authenticate again (auth.rst). */
-	if ((req->status & RBLK_SC_MASK) == NVME_SC_AUTH_REQUIRED)
-		return RBLK_REAUTH;
+	/*
+	 * The target asks the host to authenticate again (auth.rst): by a
+	 * reconnect, which authenticates every queue and which this starts.
+	 * The command waits for it, charged a retry so that a target that
+	 * keeps asking fails it in the end, or goes to another path
+	 * meanwhile (the reconnects it asks for are bounded too).
+	 */
+	if ((req->status & RBLK_SC_MASK) == NVME_SC_AUTH_REQUIRED) {
+		if (!rblk_ctrl_reauth(ctrl))
+			return RBLK_COMPLETE;
+		return rblk_rq_mpath(rq) ? RBLK_FAILOVER : RBLK_RETRY;
+	}
 	/*
 	 * The path, not the command: another path may serve it.  Only
 	 * where the path is then not chosen again at once (its ANA state is
@@ -658,24 +666,6 @@ static noinline __cold void rblk_complete_rq_status(struct request *rq)
 	unsigned long delay = 0;
 
 	switch (rblk_decide(ctrl, rq)) {
-	case RBLK_REAUTH:
-		/*
-		 * By a reconnect, which authenticates every queue; the
-		 * command waits for it, charged a retry so that a target
-		 * that keeps asking fails it in the end, or goes to another
-		 * path meanwhile (the reconnects the target asks for are
-		 * bounded too: rblk_ctrl_reauth()).
-		 */
-		if (rblk_ctrl_reauth(ctrl)) {
-			if (rblk_rq_mpath(rq)) {
-				rblk_failover_rq(rq);
-				return;
-			}
-			req->retries++;
-			blk_mq_requeue_request(rq, true);
-			return;
-		}
-		fallthrough;
 	case RBLK_COMPLETE:
 		if (req->status && (req->flags & RBLK_REQ_TIMED_OUT))
 			rblk_warn(ctrl, "queue %u: command %#x (opcode %#x) failed after %u retries\n",
