@@ -265,7 +265,7 @@ static int rblk_auth_cmd_failed(struct rblk_auth_xchg *x, int ret,
 	rblk_err(ctrl, "queue %u: authentication: %s failed, status %#x (%s)\n",
 		 x->qid, what, ret, rblk_status_name(ret, false));
 	x->status = ret;
-	ctrl->connect_status = ret & RBLK_SC_MASK;
+	ctrl->refusal.status = ret & RBLK_SC_MASK;
 	*errmsg = "DH-HMAC-CHAP: the target refused an authentication command";
 	if (ret & NVME_STATUS_DNR)
 		return rblk_auth_final(x, rblk_status_to_errno(ret));
@@ -570,7 +570,7 @@ int rblk_auth_queue(struct rblk_ctrl *ctrl, u16 qid, u32 authreq,
 	/* A new association: not authenticated until proven. */
 	if (!qid)
 		WRITE_ONCE(ctrl->auth_result, 0);
-	ctrl->auth_reason = 0;
+	ctrl->refusal.auth_reason = 0;
 	if (authreq & NVME_CONNECT_AUTHREQ_ASCR) {
 		rblk_err(ctrl, "queue %u: target requires secure channel concatenation (TLS), which rblk cannot do\n",
 			 qid);
@@ -615,7 +615,7 @@ int rblk_auth_queue(struct rblk_ctrl *ctrl, u16 qid, u32 authreq,
 	trace_rblk_auth(ctrl, qid, x->step, x->hashid, x->dhgid, x->bidir,
 			ret, x->status, x->reason);
 	if (ret) {
-		ctrl->auth_reason = x->reason;
+		ctrl->refusal.auth_reason = x->reason;
 	} else if (!qid) {
 		WRITE_ONCE(ctrl->auth_result,
 			   RBLK_AUTH_RESULT(x->hashid, x->dhgid, x->bidir));

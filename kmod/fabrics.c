@@ -152,7 +152,7 @@ int rblk_fabrics_connect(struct rblk_ctrl *ctrl, u16 qid, u32 *authreq,
 		int status = ret;
 
 		*errmsg = rblk_connect_error(status, &ret);
-		ctrl->connect_status = status & RBLK_SC_MASK;
+		ctrl->refusal.status = status & RBLK_SC_MASK;
 		rblk_err(ctrl, "queue %u: Connect failed, status %#x: %s\n",
 			 qid, status, *errmsg);
 		return ret;

@@ -295,13 +295,6 @@ out_unlock:
 	return ret;
 }
 
-static void rblk_ctrl_refusal(const struct rblk_ctrl *ctrl,
-			      struct rblk_refusal *refusal)
-{
-	refusal->status = ctrl->connect_status;
-	refusal->auth_reason = ctrl->auth_reason;
-}
-
 /**
  * rblk_host_connect() - connect to a subsystem
  * @opts: connect options
@@ -363,7 +356,7 @@ struct rblk_ctrl *rblk_host_connect(const struct rblk_ctrl_opts *opts,
 		return ERR_PTR(-ECANCELED);
 	}
 	if (ret) {
-		rblk_ctrl_refusal(ctrl, refusal);
+		*refusal = ctrl->refusal;
 		/* Never live, so no namespace: no block I/O to wait for. */
 		rblk_host_teardown(ctrl);
 		rblk_ctrl_put(ctrl);
@@ -560,7 +553,7 @@ int rblk_discover(const struct rblk_ctrl_opts *opts, u32 max,
 		if (ret)
 			*errmsg = "failed to read the discovery log page";
 	} else {
-		rblk_ctrl_refusal(ctrl, refusal);
+		*refusal = ctrl->refusal;
 	}
 	rblk_change_state(ctrl, RBLK_STATE_DELETING);
 	rblk_ctrl_stop_recovery(ctrl);

@@ -533,6 +533,20 @@ struct rblk_subsys {
 };
 
 /**
+ * struct rblk_refusal - why a target last refused a connect, for the
+ *	netlink error's cookie
+ * @status: NVMe status (DNR and More cleared) of the last Fabrics Connect
+ *	or authentication command the target refused, 0 if none did
+ * @auth_reason: DH-HMAC-CHAP failure reason of the last exchange that
+ *	failed with one (the target's AUTH_Failure1 or the host's
+ *	AUTH_Failure2), 0 if none
+ */
+struct rblk_refusal {
+	u16 status;
+	u8 auth_reason;
+};
+
+/**
  * struct rblk_ctrl - one NVMe controller and the namespaces on it
  * @dev: sysfs device "rblk-ctrlM"; its reference count is the
  *	controller's
@@ -586,14 +600,10 @@ struct rblk_subsys {
  * @vs: VS property
  * @ctrl_config: CC property as last written
  * @cntlid: controller id
- * @connect_status: NVMe status (DNR and More cleared) of the last Fabrics
- *	Connect or authentication command the target refused, 0 if none did
+ * @refusal: what the target last refused a connect with; under the
+ *	connect's serialisation (first connect, then reconnect_work)
  * @auth_tid: DH-HMAC-CHAP transaction identifier of the next exchange
- *	(auth.c), one per exchange on any queue; under the connect's
- *	serialisation (first connect, then reconnect_work)
- * @auth_reason: DH-HMAC-CHAP failure reason of the last exchange that
- *	failed with one (the target's AUTH_Failure1 or the host's
- *	AUTH_Failure2), 0 if none; same serialisation
+ *	(auth.c), one per exchange on any queue; same serialisation
  * @auth_result: what the admin queue's last exchange negotiated,
  *	RBLK_AUTH_RESULT(); 0 when the last connect did not authenticate.
  *	One word: written by the connect, read locklessly by %RBLK_CMD_GET
@@ -707,9 +717,8 @@ struct rblk_ctrl {
 	u32 vs;
 	u32 ctrl_config;
 	u16 cntlid;
-	u16 connect_status;
+	struct rblk_refusal refusal;
 	u16 auth_tid;
-	u8 auth_reason;
 	u32 auth_result;
 	unsigned int reauths;
 	u64 reauth_at;
@@ -858,18 +867,6 @@ struct rblk_event_info {
 extern struct workqueue_struct *rblk_wq;
 extern unsigned int rblk_io_timeout;
 extern unsigned int rblk_admin_timeout;
-
-/**
- * struct rblk_refusal - why a target refused a connect, for the netlink
- *	error's cookie
- * @status: NVMe status (DNR and More cleared) of the Fabrics Connect or
- *	authentication command refused, 0 if none was
- * @auth_reason: DH-HMAC-CHAP failure reason, 0 if none
- */
-struct rblk_refusal {
-	u16 status;
-	u8 auth_reason;
-};
 
 /* host.c: the controller registry, as the control plane sees it */
 void rblk_opts_init(struct rblk_ctrl_opts *opts);
