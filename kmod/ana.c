@@ -42,21 +42,24 @@ static __printf(2, 3) void rblk_ana_warn(struct rblk_ctrl *ctrl,
  * rblk_ana_setup() - whether this association reads the ANA log, and how
  *	many bytes
  * @ctrl: controller, Identify Controller read on this association
+ * @errmsg: set to the reason of a refusal
  *
  * At every connect, before the asynchronous events are configured.  The
  * buffer grows when a reconnect reports more groups or namespaces (as
- * nvme_mpath_init_identify() reallocates).  Nothing here fails the
- * connect: as nvme-core, a log too large for one command means no ANA;
- * unlike nvme-core, so does an MNAN of 0 or above NN (nvme-core refuses
- * the controller), and so does running out of memory.
+ * nvme_mpath_init_identify() reallocates).  As nvme-core, a log too large
+ * for one command means no ANA, and with multipath an MNAN of 0 or above
+ * NN refuses the controller (without multipath it means no ANA); unlike
+ * nvme-core, running out of memory means no ANA too.
+ *
+ * Return: 0, or -EINVAL for the refusal (@errmsg says why).
  */
-void rblk_ana_setup(struct rblk_ctrl *ctrl)
+int rblk_ana_setup(struct rblk_ctrl *ctrl, const char **errmsg)
 {
 	const struct rblk_ctrl_mpath *mp = &ctrl->mpath;
 	u32 max_sectors;
 	size_t size;
 	void *log;
-	int ret;
+	int ret = 0;
 
 	mutex_lock(&ctrl->ana_lock);
 	ctrl->ana_log_size = 0;
@@ -71,11 +74,19 @@ void rblk_ana_setup(struct rblk_ctrl *ctrl)
 			  queue_max_hw_sectors(ctrl->admin_q));
 	ret = rblk_ana_log_size(mp, max_sectors, &size);
 	if (ret == -EINVAL) {
+		if (rblk_multipath) {
+			rblk_err(ctrl, "invalid MNAN %u (NN %u) with ANA\n",
+				 mp->mnan, mp->nn);
+			*errmsg = "invalid MNAN";
+			goto out;
+		}
 		rblk_ana_warn(ctrl, "invalid MNAN %u (NN %u), going on without ANA\n",
 			      mp->mnan, mp->nn);
+		ret = 0;
 		goto out;
 	}
 	if (ret) {
+		ret = 0;
 		/* size is SIZE_MAX when it overflowed. */
 		rblk_ana_warn(ctrl, "ANA log page (NANAGRPID %u, MNAN %u) larger than the largest transfer (%llu bytes), going on without ANA\n",
 			      mp->nanagrpid, mp->mnan,
@@ -97,6 +108,7 @@ void rblk_ana_setup(struct rblk_ctrl *ctrl)
 	ctrl->ana_log_size = size;
 out:
 	mutex_unlock(&ctrl->ana_lock);
+	return ret;
 }
 
 struct rblk_ana_scan {

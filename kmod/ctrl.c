@@ -918,7 +918,9 @@ static int rblk_configure_admin_queue(struct rblk_ctrl *ctrl, bool new,
 			goto out_teardown;
 		rblk_get_effects_log(ctrl);
 		/* First: it decides whether ANA Change Notices are wanted. */
-		rblk_ana_setup(ctrl);
+		ret = rblk_ana_setup(ctrl, errmsg);
+		if (ret)
+			goto out_teardown;
 		ret = rblk_configure_aen(ctrl) ?: rblk_configure_acre(ctrl);
 		if (ret) {
 			*errmsg = "Set Features failed";

@@ -1005,7 +1005,7 @@ void rblk_ana_init(struct rblk_ctrl *ctrl,
 		   void (*anatt_expired)(struct timer_list *t));
 void rblk_ana_stop(struct rblk_ctrl *ctrl);
 void rblk_ana_free(struct rblk_ctrl *ctrl);
-void rblk_ana_setup(struct rblk_ctrl *ctrl);
+int rblk_ana_setup(struct rblk_ctrl *ctrl, const char **errmsg);
 int rblk_ana_read(struct rblk_ctrl *ctrl);
 bool rblk_ana_apply(struct rblk_ctrl *ctrl);
 
