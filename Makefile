@@ -64,7 +64,7 @@ VM_TIMEOUT ?= 2400
 VM_RUN = KVER=$(KVER) BUILD=$(GUEST_BUILD) RBLK_VM_KERNEL=$(BUILD)kernel/boot/vmlinuz-$(KVER) \
 	scripts/vm-run.sh --timeout $(VM_TIMEOUT)
 
-.PHONY: all setup modules modules_clean tools initramfs check demo bench bench-insn lint clean \
+.PHONY: all setup modules modules_clean tools initramfs check demo bench bench-insn insn-annotate lint clean \
 	debug-kernel debug-modules debug-initramfs check-debug check-debug-siw \
 	install install-module install-module-kver install-tools uninstall uninstall-kver \
 	install-dkms uninstall-dkms host-check guest-check guest-dir
@@ -391,6 +391,13 @@ bench-insn: $(INSN_PLUGIN) $(INSN_MARK)
 			$(if $(strip $(RBLK_INSN_MODPARAMS)),RBLK_INSN_MODPARAMS=$(subst $(bench_space),$(bench_comma),$(strip $(RBLK_INSN_MODPARAMS)))))" \
 		scripts/vm-run.sh --timeout $(INSN_VM_TIMEOUT) --mode bench_insn
 	@scripts/insn-report.py $(GUEST_BUILD)ktap.log $(GUEST_BUILD)insn.dump $(BENCH_OUT)
+
+# Where one job's rblk.ko instructions per I/O go, by source line, from
+# the last bench-insn run of this kernel: make insn-annotate
+# JOB=randwrite_4k_qd1 [FUNC="rblk_queue_rq ..."] [ASM=1].
+insn-annotate:
+	@scripts/insn-annotate.py $(GUEST_BUILD)ktap.log $(GUEST_BUILD)insn.dump $(MOD_KO) \
+		$(or $(JOB),randread_4k_qd1) $(foreach f,$(FUNC),--func $(f)) $(if $(filter 1,$(ASM)),--asm)
 
 # What a controller with 1..256 namespaces and its I/O queues cost, rblk
 # next to nvme-rdma, one boot (Documentation/benchmark.rst, "Scale").
