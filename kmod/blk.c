@@ -64,20 +64,25 @@ static inline void rblk_head_acct_end(struct request *rq)
 
 /*
  * A path request of a multipath head, which another path may serve: it
- * carries the head's bios.  (A flush of a flush sequence has none: it
- * waits for its path, as without multipath.)
+ * carries the head's bios; or it is the flush of a flush sequence, which
+ * has none, and another path's flush stands in for it while another path
+ * is usable (else it waits for its own, as without multipath).
  */
 static bool rblk_rq_mpath(struct request *rq)
 {
 	struct rblk_ns *ns = rblk_rq_ns(rq);
 
-	return ns && ns->head && rq->bio && !blk_rq_is_passthrough(rq);
+	if (!ns || !ns->head || blk_rq_is_passthrough(rq))
+		return false;
+	return rq->bio || (req_op(rq) == REQ_OP_FLUSH &&
+			   rblk_head_other_path(ns->head, ns));
 }
 
 /*
  * Give a path request's bios back to its head, which sends them on a
  * usable path or holds them while a path may come back, and end the
- * request empty, as nvme_failover_req().  Any context.
+ * request empty, as nvme_failover_req(); a flush without bios ends once
+ * the head flushed on another path.  Any context.
  */
 static void rblk_failover_rq(struct request *rq)
 {
@@ -94,6 +99,14 @@ static void rblk_failover_rq(struct request *rq)
 	if (rblk_status_is_ana(req->status)) {
 		set_bit(RBLK_NS_ANA_PENDING, &ns->flags);
 		queue_work(rblk_wq, &req->queue->ctrl->ana_work);
+	}
+
+	if (!rq->bio) {
+		atomic64_inc(&head->failovers);
+		trace_rblk_failover(ns, rq, req->status);
+		rblk_head_acct_end(rq);
+		rblk_head_forward_flush(head, rq);
+		return;
 	}
 
 	spin_lock_irqsave(&head->requeue_lock, flags);

@@ -87,6 +87,7 @@ static void rblk_head_release(struct kref *ref)
 	cancel_delayed_work_sync(&head->requeue_work);
 	cancel_work_sync(&head->partition_work);
 	WARN_ON_ONCE(!bio_list_empty(&head->requeue_list));
+	WARN_ON_ONCE(!list_empty(&head->flushes));
 	cleanup_srcu_struct(&head->srcu);
 	mutex_destroy(&head->lock);
 	rblk_disk_index_free(head->index);
@@ -383,20 +384,125 @@ void rblk_head_kick(struct rblk_head *head)
 	mod_delayed_work(rblk_wq, &head->requeue_work, 0);
 }
 
+/**
+ * rblk_head_other_path() - whether a path other than @ns takes I/O now
+ * @head: head
+ * @ns: one of its paths
+ *
+ * Return: true if another path of @head is usable.
+ */
+bool rblk_head_other_path(struct rblk_head *head, struct rblk_ns *ns)
+{
+	struct rblk_ns *path;
+	bool found = false;
+	int srcu_idx;
+
+	srcu_idx = srcu_read_lock(&head->srcu);
+	list_for_each_entry_srcu(path, &head->paths, siblings,
+				 srcu_read_lock_held(&head->srcu)) {
+		if (path != ns && rblk_path_usable(path)) {
+			found = true;
+			break;
+		}
+	}
+	srcu_read_unlock(&head->srcu, srcu_idx);
+	return found;
+}
+
+/**
+ * rblk_head_forward_flush() - flush a head's namespace on another path for
+ *	a path's data-less flush
+ * @head: head
+ * @rq: a flush of a flush sequence (it has no bio to fail over), failed
+ *	on its path with a path error; complete (blk-mq's state), not ended
+ *
+ * The requeue work flushes the namespace on the path the head chooses and
+ * ends @rq with that flush's status: the namespace's volatile write cache
+ * is one whichever controller is asked (nvme_failover_req() instead ends
+ * such a flush as a success, flushing nothing).  Any context.
+ */
+void rblk_head_forward_flush(struct rblk_head *head, struct request *rq)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&head->requeue_lock, flags);
+	list_add_tail(&rq->queuelist, &head->flushes);
+	spin_unlock_irqrestore(&head->requeue_lock, flags);
+	mod_delayed_work(rblk_wq, &head->requeue_work, 0);
+}
+
+/*
+ * Back to its own path, to wait there as without multipath: no other
+ * path took the flush (none was usable any more, or the one chosen would
+ * have made it wait: frozen, or out of tags).  Any context.
+ */
+static void rblk_head_flush_requeue(struct request *rq)
+{
+	blk_mq_requeue_request(rq, false);
+	blk_mq_delay_kick_requeue_list(rq->q, RBLK_REQUEUE_DELAY_MS);
+}
+
+static void rblk_head_flush_end_io(struct bio *bio)
+{
+	struct request *rq = bio->bi_private;
+	blk_status_t sts = bio->bi_status;
+
+	bio_put(bio);
+	if (sts == BLK_STS_AGAIN)
+		rblk_head_flush_requeue(rq);
+	else
+		blk_mq_end_request(rq, sts);
+}
+
+/*
+ * Never waiting: the path @rq is on may be frozen, and waits for @rq,
+ * while the one chosen waits for that path to come back.
+ */
+static void rblk_head_flush_on_path(struct rblk_head *head,
+				    struct request *rq)
+{
+	struct rblk_ns *path;
+	struct bio *bio;
+	int srcu_idx;
+
+	bio = bio_alloc(NULL, 0, REQ_OP_WRITE | REQ_PREFLUSH | REQ_NOWAIT,
+			GFP_NOIO);
+	bio->bi_private = rq;
+	bio->bi_end_io = rblk_head_flush_end_io;
+
+	srcu_idx = srcu_read_lock(&head->srcu);
+	path = rblk_head_find_path(head);
+	if (path && path != rblk_rq_ns(rq)) {
+		bio_set_dev(bio, path->disk->part0);
+		submit_bio_noacct(bio);
+	} else {
+		bio_put(bio);
+		rblk_head_flush_requeue(rq);
+	}
+	srcu_read_unlock(&head->srcu, srcu_idx);
+}
+
 static void rblk_head_requeue_work(struct work_struct *work)
 {
 	struct rblk_head *head = container_of(to_delayed_work(work),
 					      struct rblk_head, requeue_work);
+	struct request *rq, *rq_next;
 	struct bio *bio, *next;
+	LIST_HEAD(flushes);
 
 	spin_lock_irq(&head->requeue_lock);
 	next = bio_list_get(&head->requeue_list);
+	list_splice_init(&head->flushes, &flushes);
 	spin_unlock_irq(&head->requeue_lock);
 
 	while ((bio = next) != NULL) {
 		next = bio->bi_next;
 		bio->bi_next = NULL;
 		submit_bio_noacct(bio);
+	}
+	list_for_each_entry_safe(rq, rq_next, &flushes, queuelist) {
+		list_del_init(&rq->queuelist);
+		rblk_head_flush_on_path(head, rq);
 	}
 }
 
@@ -646,6 +752,7 @@ static struct rblk_head *rblk_head_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 	INIT_LIST_HEAD(&head->paths);
 	spin_lock_init(&head->requeue_lock);
 	bio_list_init(&head->requeue_list);
+	INIT_LIST_HEAD(&head->flushes);
 	INIT_DELAYED_WORK(&head->requeue_work, rblk_head_requeue_work);
 	INIT_WORK(&head->partition_work, rblk_head_partition_work);
 	head->nsid = nsid;

@@ -350,8 +350,10 @@ enum rblk_head_flags {
  * @requeue_lock: protects @requeue_list (any context)
  * @requeue_list: bios waiting for a path: failed over, or held while no
  *	path is usable but one may come back
+ * @flushes: data-less flushes that failed on their path, waiting for a
+ *	flush on another (rblk_head_forward_flush()); under @requeue_lock
  * @requeue_work: submits @requeue_list to the head again: at once after
- *	a kick, else a second after a bio was held
+ *	a kick, else a second after a bio was held; and flushes @flushes
  * @partition_work: reads the partitions of the disk once added
  * @failovers: path requests whose bios came back to the head to be sent
  *	again (rblk_failover_rq())
@@ -383,6 +385,7 @@ struct rblk_head {
 	struct mutex lock;
 	spinlock_t requeue_lock;
 	struct bio_list requeue_list;
+	struct list_head flushes;
 	struct delayed_work requeue_work;
 	struct work_struct partition_work;
 	atomic64_t failovers;
@@ -912,6 +915,8 @@ void rblk_head_update(struct rblk_ns *ns);
 void rblk_head_submit_bio(struct bio *bio);
 int rblk_head_open(struct rblk_head *head);
 void rblk_head_kick(struct rblk_head *head);
+bool rblk_head_other_path(struct rblk_head *head, struct rblk_ns *ns);
+void rblk_head_forward_flush(struct rblk_head *head, struct request *rq);
 void rblk_mpath_set_iopolicy(struct rblk_subsys *subsys, int iopolicy);
 struct rblk_ns *rblk_head_open_path(struct rblk_head *head);
 u32 rblk_head_nsid(struct rblk_head *head);
