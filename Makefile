@@ -390,13 +390,15 @@ bench-insn: $(INSN_PLUGIN) $(INSN_MARK)
 			$(if $(strip $(RBLK_BENCH_JOBS)),RBLK_BENCH_JOBS=$(subst $(bench_space),$(bench_comma),$(strip $(RBLK_BENCH_JOBS)))) \
 			$(if $(strip $(RBLK_INSN_MODPARAMS)),RBLK_INSN_MODPARAMS=$(subst $(bench_space),$(bench_comma),$(strip $(RBLK_INSN_MODPARAMS)))))" \
 		scripts/vm-run.sh --timeout $(INSN_VM_TIMEOUT) --mode bench_insn
-	@scripts/insn-report.py $(GUEST_BUILD)ktap.log $(GUEST_BUILD)insn.dump $(BENCH_OUT)
+	@cp $(GUEST_BUILD)ktap.log $(GUEST_BUILD)insn.log
+	@scripts/insn-report.py $(GUEST_BUILD)insn.log $(GUEST_BUILD)insn.dump $(BENCH_OUT)
 
 # Where one job's rblk.ko instructions per I/O go, by source line, from
-# the last bench-insn run of this kernel: make insn-annotate
+# the last bench-insn run of this kernel (its log kept as insn.log; the
+# module as built now, so build nothing in between): make insn-annotate
 # JOB=randwrite_4k_qd1 [FUNC="rblk_queue_rq ..."] [ASM=1].
 insn-annotate:
-	@scripts/insn-annotate.py $(GUEST_BUILD)ktap.log $(GUEST_BUILD)insn.dump $(MOD_KO) \
+	@scripts/insn-annotate.py $(GUEST_BUILD)insn.log $(GUEST_BUILD)insn.dump $(MOD_KO) \
 		$(or $(JOB),randread_4k_qd1) $(foreach f,$(FUNC),--func $(f)) $(if $(filter 1,$(ASM)),--asm)
 
 # What a controller with 1..256 namespaces and its I/O queues cost, rblk
