@@ -88,6 +88,7 @@ static void rblk_head_release(struct kref *ref)
 	cancel_work_sync(&head->partition_work);
 	WARN_ON_ONCE(!bio_list_empty(&head->requeue_list));
 	WARN_ON_ONCE(!list_empty(&head->flushes));
+	WARN_ON_ONCE(!bio_list_empty(&head->flushed));
 	cleanup_srcu_struct(&head->srcu);
 	mutex_destroy(&head->lock);
 	rblk_disk_index_free(head->index);
@@ -442,7 +443,25 @@ static void rblk_head_flush_requeue(struct request *rq)
 	blk_mq_delay_kick_requeue_list(rq->q, RBLK_REQUEUE_DELAY_MS);
 }
 
+/*
+ * Not ended here: the flush machinery of the path that flushed calls this
+ * under its flush lock, and ending a flush takes its own path's (the two
+ * paths may flush for each other).  The requeue work ends it.
+ */
 static void rblk_head_flush_end_io(struct bio *bio)
+{
+	struct request *rq = bio->bi_private;
+	struct rblk_head *head = rblk_rq_ns(rq)->head;
+	unsigned long flags;
+
+	spin_lock_irqsave(&head->requeue_lock, flags);
+	bio_list_add(&head->flushed, bio);
+	spin_unlock_irqrestore(&head->requeue_lock, flags);
+	mod_delayed_work(rblk_wq, &head->requeue_work, 0);
+}
+
+/* A flush for a path's flush ended: so does the path's. */
+static void rblk_head_flush_done(struct bio *bio)
 {
 	struct request *rq = bio->bi_private;
 	blk_status_t sts = bio->bi_status;
@@ -487,13 +506,20 @@ static void rblk_head_requeue_work(struct work_struct *work)
 	struct rblk_head *head = container_of(to_delayed_work(work),
 					      struct rblk_head, requeue_work);
 	struct request *rq, *rq_next;
-	struct bio *bio, *next;
+	struct bio *bio, *next, *flushed;
 	LIST_HEAD(flushes);
 
 	spin_lock_irq(&head->requeue_lock);
 	next = bio_list_get(&head->requeue_list);
 	list_splice_init(&head->flushes, &flushes);
+	flushed = bio_list_get(&head->flushed);
 	spin_unlock_irq(&head->requeue_lock);
+
+	while ((bio = flushed) != NULL) {
+		flushed = bio->bi_next;
+		bio->bi_next = NULL;
+		rblk_head_flush_done(bio);
+	}
 
 	while ((bio = next) != NULL) {
 		next = bio->bi_next;
@@ -753,6 +779,7 @@ static struct rblk_head *rblk_head_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 	spin_lock_init(&head->requeue_lock);
 	bio_list_init(&head->requeue_list);
 	INIT_LIST_HEAD(&head->flushes);
+	bio_list_init(&head->flushed);
 	INIT_DELAYED_WORK(&head->requeue_work, rblk_head_requeue_work);
 	INIT_WORK(&head->partition_work, rblk_head_partition_work);
 	head->nsid = nsid;

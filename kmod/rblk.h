@@ -352,8 +352,10 @@ enum rblk_head_flags {
  *	path is usable but one may come back
  * @flushes: data-less flushes that failed on their path, waiting for a
  *	flush on another (rblk_head_forward_flush()); under @requeue_lock
+ * @flushed: the flushes sent for them, ended; under @requeue_lock
  * @requeue_work: submits @requeue_list to the head again: at once after
- *	a kick, else a second after a bio was held; and flushes @flushes
+ *	a kick, else a second after a bio was held; flushes for @flushes,
+ *	and ends their requests once @flushed has their flush
  * @partition_work: reads the partitions of the disk once added
  * @failovers: path requests whose bios came back to the head to be sent
  *	again (rblk_failover_rq())
@@ -386,6 +388,7 @@ struct rblk_head {
 	spinlock_t requeue_lock;
 	struct bio_list requeue_list;
 	struct list_head flushes;
+	struct bio_list flushed;
 	struct delayed_work requeue_work;
 	struct work_struct partition_work;
 	atomic64_t failovers;
