@@ -73,16 +73,17 @@ int rblk_ana_setup(struct rblk_ctrl *ctrl, const char **errmsg)
 	max_sectors = min(rblk_ctrl_max_sectors(ctrl),
 			  queue_max_hw_sectors(ctrl->admin_q));
 	ret = rblk_ana_log_size(mp, max_sectors, &size);
+	if (ret == -EINVAL && rblk_multipath) {
+		/* The attempt's failure says so; the values once here. */
+		rblk_ana_warn(ctrl, "invalid MNAN %u (NN %u) with ANA\n",
+			      mp->mnan, mp->nn);
+		*errmsg = "invalid MNAN";
+		goto out;
+	}
 	if (ret == -EINVAL) {
-		if (rblk_multipath) {
-			rblk_err(ctrl, "invalid MNAN %u (NN %u) with ANA\n",
-				 mp->mnan, mp->nn);
-			*errmsg = "invalid MNAN";
-			goto out;
-		}
+		ret = 0;
 		rblk_ana_warn(ctrl, "invalid MNAN %u (NN %u), going on without ANA\n",
 			      mp->mnan, mp->nn);
-		ret = 0;
 		goto out;
 	}
 	if (ret) {

@@ -65,24 +65,29 @@ static inline void rblk_head_acct_end(struct request *rq)
 /*
  * A path request of a multipath head, which another path may serve: it
  * carries the head's bios; or it is the flush of a flush sequence, which
- * has none, and another path's flush stands in for it while another path
- * is usable (else it waits for its own, as without multipath).
+ * has none, and a Flush on another path stands in for it while another
+ * path is usable, each time charged a retry (else it waits for its own,
+ * as without multipath).
  */
 static bool rblk_rq_mpath(struct request *rq)
 {
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 	struct rblk_ns *ns = rblk_rq_ns(rq);
 
 	if (!ns || !ns->head || blk_rq_is_passthrough(rq))
 		return false;
-	return rq->bio || (req_op(rq) == REQ_OP_FLUSH &&
-			   rblk_head_other_path(ns->head, ns));
+	if (rq->bio)
+		return true;
+	return req_op(rq) == REQ_OP_FLUSH &&
+	       req->retries < RBLK_MAX_RETRIES &&
+	       rblk_head_other_path(ns->head, ns);
 }
 
 /*
  * Give a path request's bios back to its head, which sends them on a
  * usable path or holds them while a path may come back, and end the
  * request empty, as nvme_failover_req(); a flush without bios ends once
- * the head flushed on another path.  Any context.
+ * the head's Flush on another path did.  Any context.
  */
 static void rblk_failover_rq(struct request *rq)
 {
@@ -102,6 +107,7 @@ static void rblk_failover_rq(struct request *rq)
 	}
 
 	if (!rq->bio) {
+		req->retries++;
 		atomic64_inc(&head->failovers);
 		trace_rblk_failover(ns, rq, req->status);
 		rblk_head_acct_end(rq);

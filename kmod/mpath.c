@@ -87,8 +87,8 @@ static void rblk_head_release(struct kref *ref)
 	cancel_delayed_work_sync(&head->requeue_work);
 	cancel_work_sync(&head->partition_work);
 	WARN_ON_ONCE(!bio_list_empty(&head->requeue_list));
+	cancel_work_sync(&head->flush_work);
 	WARN_ON_ONCE(!list_empty(&head->flushes));
-	WARN_ON_ONCE(!bio_list_empty(&head->flushed));
 	cleanup_srcu_struct(&head->srcu);
 	mutex_destroy(&head->lock);
 	rblk_disk_index_free(head->index);
@@ -385,6 +385,26 @@ void rblk_head_kick(struct rblk_head *head)
 	mod_delayed_work(rblk_wq, &head->requeue_work, 0);
 }
 
+/*
+ * A usable path of @head other than @ns, optimized ones first; or NULL.
+ * Under head->srcu.
+ */
+static struct rblk_ns *rblk_head_other_path_rcu(struct rblk_head *head,
+						struct rblk_ns *ns)
+{
+	struct rblk_ns *path, *non_opt = NULL;
+
+	list_for_each_entry_srcu(path, &head->paths, siblings,
+				 srcu_read_lock_held(&head->srcu)) {
+		if (path == ns || !rblk_path_usable(path))
+			continue;
+		if (READ_ONCE(path->ana_state) == NVME_ANA_OPTIMIZED)
+			return path;
+		non_opt = non_opt ?: path;
+	}
+	return non_opt;
+}
+
 /**
  * rblk_head_other_path() - whether a path other than @ns takes I/O now
  * @head: head
@@ -394,18 +414,11 @@ void rblk_head_kick(struct rblk_head *head)
  */
 bool rblk_head_other_path(struct rblk_head *head, struct rblk_ns *ns)
 {
-	struct rblk_ns *path;
-	bool found = false;
+	bool found;
 	int srcu_idx;
 
 	srcu_idx = srcu_read_lock(&head->srcu);
-	list_for_each_entry_srcu(path, &head->paths, siblings,
-				 srcu_read_lock_held(&head->srcu)) {
-		if (path != ns && rblk_path_usable(path)) {
-			found = true;
-			break;
-		}
-	}
+	found = rblk_head_other_path_rcu(head, ns);
 	srcu_read_unlock(&head->srcu, srcu_idx);
 	return found;
 }
@@ -417,10 +430,14 @@ bool rblk_head_other_path(struct rblk_head *head, struct rblk_ns *ns)
  * @rq: a flush of a flush sequence (it has no bio to fail over), failed
  *	on its path with a path error; complete (blk-mq's state), not ended
  *
- * The requeue work flushes the namespace on the path the head chooses and
- * ends @rq with that flush's status: the namespace's volatile write cache
- * is one whichever controller is asked (nvme_failover_req() instead ends
- * such a flush as a success, flushing nothing).  Any context.
+ * The head's flush work sends an NVMe Flush of the namespace on another
+ * usable path and ends @rq with its status.  A passthrough command, not a
+ * flush bio: that would wait in the other path's flush sequence, which
+ * may wait for this one's, and it would be failed over in turn.  It
+ * assumes the namespace's volatile write cache is one whichever
+ * controller is asked, as dm-multipath does of a SCSI device's
+ * SYNCHRONIZE CACHE (nvme_failover_req() ends such a flush as a success,
+ * flushing nothing).  Any context.
  */
 void rblk_head_forward_flush(struct rblk_head *head, struct request *rq)
 {
@@ -429,106 +446,120 @@ void rblk_head_forward_flush(struct rblk_head *head, struct request *rq)
 	spin_lock_irqsave(&head->requeue_lock, flags);
 	list_add_tail(&rq->queuelist, &head->flushes);
 	spin_unlock_irqrestore(&head->requeue_lock, flags);
-	mod_delayed_work(rblk_wq, &head->requeue_work, 0);
+	queue_work(rblk_wq, &head->flush_work);
 }
 
 /*
  * Back to its own path, to wait there as without multipath: no other
- * path took the flush (none was usable any more, or the one chosen would
- * have made it wait: frozen, or out of tags).  Any context.
+ * path took the flush, or it failed there for the path's sake.  Any
+ * context.
  */
 static void rblk_head_flush_requeue(struct request *rq)
 {
+	struct request_queue *q = rq->q;
+
 	blk_mq_requeue_request(rq, false);
-	blk_mq_delay_kick_requeue_list(rq->q, RBLK_REQUEUE_DELAY_MS);
+	blk_mq_delay_kick_requeue_list(q, RBLK_REQUEUE_DELAY_MS);
 }
 
 /*
- * Not ended here: the flush machinery of the path that flushed calls this
- * under its flush lock, and ending a flush takes its own path's (the two
- * paths may flush for each other).  The requeue work ends it.
+ * The Flush sent for a path's flush ended.  Not under any flush lock:
+ * passthrough does not go through the flush sequence.
  */
-static void rblk_head_flush_end_io(struct bio *bio)
+static enum rq_end_io_ret rblk_head_flush_end_io(struct request *fq,
+						 blk_status_t sts)
 {
-	struct request *rq = bio->bi_private;
-	struct rblk_head *head = rblk_rq_ns(rq)->head;
-	unsigned long flags;
+	struct rblk_request *freq = blk_mq_rq_to_pdu(fq);
+	struct request *rq = fq->end_io_data;
+	u16 status = freq->status;
+	bool aborted = freq->flags & RBLK_REQ_ABORTED;
 
-	spin_lock_irqsave(&head->requeue_lock, flags);
-	bio_list_add(&head->flushed, bio);
-	spin_unlock_irqrestore(&head->requeue_lock, flags);
-	mod_delayed_work(rblk_wq, &head->requeue_work, 0);
-}
-
-/* A flush for a path's flush ended: so does the path's. */
-static void rblk_head_flush_done(struct bio *bio)
-{
-	struct request *rq = bio->bi_private;
-	blk_status_t sts = bio->bi_status;
-
-	bio_put(bio);
-	if (sts == BLK_STS_AGAIN)
+	/* The pdu is the next request's once the tag is free. */
+	blk_mq_free_request(fq);
+	if (!sts && !status) {
+		blk_mq_end_request(rq, BLK_STS_OK);
+		return RQ_END_IO_NONE;
+	}
+	/*
+	 * That path failed it, not the target (rblk's own path verdicts
+	 * carry DNR for passthrough): its own path may serve.
+	 */
+	if (!status || aborted || rblk_status_is_host_path(status) ||
+	    (rblk_status_is_path(status) && !(status & NVME_STATUS_DNR))) {
 		rblk_head_flush_requeue(rq);
-	else
-		blk_mq_end_request(rq, sts);
+		return RQ_END_IO_NONE;
+	}
+	blk_mq_end_request(rq, rblk_status_to_blk(status));
+	return RQ_END_IO_NONE;
 }
 
 /*
- * Never waiting: the path @rq is on may be frozen, and waits for @rq,
- * while the one chosen waits for that path to come back.
+ * Never waits: the path @rq is on may be frozen, waiting for @rq, and
+ * the other one may wait for that path to come back.
  */
 static void rblk_head_flush_on_path(struct rblk_head *head,
 				    struct request *rq)
 {
+	struct rblk_request *freq;
+	struct request *fq = NULL;
 	struct rblk_ns *path;
-	struct bio *bio;
 	int srcu_idx;
 
-	bio = bio_alloc(NULL, 0, REQ_OP_WRITE | REQ_PREFLUSH | REQ_NOWAIT,
-			GFP_NOIO);
-	bio->bi_private = rq;
-	bio->bi_end_io = rblk_head_flush_end_io;
-
 	srcu_idx = srcu_read_lock(&head->srcu);
-	path = rblk_head_find_path(head);
-	if (path && path != rblk_rq_ns(rq)) {
-		bio_set_dev(bio, path->disk->part0);
-		submit_bio_noacct(bio);
-	} else {
-		bio_put(bio);
+	path = rblk_head_other_path_rcu(head, rblk_rq_ns(rq));
+	/* The request holds the path's queue from here on. */
+	if (path)
+		fq = blk_mq_alloc_request(path->queue, REQ_OP_DRV_OUT,
+					  BLK_MQ_REQ_NOWAIT);
+	if (IS_ERR_OR_NULL(fq)) {
+		srcu_read_unlock(&head->srcu, srcu_idx);
 		rblk_head_flush_requeue(rq);
+		return;
 	}
+	freq = blk_mq_rq_to_pdu(fq);
+	memset(&freq->cmd, 0, sizeof(freq->cmd));
+	freq->cmd.common.opcode = nvme_cmd_flush;
+	freq->cmd.common.nsid = cpu_to_le32(path->nsid);
+	freq->flags = 0;
+	freq->status = 0;
 	srcu_read_unlock(&head->srcu, srcu_idx);
+
+	fq->end_io = rblk_head_flush_end_io;
+	fq->end_io_data = rq;
+	blk_execute_rq_nowait(fq, false);
+}
+
+static void rblk_head_flush_work(struct work_struct *work)
+{
+	struct rblk_head *head = container_of(work, struct rblk_head,
+					      flush_work);
+	struct request *rq, *next;
+	LIST_HEAD(flushes);
+
+	spin_lock_irq(&head->requeue_lock);
+	list_splice_init(&head->flushes, &flushes);
+	spin_unlock_irq(&head->requeue_lock);
+
+	list_for_each_entry_safe(rq, next, &flushes, queuelist) {
+		list_del_init(&rq->queuelist);
+		rblk_head_flush_on_path(head, rq);
+	}
 }
 
 static void rblk_head_requeue_work(struct work_struct *work)
 {
 	struct rblk_head *head = container_of(to_delayed_work(work),
 					      struct rblk_head, requeue_work);
-	struct request *rq, *rq_next;
-	struct bio *bio, *next, *flushed;
-	LIST_HEAD(flushes);
+	struct bio *bio, *next;
 
 	spin_lock_irq(&head->requeue_lock);
 	next = bio_list_get(&head->requeue_list);
-	list_splice_init(&head->flushes, &flushes);
-	flushed = bio_list_get(&head->flushed);
 	spin_unlock_irq(&head->requeue_lock);
-
-	while ((bio = flushed) != NULL) {
-		flushed = bio->bi_next;
-		bio->bi_next = NULL;
-		rblk_head_flush_done(bio);
-	}
 
 	while ((bio = next) != NULL) {
 		next = bio->bi_next;
 		bio->bi_next = NULL;
 		submit_bio_noacct(bio);
-	}
-	list_for_each_entry_safe(rq, rq_next, &flushes, queuelist) {
-		list_del_init(&rq->queuelist);
-		rblk_head_flush_on_path(head, rq);
 	}
 }
 
@@ -779,7 +810,7 @@ static struct rblk_head *rblk_head_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 	spin_lock_init(&head->requeue_lock);
 	bio_list_init(&head->requeue_list);
 	INIT_LIST_HEAD(&head->flushes);
-	bio_list_init(&head->flushed);
+	INIT_WORK(&head->flush_work, rblk_head_flush_work);
 	INIT_DELAYED_WORK(&head->requeue_work, rblk_head_requeue_work);
 	INIT_WORK(&head->partition_work, rblk_head_partition_work);
 	head->nsid = nsid;

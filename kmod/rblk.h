@@ -351,14 +351,14 @@ enum rblk_head_flags {
  * @requeue_list: bios waiting for a path: failed over, or held while no
  *	path is usable but one may come back
  * @flushes: data-less flushes that failed on their path, waiting for a
- *	flush on another (rblk_head_forward_flush()); under @requeue_lock
- * @flushed: the flushes sent for them, ended; under @requeue_lock
+ *	Flush on another (rblk_head_forward_flush()); under @requeue_lock
  * @requeue_work: submits @requeue_list to the head again: at once after
- *	a kick, else a second after a bio was held; flushes for @flushes,
- *	and ends their requests once @flushed has their flush
+ *	a kick, else a second after a bio was held
+ * @flush_work: sends the Flushes for @flushes; never waits
  * @partition_work: reads the partitions of the disk once added
  * @failovers: path requests whose bios came back to the head to be sent
- *	again (rblk_failover_rq())
+ *	again (rblk_failover_rq()), and data-less flushes sent to another
+ *	path
  * @no_path_requeues: bios held because no path was usable but one may
  *	come back (each time one is held)
  * @no_path_errors: bios failed because no path was available
@@ -388,8 +388,8 @@ struct rblk_head {
 	spinlock_t requeue_lock;
 	struct bio_list requeue_list;
 	struct list_head flushes;
-	struct bio_list flushed;
 	struct delayed_work requeue_work;
+	struct work_struct flush_work;
 	struct work_struct partition_work;
 	atomic64_t failovers;
 	atomic64_t no_path_requeues;

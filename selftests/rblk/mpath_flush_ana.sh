@@ -1,22 +1,24 @@
 #!/bin/sh
 # A flush of a flush sequence carries no data and no bio (the block
 # layer's flush request for an fsync): when its path fails it with a path
-# error, another path flushes the namespace for it, and the fsync succeeds
-# (nvme-core ends such a flush as a success, flushing nothing; rblk waited
-# for the failing path, and the flush failed after its retries).
+# error, an NVMe Flush on another path stands in for it, and the fsync
+# succeeds (nvme-core ends such a flush as a success, flushing nothing;
+# rblk waited for the failing path, and the flush failed after its
+# retries).
 # rblk.multipath=Y, two paths to one subsystem over two nvmet ports,
 # round-robin; writers that flush after every write (fio --fsync=1)
-# while port 1's ANA group turns inaccessible and back, 20 times:
+# while port 1's, then port 2's ANA group turns inaccessible and back, 20
+# times in all (so that each path's flushes go to the other):
 #  - no write or fsync fails; what was written is on the target;
-#  - a flush that met the inaccessible path was flushed over the other
-#    (rblk_failover events of no bytes: the data-less flushes; flushes
-#    completed on both paths).
+#  - flushes that met the inaccessible path were sent on from each path
+#    (rblk_failover events of no bytes: the data-less flushes).
 # rblk-timeout: 600
 # rblk-lockdep: port-disable
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 P1=$RBLK_NVMET_PORT
+P2=$NVMET_PORT2
 
 TR=/sys/kernel/tracing
 pid=
@@ -24,6 +26,7 @@ cleanup() {
 	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid"
 	[ -d "$TR/events/rblk" ] && echo 0 > "$TR/events/rblk/rblk_failover/enable"
 	nvmet_ana_set "$P1" optimized 2>/dev/null
+	nvmet_ana_set "$P2" optimized 2>/dev/null
 	rblk_unload 2>/dev/null
 	nvmet_port2_del
 	rm -f /tmp/mf.fio
@@ -50,11 +53,14 @@ fio --name=flush --filename="$dev" --direct=1 --ioengine=psync --rw=randwrite \
 	--verify=crc32c --verify_fatal=1 --verify_backlog=64 > /tmp/mf.fio 2>&1 &
 pid=$!
 sleep 2
+# Port 1, then port 2 in turn: each path's flushes go to the other.
 i=0
 while [ "$i" -lt 20 ]; do
-	nvmet_ana_set "$P1" inaccessible
+	p=$P1
+	[ $((i % 2)) -eq 1 ] && p=$P2
+	nvmet_ana_set "$p" inaccessible
 	sleep 1
-	nvmet_ana_set "$P1" optimized
+	nvmet_ana_set "$p" optimized
 	sleep 1
 	running "$pid" || break
 	i=$((i + 1))
@@ -65,10 +71,12 @@ wait "$pid"; rc=$?; pid=
 	fail "fio failed ($rc): $(grep -E 'err=|verify|error' /tmp/mf.fio | head -5)"
 fa=$(($(flushes "$pa") - f0a)) fb=$(($(flushes "$pb") - f0b))
 echo 0 > "$TR/events/rblk/rblk_failover/enable"
-fwd=$(grep -c "rblk_failover: .* path=$pa .*bytes=0\$" "$TR/trace")
-writes=$(grep -c "rblk_failover: .* path=$pa .*bytes=4096\$" "$TR/trace")
-log "flushes over $pa $fa, over $pb $fb; failed over from $pa: $fwd flushes, $writes writes; fio: no error"
+fwa=$(grep -c "rblk_failover: .* path=$pa .*bytes=0\$" "$TR/trace")
+fwb=$(grep -c "rblk_failover: .* path=$pb .*bytes=0\$" "$TR/trace")
+writes=$(grep -c "rblk_failover: .*bytes=4096\$" "$TR/trace")
+log "flushes over $pa $fa, over $pb $fb; data-less flushes sent on from $pa $fwa, from $pb $fwb; writes failed over $writes; fio: no error"
 [ "$fa" -gt 0 ] && [ "$fb" -gt 0 ] || fail "flushes not spread over both paths ($fa, $fb)"
-[ "$fwd" -gt 0 ] || fail "no flush met the inaccessible path in 20 flips: nothing tested"
+[ "$fwa" -gt 0 ] && [ "$fwb" -gt 0 ] ||
+	fail "no flush met an inaccessible path on each side in 20 flips ($fwa, $fwb): not tested"
 assert_on_target "$dev" "$RBLK_BACKING" 16 "what was written through $dev"
 exit 0
