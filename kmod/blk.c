@@ -201,13 +201,6 @@ static blk_status_t rblk_setup_cmd(struct rblk_ns *ns, struct request *rq,
 	int ret = 0;
 
 	req->flags = 0;
-	/* Retries count across requeues, not across reuse of the tag. */
-	if (!(rq->rq_flags & RQF_DONTPREP)) {
-		req->retries = 0;
-		req->head_acct = false;
-		req->head_active = false;
-		rq->rq_flags |= RQF_DONTPREP;
-	}
 	switch (req_op(rq)) {
 	case REQ_OP_READ:
 		ret = rblk_cmd_rw(cmd, nvme_cmd_read, ns->nsid, slba, nlb,
@@ -416,6 +409,11 @@ static blk_status_t rblk_not_ready(struct rblk_ctrl *ctrl,
 	if (rblk_rq_mpath(rq) && !blk_noretry_request(rq)) {
 		if (!blk_mq_request_started(rq))
 			blk_mq_start_request(rq);
+		/*
+		 * Ours from here (a flush may stay a while): no timeout and
+		 * no cancel of a recovery may end it too.
+		 */
+		blk_mq_set_request_complete(rq);
 		req->status = NVME_SC_HOST_PATH_ERROR;
 		rblk_failover_rq(rq);
 		return BLK_STS_OK;
@@ -491,6 +489,18 @@ static blk_status_t rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	int ret;
 
 	if (ns) {
+		/*
+		 * Retries count across requeues, not across reuse of the tag
+		 * (nor from one flush sequence's flush to the next): before
+		 * anything may fail it over or hold it.
+		 */
+		if (!(rq->rq_flags & RQF_DONTPREP) &&
+		    !blk_rq_is_passthrough(rq)) {
+			req->retries = 0;
+			req->head_acct = false;
+			req->head_active = false;
+			rq->rq_flags |= RQF_DONTPREP;
+		}
 		/* Gone from the target, or another namespace now. */
 		if (unlikely(test_bit(RBLK_NS_DEAD, &ns->flags))) {
 			/* Maybe not on another path. */
@@ -609,8 +619,9 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 		/*
 		 * Multipath: to another path, or held by the head, whatever
 		 * this path does next.  Retries do not cross a failover (as
-		 * nvme): a command that times out on every path is bounded
-		 * by the controllers' ctrl_loss_tmo only.
+		 * nvme; a data-less flush's do, rblk_rq_mpath()): a command
+		 * that times out on every path is bounded by the
+		 * controllers' ctrl_loss_tmo only.
 		 */
 		if (rblk_rq_mpath(rq) && !blk_noretry_request(rq))
 			return RBLK_FAILOVER;

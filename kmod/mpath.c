@@ -87,7 +87,7 @@ static void rblk_head_release(struct kref *ref)
 	cancel_delayed_work_sync(&head->requeue_work);
 	cancel_work_sync(&head->partition_work);
 	WARN_ON_ONCE(!bio_list_empty(&head->requeue_list));
-	cancel_work_sync(&head->flush_work);
+	cancel_delayed_work_sync(&head->flush_work);
 	WARN_ON_ONCE(!list_empty(&head->flushes));
 	cleanup_srcu_struct(&head->srcu);
 	mutex_destroy(&head->lock);
@@ -446,13 +446,13 @@ void rblk_head_forward_flush(struct rblk_head *head, struct request *rq)
 	spin_lock_irqsave(&head->requeue_lock, flags);
 	list_add_tail(&rq->queuelist, &head->flushes);
 	spin_unlock_irqrestore(&head->requeue_lock, flags);
-	queue_work(rblk_wq, &head->flush_work);
+	kblockd_mod_delayed_work_on(WORK_CPU_UNBOUND, &head->flush_work, 0);
 }
 
 /*
  * Back to its own path, to wait there as without multipath: no other
- * path took the flush, or it failed there for the path's sake.  Any
- * context.
+ * path takes the flush, or it failed there without a verdict of the
+ * target.  Any context.
  */
 static void rblk_head_flush_requeue(struct request *rq)
 {
@@ -466,75 +466,96 @@ static void rblk_head_flush_requeue(struct request *rq)
  * The Flush sent for a path's flush ended.  Not under any flush lock:
  * passthrough does not go through the flush sequence.
  */
-static enum rq_end_io_ret rblk_head_flush_end_io(struct request *fq,
+static enum rq_end_io_ret rblk_head_flush_end_io(struct request *prq,
 						 blk_status_t sts)
 {
-	struct rblk_request *freq = blk_mq_rq_to_pdu(fq);
-	struct request *rq = fq->end_io_data;
-	u16 status = freq->status;
-	bool aborted = freq->flags & RBLK_REQ_ABORTED;
+	struct rblk_request *preq = blk_mq_rq_to_pdu(prq);
+	struct rblk_ns *path = rblk_rq_ns(prq);
+	struct request *rq = prq->end_io_data;
+	u16 status = preq->status;
 
+	/* As rblk_failover_rq(): that path is not chosen until read again. */
+	if (rblk_status_is_ana(status)) {
+		set_bit(RBLK_NS_ANA_PENDING, &path->flags);
+		queue_work(rblk_wq, &preq->queue->ctrl->ana_work);
+	}
+	if (status & NVME_STATUS_DNR && !rblk_status_is_host_path(status))
+		pr_err_ratelimited("%s: Flush for %s failed: %s (sct 0x%x / sc 0x%x)\n",
+				   path->disk->disk_name,
+				   rblk_rq_ns(rq)->disk->disk_name,
+				   rblk_status_name(status, true),
+				   RBLK_STATUS_SCT(status), status & 0xff);
 	/* The pdu is the next request's once the tag is free. */
-	blk_mq_free_request(fq);
+	blk_mq_free_request(prq);
+
 	if (!sts && !status) {
 		blk_mq_end_request(rq, BLK_STS_OK);
 		return RQ_END_IO_NONE;
 	}
 	/*
-	 * That path failed it, not the target (rblk's own path verdicts
-	 * carry DNR for passthrough): its own path may serve.
+	 * Only the target's final word ends the flush (rblk's own path
+	 * verdicts carry DNR for passthrough); the rest goes back to its
+	 * own path, where it is retried within its count.
 	 */
-	if (!status || aborted || rblk_status_is_host_path(status) ||
-	    (rblk_status_is_path(status) && !(status & NVME_STATUS_DNR))) {
-		rblk_head_flush_requeue(rq);
+	if (status & NVME_STATUS_DNR && !rblk_status_is_host_path(status)) {
+		blk_mq_end_request(rq, rblk_status_to_blk(status));
 		return RQ_END_IO_NONE;
 	}
-	blk_mq_end_request(rq, rblk_status_to_blk(status));
+	rblk_head_flush_requeue(rq);
 	return RQ_END_IO_NONE;
 }
 
 /*
- * Never waits: the path @rq is on may be frozen, waiting for @rq, and
- * the other one may wait for that path to come back.
+ * Send @rq's stand-in on another usable path.  Never waits: the path @rq
+ * is on may be frozen, waiting for @rq, and the other one may wait for
+ * that path to come back.  Returns false if the other path has no request
+ * free (or is frozen) now: @rq stays the head's and is tried again.
  */
-static void rblk_head_flush_on_path(struct rblk_head *head,
+static bool rblk_head_flush_on_path(struct rblk_head *head,
 				    struct request *rq)
 {
-	struct rblk_request *freq;
-	struct request *fq = NULL;
+	struct rblk_request *preq;
+	struct request *prq;
 	struct rblk_ns *path;
 	int srcu_idx;
 
 	srcu_idx = srcu_read_lock(&head->srcu);
 	path = rblk_head_other_path_rcu(head, rblk_rq_ns(rq));
-	/* The request holds the path's queue from here on. */
-	if (path)
-		fq = blk_mq_alloc_request(path->queue, REQ_OP_DRV_OUT,
-					  BLK_MQ_REQ_NOWAIT);
-	if (IS_ERR_OR_NULL(fq)) {
+	if (!path) {
 		srcu_read_unlock(&head->srcu, srcu_idx);
 		rblk_head_flush_requeue(rq);
-		return;
+		return true;
 	}
-	freq = blk_mq_rq_to_pdu(fq);
-	memset(&freq->cmd, 0, sizeof(freq->cmd));
-	freq->cmd.common.opcode = nvme_cmd_flush;
-	freq->cmd.common.nsid = cpu_to_le32(path->nsid);
-	freq->flags = 0;
-	freq->status = 0;
+	/* The request holds the path's queue from here on. */
+	prq = blk_mq_alloc_request(path->queue, REQ_OP_DRV_OUT,
+				   BLK_MQ_REQ_NOWAIT);
 	srcu_read_unlock(&head->srcu, srcu_idx);
+	if (IS_ERR(prq))
+		return false;
 
-	fq->end_io = rblk_head_flush_end_io;
-	fq->end_io_data = rq;
-	blk_execute_rq_nowait(fq, false);
+	preq = blk_mq_rq_to_pdu(prq);
+	memset(&preq->cmd, 0, sizeof(preq->cmd));
+	preq->cmd.common.opcode = nvme_cmd_flush;
+	preq->cmd.common.nsid = cpu_to_le32(head->nsid);
+	preq->flags = 0;
+	preq->status = 0;
+	prq->end_io = rblk_head_flush_end_io;
+	prq->end_io_data = rq;
+	blk_execute_rq_nowait(prq, false);
+	return true;
 }
 
+/*
+ * On kblockd, not rblk_wq: a recovery there may wait for these flushes
+ * (blk_mq_tagset_wait_completed_request()).
+ */
 static void rblk_head_flush_work(struct work_struct *work)
 {
-	struct rblk_head *head = container_of(work, struct rblk_head,
-					      flush_work);
+	struct rblk_head *head = container_of(to_delayed_work(work),
+					      struct rblk_head, flush_work);
 	struct request *rq, *next;
 	LIST_HEAD(flushes);
+	LIST_HEAD(busy);
 
 	spin_lock_irq(&head->requeue_lock);
 	list_splice_init(&head->flushes, &flushes);
@@ -542,8 +563,17 @@ static void rblk_head_flush_work(struct work_struct *work)
 
 	list_for_each_entry_safe(rq, next, &flushes, queuelist) {
 		list_del_init(&rq->queuelist);
-		rblk_head_flush_on_path(head, rq);
+		if (!rblk_head_flush_on_path(head, rq))
+			list_add_tail(&rq->queuelist, &busy);
 	}
+	if (list_empty(&busy))
+		return;
+	/* That path's requests are all out: its completions free some. */
+	spin_lock_irq(&head->requeue_lock);
+	list_splice_tail(&busy, &head->flushes);
+	spin_unlock_irq(&head->requeue_lock);
+	kblockd_mod_delayed_work_on(WORK_CPU_UNBOUND, &head->flush_work,
+				    msecs_to_jiffies(RBLK_REQUEUE_DELAY_MS));
 }
 
 static void rblk_head_requeue_work(struct work_struct *work)
@@ -810,7 +840,7 @@ static struct rblk_head *rblk_head_alloc(struct rblk_ctrl *ctrl, u32 nsid,
 	spin_lock_init(&head->requeue_lock);
 	bio_list_init(&head->requeue_list);
 	INIT_LIST_HEAD(&head->flushes);
-	INIT_WORK(&head->flush_work, rblk_head_flush_work);
+	INIT_DELAYED_WORK(&head->flush_work, rblk_head_flush_work);
 	INIT_DELAYED_WORK(&head->requeue_work, rblk_head_requeue_work);
 	INIT_WORK(&head->partition_work, rblk_head_partition_work);
 	head->nsid = nsid;

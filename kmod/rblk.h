@@ -354,7 +354,7 @@ enum rblk_head_flags {
  *	Flush on another (rblk_head_forward_flush()); under @requeue_lock
  * @requeue_work: submits @requeue_list to the head again: at once after
  *	a kick, else a second after a bio was held
- * @flush_work: sends the Flushes for @flushes; never waits
+ * @flush_work: sends the Flushes for @flushes (on kblockd); never waits
  * @partition_work: reads the partitions of the disk once added
  * @failovers: path requests whose bios came back to the head to be sent
  *	again (rblk_failover_rq()), and data-less flushes sent to another
@@ -389,7 +389,7 @@ struct rblk_head {
 	struct bio_list requeue_list;
 	struct list_head flushes;
 	struct delayed_work requeue_work;
-	struct work_struct flush_work;
+	struct delayed_work flush_work;
 	struct work_struct partition_work;
 	atomic64_t failovers;
 	atomic64_t no_path_requeues;

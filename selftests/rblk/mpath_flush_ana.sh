@@ -65,7 +65,8 @@ while [ "$i" -lt 20 ]; do
 	running "$pid" || break
 	i=$((i + 1))
 done
-running "$pid" || fail "the writer ended early at flip $i: $(grep -E 'err=|error' /tmp/mf.fio | head -3)"
+running "$pid" ||
+	fail "the writer ended early at flip $i: $(grep -E 'err=|error' /tmp/mf.fio | head -3)"
 wait "$pid"; rc=$?; pid=
 [ "$rc" -eq 0 ] && grep -q 'err= 0' /tmp/mf.fio ||
 	fail "fio failed ($rc): $(grep -E 'err=|verify|error' /tmp/mf.fio | head -5)"
@@ -74,7 +75,8 @@ echo 0 > "$TR/events/rblk/rblk_failover/enable"
 fwa=$(grep -c "rblk_failover: .* path=$pa .*bytes=0\$" "$TR/trace")
 fwb=$(grep -c "rblk_failover: .* path=$pb .*bytes=0\$" "$TR/trace")
 writes=$(grep -c "rblk_failover: .*bytes=4096\$" "$TR/trace")
-log "flushes over $pa $fa, over $pb $fb; data-less flushes sent on from $pa $fwa, from $pb $fwb; writes failed over $writes; fio: no error"
+log "flushes over $pa $fa, over $pb $fb; data-less flushes sent on" \
+	"from $pa $fwa, from $pb $fwb; writes failed over $writes; fio: no error"
 [ "$fa" -gt 0 ] && [ "$fb" -gt 0 ] || fail "flushes not spread over both paths ($fa, $fb)"
 [ "$fwa" -gt 0 ] && [ "$fwb" -gt 0 ] ||
 	fail "no flush met an inaccessible path on each side in 20 flips ($fwa, $fwb): not tested"
