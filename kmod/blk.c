@@ -108,6 +108,7 @@ static void rblk_failover_rq(struct request *rq)
 
 	if (!rq->bio) {
 		req->retries++;
+		req->fwd_waits = 0;
 		atomic64_inc(&head->failovers);
 		trace_rblk_failover(ns, rq, req->status);
 		rblk_head_acct_end(rq);

@@ -385,6 +385,9 @@ void rblk_head_kick(struct rblk_head *head)
 	mod_delayed_work(rblk_wq, &head->requeue_work, 0);
 }
 
+/* Tries of a flush's stand-in, RBLK_REQUEUE_DELAY_MS apart: a second. */
+#define RBLK_FLUSH_FWD_WAITS	10
+
 /*
  * A usable path of @head other than @ns, optimized ones first; or NULL.
  * Under head->srcu.
@@ -509,7 +512,9 @@ static enum rq_end_io_ret rblk_head_flush_end_io(struct request *prq,
  * Send @rq's stand-in on another usable path.  Never waits: the path @rq
  * is on may be frozen, waiting for @rq, and the other one may wait for
  * that path to come back.  Returns false if the other path has no request
- * free (or is frozen) now: @rq stays the head's and is tried again.
+ * free (or is frozen) now: @rq stays the head's and is tried again, for
+ * a second at most (a frozen queue may stay so for a user's Format, and
+ * @rq's own path may wait for it); then it goes back to its own path.
  */
 static bool rblk_head_flush_on_path(struct rblk_head *head,
 				    struct request *rq)
@@ -530,8 +535,14 @@ static bool rblk_head_flush_on_path(struct rblk_head *head,
 	prq = blk_mq_alloc_request(path->queue, REQ_OP_DRV_OUT,
 				   BLK_MQ_REQ_NOWAIT);
 	srcu_read_unlock(&head->srcu, srcu_idx);
-	if (IS_ERR(prq))
-		return false;
+	if (IS_ERR(prq)) {
+		struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+
+		if (++req->fwd_waits < RBLK_FLUSH_FWD_WAITS)
+			return false;
+		rblk_head_flush_requeue(rq);
+		return true;
+	}
 
 	preq = blk_mq_rq_to_pdu(prq);
 	memset(&preq->cmd, 0, sizeof(preq->cmd));

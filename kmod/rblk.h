@@ -250,6 +250,8 @@ enum rblk_req_flags {
  * @flags: &enum rblk_req_flags
  * @genctr: generation of the command id, to reject stale completions
  * @retries: retries after retryable errors and timeouts
+ * @fwd_waits: tries of a data-less flush's stand-in on another path that
+ *	found no request free there (rblk_head_forward_flush())
  * @opcode: opcode of the last submission, for messages (the entry may be
  *	gone by then)
  * @responded: the response to the current command id arrived; another
@@ -282,6 +284,7 @@ struct rblk_request {
 	u8 flags;
 	u8 genctr;
 	u8 retries;
+	u8 fwd_waits;
 	u8 opcode;
 	bool responded;
 	bool head_acct;
