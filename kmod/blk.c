@@ -106,12 +106,13 @@ static void rblk_failover_rq(struct request *rq)
 		queue_work(rblk_wq, &req->queue->ctrl->ana_work);
 	}
 
+	atomic64_inc(&head->failovers);
+	trace_rblk_failover(ns, rq, req->status);
+	rblk_head_acct_end(rq);
+
 	if (!rq->bio) {
 		req->retries++;
 		req->fwd_waits = 0;
-		atomic64_inc(&head->failovers);
-		trace_rblk_failover(ns, rq, req->status);
-		rblk_head_acct_end(rq);
 		rblk_head_forward_flush(head, rq);
 		return;
 	}
@@ -129,12 +130,9 @@ static void rblk_failover_rq(struct request *rq)
 	}
 	blk_steal_bios(&head->requeue_list, rq);
 	spin_unlock_irqrestore(&head->requeue_lock, flags);
-	atomic64_inc(&head->failovers);
-	trace_rblk_failover(ns, rq, req->status);
 
 	/* Before the end, which may let the namespace and its head go. */
 	mod_delayed_work(rblk_wq, &head->requeue_work, 0);
-	rblk_head_acct_end(rq);
 	blk_mq_end_request(rq, BLK_STS_OK);
 }
 

@@ -476,13 +476,20 @@ static enum rq_end_io_ret rblk_head_flush_end_io(struct request *prq,
 	struct rblk_ns *path = rblk_rq_ns(prq);
 	struct request *rq = prq->end_io_data;
 	u16 status = preq->status;
+	/*
+	 * Only the target's final word ends the flush (rblk's own path
+	 * verdicts carry DNR for passthrough); the rest goes back to its
+	 * own path, where it is retried within its count.
+	 */
+	bool refused = (status & NVME_STATUS_DNR) &&
+		       !rblk_status_is_host_path(status);
 
 	/* As rblk_failover_rq(): that path is not chosen until read again. */
 	if (rblk_status_is_ana(status)) {
 		set_bit(RBLK_NS_ANA_PENDING, &path->flags);
 		queue_work(rblk_wq, &preq->queue->ctrl->ana_work);
 	}
-	if (status & NVME_STATUS_DNR && !rblk_status_is_host_path(status))
+	if (refused)
 		pr_err_ratelimited("%s: Flush for %s failed: %s (sct 0x%x / sc 0x%x)\n",
 				   path->disk->disk_name,
 				   rblk_rq_ns(rq)->disk->disk_name,
@@ -491,20 +498,12 @@ static enum rq_end_io_ret rblk_head_flush_end_io(struct request *prq,
 	/* The pdu is the next request's once the tag is free. */
 	blk_mq_free_request(prq);
 
-	if (!sts && !status) {
+	if (!sts && !status)
 		blk_mq_end_request(rq, BLK_STS_OK);
-		return RQ_END_IO_NONE;
-	}
-	/*
-	 * Only the target's final word ends the flush (rblk's own path
-	 * verdicts carry DNR for passthrough); the rest goes back to its
-	 * own path, where it is retried within its count.
-	 */
-	if (status & NVME_STATUS_DNR && !rblk_status_is_host_path(status)) {
+	else if (refused)
 		blk_mq_end_request(rq, rblk_status_to_blk(status));
-		return RQ_END_IO_NONE;
-	}
-	rblk_head_flush_requeue(rq);
+	else
+		rblk_head_flush_requeue(rq);
 	return RQ_END_IO_NONE;
 }
 

@@ -488,12 +488,17 @@ auth_target_cleanup() {
 # auth_cleanup: the auth tests' trap: every rblk controller and nvme-rdma's
 # to AUTH_NQN disconnected, rblk unloaded, auth_target_setup undone.
 auth_cleanup() {
+	auth_cleanup_rblk
+	nvme disconnect -n "$AUTH_NQN" >/dev/null 2>&1
+	auth_target_cleanup
+}
+# auth_cleanup_rblk: rblk's part of it: every controller disconnected,
+# the module unloaded.
+auth_cleanup_rblk() {
 	for _c in /sys/class/rblk/rblk-ctrl*; do
 		[ -e "$_c" ] && nvmecfg disconnect "${_c##*/}" >/dev/null 2>&1
 	done
-	nvme disconnect -n "$AUTH_NQN" >/dev/null 2>&1
 	rblk_unload
-	auth_target_cleanup
 }
 
 # nvmet_host_auth KEY [CTRLKEY [HASH [GROUP]]]: what nvmet asks of the

@@ -15,13 +15,10 @@
 nvme_stuck=
 cleanup() {
 	if [ -n "$nvme_stuck" ]; then
-		for _c in /sys/class/rblk/rblk-ctrl*; do
-			[ -e "$_c" ] && nvmecfg disconnect "${_c##*/}" >/dev/null 2>&1
-		done
-		rblk_unload
-		return
+		auth_cleanup_rblk
+	else
+		auth_cleanup
 	fi
-	auth_cleanup
 }
 auth_target_setup
 trap cleanup EXIT
@@ -48,13 +45,13 @@ dmesg | grep -q 'queue 0: controller authentication failed: its response does no
 
 must modprobe nvme-rdma
 nvmet_host_auth "$KEY" "$CKEY" "hmac(sha256)" ffdhe2048
-auth_no_leak "$KEY" "$CKEY" "$WRONG"
 nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$AUTH_NQN" \
 	-S "$KEY" -C "$WRONG" >/dev/null 2>&1 &
 npid=$!
 if ! wait_until 90 exited "$npid"; then
 	nvme_stuck=1
 	log "nvme-rdma's connect did not return in 90 s (stuck in its own authentication): no reference"
+	auth_no_leak "$KEY" "$CKEY" "$WRONG"
 	exit 0
 fi
 if wait "$npid"; then
@@ -64,4 +61,5 @@ if wait "$npid"; then
 else
 	log "nvme-rdma refused the wrong controller key too"
 fi
+auth_no_leak "$KEY" "$CKEY" "$WRONG"
 exit 0
