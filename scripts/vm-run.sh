@@ -154,6 +154,18 @@ while IFS= read -r line; do
 	esac
 done < "$KTAP"
 ran=$((npass + nfail + nskip))
+# Where the guest's time went, longest first: what a time budget is
+# planned from.  The rest of the boot is setup, module loads and resets.
+if [ ${#secs[@]} -gt 0 ]; then
+	sum=0
+	for s in "${secs[@]}"; do
+		sum=$((sum + ${s%s}))
+	done
+	echo "vm-run: wall time per test, longest first (tests ${sum}s of the guest's ${elapsed}s):"
+	for name in "${!secs[@]}"; do
+		printf '%6ss  %s\n' "${secs[$name]%s}" "$name"
+	done | sort -k1,1nr -k2,2
+fi
 
 if [ -z "$plan" ]; then
 	problems+=("no KTAP plan from the guest (runner never started; see $CONSOLE)")

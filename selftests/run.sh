@@ -37,19 +37,9 @@ tests=
 if [ "$1" = "--script" ]; then
 	tests=$2
 elif [ -z "$RBLK_TESTS" ] || [ "$RBLK_TESTS" = all ]; then
-	# A test that says "# rblk-order: last" runs after the others: its
-	# reference host (nvme-rdma) was seen stuck there, for good, and
-	# nothing may depend on what it leaves.
-	first='' last=''
 	for t in "$DIR"/rblk/*.sh; do
-		[ -f "$t" ] || continue
-		if grep -q '^# rblk-order: last$' "$t"; then
-			last="$last $t"
-		else
-			first="$first $t"
-		fi
+		[ -f "$t" ] && tests="$tests $t"
 	done
-	tests="$first$last"
 else
 	for name in $(echo "$RBLK_TESTS" | tr ',' ' '); do
 		name=${name%.sh}

@@ -1,27 +1,12 @@
 #!/bin/sh
 # -C with a key the controller does not hold: the controller's response
 # does not match, rblk refuses it (-EKEYREJECTED, after telling the target
-# with AUTH_Failure2) and leaves nothing.  nvme-rdma refuses the same
-# keys in the same boot.  6.12 (skips elsewhere).
-# nvme-rdma was seen stuck in nvme_auth_wait() (D state) on the wrong
-# controller key here: its connect is given 90 s, after which there is no
-# reference and the stuck controller is left alone; and this test runs
-# last, so that no other test meets what it leaves.
-# rblk-timeout: 300
-# rblk-order: last
+# with AUTH_Failure2) and leaves nothing.  6.12 (skips elsewhere).
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-nvme_stuck=
-cleanup() {
-	if [ -n "$nvme_stuck" ]; then
-		auth_cleanup_rblk
-	else
-		auth_cleanup
-	fi
-}
 auth_target_setup
-trap cleanup EXIT
+trap auth_cleanup EXIT
 rblk_load
 
 KEY=$(auth_key 32 "$RBLK_HOSTNQN") || exit "$KSFT_FAIL"
@@ -43,23 +28,10 @@ log "refused: $out"
 dmesg | grep -q 'queue 0: controller authentication failed: its response does not match the controller key' ||
 	fail "no reason in the kernel log: $(dmesg | tail -n 5)"
 
-must modprobe nvme-rdma
-nvmet_host_auth "$KEY" "$CKEY" "hmac(sha256)" ffdhe2048
-nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$AUTH_NQN" \
-	-S "$KEY" -C "$WRONG" >/dev/null 2>&1 &
-npid=$!
-if ! wait_until 90 exited "$npid"; then
-	nvme_stuck=1
-	log "nvme-rdma's connect did not return in 90 s (stuck in its own authentication): no reference"
-	auth_no_leak "$KEY" "$CKEY" "$WRONG"
-	exit 0
-fi
-if wait "$npid"; then
-	nvme_wait_ns_dev "$AUTH_NQN" 1 >/dev/null &&
-		fail "nvme-rdma connected with the wrong controller key"
-	log "nvme-rdma: connect returned 0 but no namespace appeared"
-else
-	log "nvme-rdma refused the wrong controller key too"
-fi
+# No nvme-rdma reference here, as in auth_wrong_host_key: given the
+# same wrong controller key, Debian 6.12's nvme-rdma refused it in some
+# runs and in others stayed blocked in nvme_auth_wait() for good (its
+# hung-task report then failed the run, two runs in three): a reference
+# that hangs is not one.  rblk's behaviour is asserted above, exactly.
 auth_no_leak "$KEY" "$CKEY" "$WRONG"
 exit 0
