@@ -17,6 +17,12 @@
  * namespace's queue frozen and is followed by a rescan; NIC/NCC by a
  * rescan.  Metadata buffers are refused: rblk exposes no namespace with
  * metadata.
+ *
+ * One rule is rblk's own: nvme-core takes any caller's timeout_ms, rblk
+ * lets only CAP_SYS_ADMIN make it shorter than the queue's default
+ * (io_timeout, admin_timeout), and raises anyone else's to that default:
+ * a passthrough command's timeout resets the controller, for every user
+ * of it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -146,13 +152,17 @@ static u32 rblk_cmd_effects(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
 	return effects;
 }
 
-/* nvme_cmd_allowed() of 6.12, with the same reasons. */
+/*
+ * nvme_cmd_allowed() of 6.12, with the same reasons.  *@admin: whether it
+ * took CAP_SYS_ADMIN (rblk_user_timeout() need not ask again).
+ */
 static bool rblk_cmd_allowed(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
 			     struct nvme_command *c, bool partition,
-			     bool open_for_write)
+			     bool open_for_write, bool *admin)
 {
 	u32 effects;
 
+	*admin = false;
 	/* A partition's opener must not reach the whole namespace. */
 	if (partition)
 		goto admin;
@@ -186,7 +196,29 @@ static bool rblk_cmd_allowed(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
 		goto admin;
 	return true;
 admin:
+	*admin = true;
 	return capable(CAP_SYS_ADMIN);
+}
+
+/*
+ * The timeout of a user's command in jiffies: @timeout_ms, 0 for the
+ * queue's default, and never shorter than that default without
+ * CAP_SYS_ADMIN: a timeout resets the controller, so a reader could reset
+ * it for everyone again and again.  @admin: rblk_cmd_allowed() took
+ * CAP_SYS_ADMIN already.  Otherwise capable() is asked only for a shorter
+ * timeout, so that its audit does not note every reader's ioctl.
+ */
+static unsigned int rblk_user_timeout(struct rblk_ns *ns, u32 timeout_ms,
+				      bool admin)
+{
+	unsigned int dflt = (ns ? rblk_io_timeout : rblk_admin_timeout) * HZ;
+	unsigned long tmo = msecs_to_jiffies(timeout_ms);
+
+	if (!timeout_ms)
+		return dflt;
+	if (tmo < dflt && !admin && !capable(CAP_SYS_ADMIN))
+		return dflt;
+	return tmo;
 }
 
 /* The namespaces frozen around a command (rblk_passthru_before()). */
@@ -237,12 +269,13 @@ static void rblk_passthru_rescan(struct rblk_ctrl *ctrl, u32 effects)
 /*
  * Run @cmd on the admin queue, or on @ns's, with the user's data buffer,
  * inside the passthrough gate: the queues exist until it is shut.
+ * @timeout: in jiffies, from rblk_user_timeout().
  * Return: 0, the positive NVMe status the controller answered with, or a
  * negative errno (-EINTR for a command recovery cancelled, as nvme).
  */
 static int rblk_submit_user_cmd(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
 				struct nvme_command *cmd, u64 ubuf,
-				u32 len, u32 timeout_ms, u64 *result)
+				u32 len, unsigned int timeout, u64 *result)
 {
 	blk_opf_t op = nvme_is_write(cmd) ? REQ_OP_DRV_OUT : REQ_OP_DRV_IN;
 	struct rblk_passthru_freeze frozen = {};
@@ -269,8 +302,7 @@ static int rblk_submit_user_cmd(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
 	req->flags = RBLK_REQ_USER;
 	req->status = 0;
 	memset(&req->result, 0, sizeof(req->result));
-	rq->timeout = timeout_ms ? msecs_to_jiffies(timeout_ms) :
-		      (ns ? rblk_io_timeout : rblk_admin_timeout) * HZ;
+	rq->timeout = timeout;
 	if (ubuf && len) {
 		ret = blk_rq_map_user(q, rq, NULL, rblk_user_ptr(ubuf), len,
 				      GFP_KERNEL);
@@ -351,6 +383,7 @@ static int rblk_user_cmd(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
 	struct nvme_command c;
 	u64 result = 0;
 	u32 cdw[6];
+	bool admin;
 	int ret;
 
 	if (is64) {
@@ -380,11 +413,12 @@ static int rblk_user_cmd(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
 				  cmd.metadata_len);
 	if (ret)
 		return ret;
-	if (!rblk_cmd_allowed(ctrl, ns, &c, partition, open_for_write))
+	if (!rblk_cmd_allowed(ctrl, ns, &c, partition, open_for_write, &admin))
 		return -EACCES;
 
 	ret = rblk_submit_user_cmd(ctrl, ns, &c, cmd.addr, cmd.data_len,
-				   cmd.timeout_ms, &result);
+				   rblk_user_timeout(ns, cmd.timeout_ms, admin),
+				   &result);
 	if (ret >= 0) {
 		if (is64) {
 			struct nvme_passthru_cmd64 __user *u = argp;
@@ -409,6 +443,7 @@ static int rblk_submit_io(struct rblk_ns *ns, struct nvme_user_io __user *uio,
 	struct nvme_command c;
 	u8 lba_shift;
 	u64 length;
+	bool admin;
 
 	if (copy_from_user(&io, uio, sizeof(io)))
 		return -EFAULT;
@@ -438,9 +473,12 @@ static int rblk_submit_io(struct rblk_ns *ns, struct nvme_user_io __user *uio,
 	c.rw.dsmgmt = cpu_to_le32(io.dsmgmt);
 	c.rw.reftag = cpu_to_le32(io.reftag);
 	rblk_rw_set_lbat(&c, io.apptag, io.appmask);
-	if (!rblk_cmd_allowed(ns->ctrl, ns, &c, partition, open_for_write))
+	if (!rblk_cmd_allowed(ns->ctrl, ns, &c, partition, open_for_write,
+			      &admin))
 		return -EACCES;
-	return rblk_submit_user_cmd(ns->ctrl, ns, &c, io.addr, length, 0, NULL);
+	/* SUBMIT_IO has no timeout field: always the default. */
+	return rblk_submit_user_cmd(ns->ctrl, ns, &c, io.addr, length,
+				    rblk_user_timeout(ns, 0, admin), NULL);
 }
 
 /* The namespace an I/O command on the character device names. */
