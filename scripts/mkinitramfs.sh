@@ -197,7 +197,8 @@ if [ -x "$NVMECFG" ]; then
 	[ -x tools/tests/nlraw ] && copy_bin tools/tests/nlraw nlraw
 	# The unreaped polled read of selftests/rblk/poll_idle.sh.
 	[ -x tools/tests/iopoll_idle ] && copy_bin tools/tests/iopoll_idle iopoll_idle
-	# The malformed NVMe ioctls of selftests/rblk/passthru.sh.
+	# The malformed NVMe ioctls of selftests/rblk/passthru.sh, the read loop
+	# of passthru_unpriv_timeout.sh.
 	[ -x tools/tests/passthru_fuzz ] && copy_bin tools/tests/passthru_fuzz passthru_fuzz
 	# The mark of `make bench-insn` (static, no C library), which sets
 	# RBLK_INSN_MARK.

@@ -4,6 +4,8 @@
  *
  *   passthru_fuzz DEVICE ITERATIONS SEED
  *   passthru_fuzz --submit-io read|write DEVICE SLBA NBLOCKS BLOCK_SIZE FILE
+ *   passthru_fuzz --read-loop DEVICE NSID COUNT TIMEOUT_MS SLBA NBLOCKS \
+ *                 BLOCK_SIZE FILE
  *
  * Sends ITERATIONS ioctls of <linux/nvme_ioctl.h> to DEVICE (a controller's
  * character device or a namespace's block device) with random opcodes,
@@ -22,6 +24,16 @@
  * uses) of NBLOCKS blocks at SLBA, reading into FILE or writing FILE's
  * first bytes; exits 0 if the command succeeded, 1 with the status or
  * errno printed if not.
+ *
+ * --read-loop: COUNT Reads of NBLOCKS blocks at SLBA of namespace NSID,
+ * through NVME_IOCTL_IO_CMD and NVME_IOCTL_IO64_CMD in turn, and after
+ * every fourth an Identify Namespace through NVME_IOCTL_ADMIN_CMD or
+ * NVME_IOCTL_ADMIN64_CMD in turn, all with TIMEOUT_MS, on DEVICE opened
+ * read-only (what a user with read access may send).  One process sends
+ * them all: an nvme-cli per command costs a slow guest far more than the
+ * command.  Every command must succeed and every Read return what the
+ * first did, which goes to FILE; prints "reads N identifies N" and exits
+ * 0, or exits 1 at the first that did not, naming it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -153,6 +165,94 @@ static int submit_io(char **argv)
 	return 0;
 }
 
+/* One passthrough ioctl; the 64-bit forms get @c's fields. */
+static int passthru(int fd, unsigned long req, struct nvme_passthru_cmd *c)
+{
+	struct nvme_passthru_cmd64 c64;
+
+	if (req != NVME_IOCTL_IO64_CMD && req != NVME_IOCTL_ADMIN64_CMD)
+		return ioctl(fd, req, c);
+	memset(&c64, 0, sizeof(c64));
+	memcpy(&c64, c, offsetof(struct nvme_passthru_cmd, result));
+	return ioctl(fd, req, &c64);
+}
+
+static int loop_failed(const char *what, unsigned long i, int ret)
+{
+	if (ret > 0)
+		fprintf(stderr, "%s %lu: NVMe status %#x\n", what, i, ret);
+	else
+		fprintf(stderr, "%s %lu: %s\n", what, i, strerror(errno));
+	return 1;
+}
+
+static int read_loop(char **argv)
+{
+	uint32_t nsid = strtoul(argv[2], NULL, 0);
+	unsigned long count = strtoul(argv[3], NULL, 0);
+	uint32_t timeout_ms = strtoul(argv[4], NULL, 0);
+	uint64_t slba = strtoull(argv[5], NULL, 0);
+	unsigned long nblocks = strtoul(argv[6], NULL, 0);
+	unsigned long bs = strtoul(argv[7], NULL, 0);
+	size_t len = nblocks * bs;
+	unsigned long i, ids = 0;
+	void *first, *buf, *id;
+	int fd, f, ret;
+
+	if (!count || !nblocks || nblocks > 65536 || !bs ||
+	    posix_memalign(&first, 4096, len) ||
+	    posix_memalign(&buf, 4096, len) || posix_memalign(&id, 4096, 4096))
+		return 2;
+	fd = open(argv[1], O_RDONLY);
+	if (fd < 0) {
+		perror(argv[1]);
+		return 2;
+	}
+	for (i = 0; i < count; i++) {
+		struct nvme_passthru_cmd c;
+
+		memset(&c, 0, sizeof(c));
+		c.opcode = 0x02;
+		c.nsid = nsid;
+		c.addr = (uintptr_t)(i ? buf : first);
+		c.data_len = len;
+		c.cdw10 = (uint32_t)slba;
+		c.cdw11 = slba >> 32;
+		c.cdw12 = nblocks - 1;
+		c.timeout_ms = timeout_ms;
+		ret = passthru(fd, i % 2 ? NVME_IOCTL_IO64_CMD : NVME_IOCTL_IO_CMD,
+			       &c);
+		if (ret)
+			return loop_failed("read", i, ret);
+		if (i && memcmp(buf, first, len)) {
+			fprintf(stderr, "read %lu: not the data of read 0\n", i);
+			return 1;
+		}
+		if (i % 4 != 3)
+			continue;
+		memset(&c, 0, sizeof(c));
+		c.opcode = 0x06;	/* CNS 0: the namespace */
+		c.nsid = nsid;
+		c.addr = (uintptr_t)id;
+		c.data_len = 4096;
+		c.timeout_ms = timeout_ms;
+		ret = passthru(fd, ids % 2 ? NVME_IOCTL_ADMIN64_CMD :
+			       NVME_IOCTL_ADMIN_CMD, &c);
+		if (ret)
+			return loop_failed("identify", ids, ret);
+		ids++;
+	}
+	f = open(argv[8], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (f < 0 || write(f, first, len) != (ssize_t)len) {
+		perror(argv[8]);
+		return 2;
+	}
+	close(f);
+	close(fd);
+	printf("reads %lu identifies %lu\n", count, ids);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long calls, i, ok = 0, status = 0, err = 0;
@@ -161,10 +261,13 @@ int main(int argc, char **argv)
 
 	if (argc == 8 && !strcmp(argv[1], "--submit-io"))
 		return submit_io(argv + 1);
+	if (argc == 10 && !strcmp(argv[1], "--read-loop"))
+		return read_loop(argv + 1);
 	if (argc != 4) {
 		fprintf(stderr, "usage: %s DEVICE ITERATIONS SEED\n"
-			"       %s --submit-io read|write DEVICE SLBA NBLOCKS BLOCK_SIZE FILE\n",
-			argv[0], argv[0]);
+			"       %s --submit-io read|write DEVICE SLBA NBLOCKS BLOCK_SIZE FILE\n"
+			"       %s --read-loop DEVICE NSID COUNT TIMEOUT_MS SLBA NBLOCKS BLOCK_SIZE FILE\n",
+			argv[0], argv[0], argv[0]);
 		return 2;
 	}
 	calls = strtoul(argv[2], NULL, 0);
