@@ -19,10 +19,10 @@
  * metadata.
  *
  * One rule is rblk's own: nvme-core takes any caller's timeout_ms, rblk
- * lets only CAP_SYS_ADMIN make it shorter than the queue's default
- * (io_timeout, admin_timeout), and raises anyone else's to that default:
- * a passthrough command's timeout resets the controller, for every user
- * of it.
+ * only CAP_SYS_ADMIN's; anyone else's command has the queue's default
+ * (io_timeout, admin_timeout): a passthrough command's timeout resets the
+ * controller for every user of it, and one never answered holds the
+ * namespace's removal until it times out.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -201,24 +201,24 @@ admin:
 }
 
 /*
- * The timeout of a user's command in jiffies: @timeout_ms, 0 for the
- * queue's default, and never shorter than that default without
- * CAP_SYS_ADMIN: a timeout resets the controller, so a reader could reset
- * it for everyone again and again.  @admin: rblk_cmd_allowed() took
- * CAP_SYS_ADMIN already.  Otherwise capable() is asked only for a shorter
- * timeout, so that its audit does not note every reader's ioctl.
+ * The timeout of a user's command in jiffies: @timeout_ms, or the
+ * module's default for 0 and for any caller without CAP_SYS_ADMIN.  A timeout
+ * resets the controller for everyone, so a reader's short one could reset
+ * it again and again; and a command the target never answers holds the
+ * namespace's removal until it times out, so a reader's long one could
+ * hold a delete for weeks.  @admin: rblk_cmd_allowed() required
+ * CAP_SYS_ADMIN already.  Otherwise asked without an audit record: the
+ * answer refuses nothing.
  */
 static unsigned int rblk_user_timeout(struct rblk_ns *ns, u32 timeout_ms,
 				      bool admin)
 {
 	unsigned int dflt = (ns ? rblk_io_timeout : rblk_admin_timeout) * HZ;
-	unsigned long tmo = msecs_to_jiffies(timeout_ms);
 
-	if (!timeout_ms)
+	if (!timeout_ms ||
+	    (!admin && !has_capability_noaudit(current, CAP_SYS_ADMIN)))
 		return dflt;
-	if (tmo < dflt && !admin && !capable(CAP_SYS_ADMIN))
-		return dflt;
-	return tmo;
+	return min_t(unsigned long, msecs_to_jiffies(timeout_ms), UINT_MAX);
 }
 
 /* The namespaces frozen around a command (rblk_passthru_before()). */
@@ -478,7 +478,7 @@ static int rblk_submit_io(struct rblk_ns *ns, struct nvme_user_io __user *uio,
 		return -EACCES;
 	/* SUBMIT_IO has no timeout field: always the default. */
 	return rblk_submit_user_cmd(ns->ctrl, ns, &c, io.addr, length,
-				    rblk_user_timeout(ns, 0, admin), NULL);
+				    rblk_user_timeout(ns, 0, true), NULL);
 }
 
 /* The namespace an I/O command on the character device names. */

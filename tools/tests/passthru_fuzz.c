@@ -199,7 +199,7 @@ static int read_loop(char **argv)
 	void *first, *buf, *id;
 	int fd, f, ret;
 
-	if (!count || !nblocks || nblocks > 65536 || !bs ||
+	if (!count || !nblocks || nblocks > 65536 || !bs || bs > 65536 ||
 	    posix_memalign(&first, 4096, len) ||
 	    posix_memalign(&buf, 4096, len) || posix_memalign(&id, 4096, 4096))
 		return 2;
@@ -211,6 +211,8 @@ static int read_loop(char **argv)
 	for (i = 0; i < count; i++) {
 		struct nvme_passthru_cmd c;
 
+		/* A Read that moves no data must not pass as the last one's. */
+		memset(i ? buf : first, 0xa5 ^ (int)(i & 0xff), len);
 		memset(&c, 0, sizeof(c));
 		c.opcode = 0x02;
 		c.nsid = nsid;
@@ -243,11 +245,14 @@ static int read_loop(char **argv)
 		ids++;
 	}
 	f = open(argv[8], O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (f < 0 || write(f, first, len) != (ssize_t)len) {
+	if (f < 0) {
 		perror(argv[8]);
 		return 2;
 	}
-	close(f);
+	if (write(f, first, len) != (ssize_t)len || close(f)) {
+		fprintf(stderr, "%s: short write or close\n", argv[8]);
+		return 2;
+	}
 	close(fd);
 	printf("reads %lu identifies %lu\n", count, ids);
 	return 0;
