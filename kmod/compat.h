@@ -17,9 +17,14 @@
  * rblk_alloc_disk()          blk_mq_alloc_disk(set, d)  blk_mq_alloc_disk(set, lim, d)
  * rblk_alloc_bio_disk()      blk_alloc_disk(node),      blk_alloc_disk(lim, node)
  *                            queue flags                (lim.features)
- * rblk_limits_start_stacking(),  blk_set_stacking_limits() on the live queue,
- *   rblk_limits_stack_disk()   blk_stack_limits(),      queue_limits_stack_bdev()
- *                            write cache by hand        (inherited features)
+ * rblk_limits_start_stacking(),  blk_set_stacking_limits() on a copy,
+ *   rblk_limits_stack_disk(),  blk_stack_limits(),      queue_limits_stack_bdev()
+ *   struct rblk_limits_user  by hand: the write cache,  (inherited features;
+ *                            the user's max_sectors_kb  max_user_sectors)
+ * rblk_limits_commit()       keeps read_ahead_kb: sets  puts back the
+ *                            io_pages only              read_ahead_kb that
+ *                                                       blk_apply_bdi_limits()
+ *                                                       raised
  * struct rblk_limits,        blk_queue_*() setters,     queue_limits_start_update(),
  *   rblk_limits_*()          QUEUE_FLAG_NONROT,         ..._commit_update(), lim.features
  *                            blk_queue_write_cache()    (BLK_FEAT_WRITE_CACHE, _FUA)
@@ -52,6 +57,7 @@
 #ifndef _RBLK_COMPAT_H
 #define _RBLK_COMPAT_H
 
+#include <linux/backing-dev-defs.h>
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/device.h>
@@ -115,6 +121,22 @@
  */
 
 /**
+ * struct rblk_limits_user - what the user set on a stacked queue that its
+ *	restacks keep, beside the limits (empty on 6.12, whose limits keep
+ *	max_user_sectors)
+ * @max_sectors: max_sectors_kb, in sectors; 0 if none (6.1)
+ * @stacked: max_sectors as the last restack stacked it (6.1)
+ * @set: max_sectors as the last restack set it (6.1)
+ */
+struct rblk_limits_user {
+#ifndef RBLK_HAVE_ATOMIC_LIMITS
+	unsigned int max_sectors;
+	unsigned int stacked;
+	unsigned int set;
+#endif
+};
+
+/**
  * struct rblk_limits - a change of a request queue's limits
  * @q: the queue
  * @lim: the limits being changed (6.12)
@@ -122,6 +144,7 @@
  * @wc: a disk below has a volatile write cache (6.1, stacking)
  * @fua: a disk below supports FUA (6.1, stacking)
  * @stack: the limits being stacked, applied at once by the commit (6.1)
+ * @user: what the user set, kept by the commit (6.1, stacking)
  */
 struct rblk_limits {
 	struct request_queue *q;
@@ -132,6 +155,7 @@ struct rblk_limits {
 	bool wc;
 	bool fua;
 	struct queue_limits stack;
+	struct rblk_limits_user *user;
 #endif
 };
 
@@ -153,10 +177,21 @@ static inline void rblk_limits_start(struct rblk_limits *l,
 	l->lim = queue_limits_start_update(q);
 }
 
-/* Applies the change; the queue frozen or with nothing in flight. */
+/*
+ * Applies the change; the queue frozen or with nothing in flight.  The
+ * user's read_ahead_kb stays: the commit raises one set below the default
+ * (blk_apply_bdi_limits()), and rblk sets no io_opt that calls for more.
+ */
 static inline int rblk_limits_commit(struct rblk_limits *l)
 {
-	return queue_limits_commit_update(l->q, &l->lim);
+	struct gendisk *disk = l->q->disk;
+	unsigned long ra_pages = disk ? disk->bdi->ra_pages : 0;
+	int ret;
+
+	ret = queue_limits_commit_update(l->q, &l->lim);
+	if (disk)
+		disk->bdi->ra_pages = ra_pages;
+	return ret;
 }
 
 /*
@@ -175,16 +210,20 @@ static inline struct gendisk *rblk_alloc_bio_disk(int node)
 	return blk_alloc_disk(&lim, node);
 }
 
-/* Limits stacked anew from the disks below; the queue frozen. */
+/*
+ * Limits stacked anew from the disks below; the queue frozen.  @user is
+ * 6.1's: the limits keep the user's max_sectors_kb (max_user_sectors).
+ */
 static inline void rblk_limits_start_stacking(struct rblk_limits *l,
-					      struct request_queue *q)
+					      struct request_queue *q,
+					      struct rblk_limits_user *user)
 {
+	unsigned int max_user;
 	blk_features_t own;
-	unsigned int user;
 
 	l->q = q;
 	l->lim = queue_limits_start_update(q);
-	user = l->lim.max_user_sectors;
+	max_user = l->lim.max_user_sectors;
 
 	own = l->lim.features & ~BLK_FEAT_INHERIT_MASK;
 	blk_set_stacking_limits(&l->lim);
@@ -192,7 +231,7 @@ static inline void rblk_limits_start_stacking(struct rblk_limits *l,
 	l->lim.max_zone_append_sectors = 0;
 	l->lim.features |= own;
 	/* The user's max_sectors_kb stays. */
-	l->lim.max_user_sectors = user;
+	l->lim.max_user_sectors = max_user;
 }
 
 /* The write cache and FUA features come with the limits. */
@@ -310,14 +349,41 @@ static inline void rblk_limits_start(struct rblk_limits *l,
 	l->stacking = false;
 }
 
+/*
+ * Stacked limits apply at once, with what the user set.  6.1 keeps no
+ * max_user_sectors: a max_sectors other than the last restack's was
+ * written to max_sectors_kb (the stacked one written back is no setting),
+ * and stays, within max_hw_sectors, as 6.12's.  Not
+ * disk_update_readahead(): it resets read_ahead_kb.
+ */
 static inline int rblk_limits_commit(struct rblk_limits *l)
 {
-	if (l->stacking) {
-		/* In one go: no discard sees a cleared limit meanwhile. */
-		l->q->limits = l->stack;
-		blk_queue_write_cache(l->q, l->wc, l->fua);
-		disk_update_readahead(l->q->disk);
+	struct request_queue *q = l->q;
+	struct queue_limits *lim = &l->stack;
+	struct rblk_limits_user *u = l->user;
+	unsigned int cur, hw;
+
+	if (!l->stacking)
+		return 0;
+	/* As max_sectors_kb's store: under the queue lock. */
+	spin_lock_irq(&q->queue_lock);
+	cur = q->limits.max_sectors;
+	if (u->set && cur != u->set)
+		u->max_sectors = cur == u->stacked ? 0 : cur;
+	u->stacked = lim->max_sectors;
+	if (u->max_sectors) {
+		hw = min_not_zero(lim->max_hw_sectors, lim->max_dev_sectors);
+		lim->max_sectors = round_down(min(u->max_sectors, hw),
+					      lim->logical_block_size >>
+					      SECTOR_SHIFT);
 	}
+	u->set = lim->max_sectors;
+	/* In one go: no discard sees a cleared limit meanwhile. */
+	q->limits = *lim;
+	q->disk->bdi->io_pages = lim->max_sectors >>
+				 (PAGE_SHIFT - SECTOR_SHIFT);
+	spin_unlock_irq(&q->queue_lock);
+	blk_queue_write_cache(q, l->wc, l->fua);
 	return 0;
 }
 
@@ -336,10 +402,12 @@ static inline struct gendisk *rblk_alloc_bio_disk(int node)
 }
 
 static inline void rblk_limits_start_stacking(struct rblk_limits *l,
-					      struct request_queue *q)
+					      struct request_queue *q,
+					      struct rblk_limits_user *user)
 {
 	l->q = q;
 	l->stacking = true;
+	l->user = user;
 	l->wc = false;
 	l->fua = false;
 	blk_set_stacking_limits(&l->stack);

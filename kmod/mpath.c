@@ -942,10 +942,11 @@ refuse:
 /*
  * The head's limits from its paths', and its size from @from's (the path
  * that changed, or NULL), under head->lock.  Stacked anew each time, so
- * that a path whose controller or format changed changes the head;
- * frozen, so that no bio is split by the old limits while the new apply
- * (a bio-based freeze waits only for running submit_bio calls, never for
- * I/O a path or the head holds).
+ * that a path whose controller or format changed changes the head, with
+ * what the user set kept (max_sectors_kb within the new limits,
+ * read_ahead_kb); frozen, so that no bio is split by the old limits while
+ * the new apply (a bio-based freeze waits only for running submit_bio
+ * calls, never for I/O a path or the head holds).
  */
 static void rblk_head_restack(struct rblk_head *head, struct rblk_ns *from)
 {
@@ -958,7 +959,7 @@ static void rblk_head_restack(struct rblk_head *head, struct rblk_ns *from)
 	if (list_empty(&head->paths))
 		return;
 	blk_mq_freeze_queue(head->disk->queue);
-	rblk_limits_start_stacking(&l, head->disk->queue);
+	rblk_limits_start_stacking(&l, head->disk->queue, &head->user_limits);
 	srcu_idx = srcu_read_lock(&head->srcu);
 	list_for_each_entry_srcu(ns, &head->paths, siblings,
 				 srcu_read_lock_held(&head->srcu))

@@ -350,6 +350,8 @@ enum rblk_head_flags {
  *	the subsystem's lock
  * @flags: &enum rblk_head_flags
  * @lock: orders the disk's addition, removal and limits
+ * @user_limits: what the user set on the disk's queue, kept by each
+ *	restack of its limits (under @lock)
  * @requeue_lock: protects @requeue_list (any context)
  * @requeue_list: bios waiting for a path: failed over, or held while no
  *	path is usable but one may come back
@@ -388,6 +390,7 @@ struct rblk_head {
 	unsigned int nr_paths;
 	unsigned long flags;
 	struct mutex lock;
+	struct rblk_limits_user user_limits;
 	spinlock_t requeue_lock;
 	struct bio_list requeue_list;
 	struct list_head flushes;
