@@ -62,6 +62,7 @@
 #include <linux/blkdev.h>
 #include <linux/device.h>
 #include <linux/nvme.h>
+#include <linux/pagemap.h>
 #include <linux/version.h>
 #include <net/genetlink.h>
 
@@ -179,18 +180,23 @@ static inline void rblk_limits_start(struct rblk_limits *l,
 
 /*
  * Applies the change; the queue frozen or with nothing in flight.  The
- * user's read_ahead_kb stays: the commit raises one set below the default
- * (blk_apply_bdi_limits()), and rblk sets no io_opt that calls for more.
+ * user's read_ahead_kb stays, on every rblk disk: the commit raises one
+ * set below the default (blk_apply_bdi_limits()), which is put back
+ * unless io_opt calls for more.  Only if nothing wrote it meanwhile: the
+ * sysfs store does not take the limits lock before 6.15.
  */
 static inline int rblk_limits_commit(struct rblk_limits *l)
 {
 	struct gendisk *disk = l->q->disk;
-	unsigned long ra_pages = disk ? disk->bdi->ra_pages : 0;
+	unsigned long saved = disk ? READ_ONCE(disk->bdi->ra_pages) : 0;
+	unsigned long raised;
 	int ret;
 
 	ret = queue_limits_commit_update(l->q, &l->lim);
-	if (disk)
-		disk->bdi->ra_pages = ra_pages;
+	if (disk && (unsigned long)l->lim.io_opt * 2 >> PAGE_SHIFT <= saved) {
+		raised = max_t(unsigned long, saved, VM_READAHEAD_PAGES);
+		cmpxchg(&disk->bdi->ra_pages, raised, saved);
+	}
 	return ret;
 }
 

@@ -93,6 +93,11 @@ kept "$B joined" "$ms" "$ra"
 verified_io "$B joined" 2
 
 echo 1 > "/sys/class/rblk/$A/reset_controller" || fail "reset_controller refused"
+# Out of live first, or the wait below could see the state before the
+# reset.  (A reset restacks only if the controller's limits changed: this
+# step guards the reconnect's path, not the restack.)
+wait_until 10 sh -c "[ \"\$(cat /sys/class/rblk/$A/state)\" != live ]" ||
+	log "$A seen live throughout its reset (too quick to see)"
 rblk_wait_state "$pa" live 30 || fail "$A not live 30 s after its reset"
 kept "a reset of $A" "$ms" "$ra"
 verified_io "a reset of $A" 3
@@ -128,8 +133,12 @@ if nvme_native_mpath; then
 	{ echo "$ms" > "$NQ/max_sectors_kb" && echo "$ra" > "$NQ/read_ahead_kb"; } ||
 		fail "cannot set ${n##*/}'s max_sectors_kb and read_ahead_kb"
 	must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$NVMET_SVC2" -n "$RBLK_NQN"
-	wait_until 10 has_paths "$n" 2 ||
-		fail "nvme-rdma's ${n##*/} has no second path"
+	# The head nvmeXnY's paths are nvmeXcZnY (no multipath/ directory
+	# before 6.15).
+	nh=${n##*/}
+	npaths="/sys/block/${nh%n*}c*n${nh##*n}"
+	wait_until 10 sh -c "[ \$(ls -d $npaths 2>/dev/null | wc -l) -eq 2 ]" ||
+		fail "nvme-rdma's $nh has not two paths: $(ls -d $npaths 2>&1)"
 	log "nvme-rdma (not asserted): ${n##*/} set to $ms, $ra; after a second path max_sectors_kb $(cat "$NQ/max_sectors_kb"), read_ahead_kb $(cat "$NQ/read_ahead_kb")"
 	nvme disconnect -n "$RBLK_NQN" > /dev/null
 	modprobe -r nvme-rdma
