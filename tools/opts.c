@@ -46,8 +46,9 @@ static const struct opt_desc opt_descs[NR_OPTS] = {
 			    "transport type: only rdma", "rdma" },
 	[OPT_TRADDR]	= { 'a', "traddr", "ADDR",
 			    "target IPv4 or IPv6 address (fe80::1%eth0)" },
+	/* A string to the kernel, but only a port number is one. */
 	[OPT_TRSVCID]	= { 's', "trsvcid", "PORT",
-			    "target port", "4420" },
+			    "target port", "4420", NUM(1, UINT16_MAX) },
 	[OPT_NQN]	= { 'n', "nqn", "NQN",
 			    "subsystem NQN (discover: a discovery NQN)" },
 	[OPT_HOSTNQN]	= { 'q', "hostnqn", "NQN",
@@ -346,12 +347,17 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 			return r;
 		cfg->traddr = val;
 		break;
-	case OPT_TRSVCID:
+	case OPT_TRSVCID: {
+		uint32_t port;
+
 		r = check_len(cfg, id, val, RBLK_TRSVCID_MAX_LEN);
+		if (!r)
+			r = set_u32(cfg, id, val, &port);
 		if (r)
 			return r;
 		cfg->trsvcid = val;
 		break;
+	}
 	case OPT_NQN:
 		/* The one NQN rule (opts_nqn_valid()): length only. */
 		r = check_len(cfg, id, val, RBLK_NQN_MAX_LEN);

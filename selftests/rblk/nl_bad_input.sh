@@ -70,6 +70,13 @@ check_connect "-k 4000" 2 'out of range 0-3600' -a "$RBLK_TRADDR" -n "$NQN" -k 4
 check_connect "-l -5" 2 'out of range -1-' -a "$RBLK_TRADDR" -n "$NQN" -l -5
 check_connect "-N 0" 2 'out of range 1-' -a "$RBLK_TRADDR" -n "$NQN" -N 0
 check_connect "-i x" 2 "'x' is not a number" -a "$RBLK_TRADDR" -n "$NQN" -i x
+# -s: a port number (the kernel's own check of one: nlraw, below).
+check "port 0" 2 'connect: --trsvcid \(-s\): 0 is out of range 1-65535' \
+	connect -a "$RBLK_TRADDR" -s 0 -n "$NQN"
+check "port 65536" 2 '65536 is out of range 1-65535' \
+	connect -a "$RBLK_TRADDR" -s 65536 -n "$NQN"
+check "port abc" 2 "--trsvcid \(-s\): 'abc' is not a number" \
+	connect -a "$RBLK_TRADDR" -s abc -n "$NQN"
 check "-t tcp" 2 "'tcp' is not supported, only rdma" \
 	connect -t tcp -a "$RBLK_TRADDR" -n "$NQN"
 check_connect "missing -a" 2 'missing required option --traddr \(-a\)' -n "$NQN"
@@ -93,10 +100,6 @@ check_connect "scope on a global address" 2 'traddr is not an IPv4/IPv6 address'
 	-a "fd00::1%lo" -n "$NQN"
 check_connect "hostname host_traddr" 2 '--host-traddr \(-w\): .*host_traddr is not an IPv4/IPv6 address' \
 	-a "$RBLK_TRADDR" -n "$NQN" -w localhost
-check "port 0" 2 'trsvcid is not a port number' \
-	connect -a "$RBLK_TRADDR" -s 0 -n "$NQN"
-check "port 65536" 2 'trsvcid is not a port number' \
-	connect -a "$RBLK_TRADDR" -s 65536 -n "$NQN"
 check_connect "discovery NQN" 2 'use discover' \
 	-a "$RBLK_TRADDR" -n nqn.2014-08.org.nvmexpress.discovery
 # Keys of the right form that the kernel's library refuses, a secret of

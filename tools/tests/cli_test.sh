@@ -36,7 +36,7 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..179"
+echo "1..183"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
@@ -117,6 +117,11 @@ expect host_traddr_empty 2 '--host-traddr \(-w\): empty value' \
 	$NVMECFG connect -a 10.99.0.1 -n $NQN -w ''
 expect discover_tos_range 2 'out of range 0-255' \
 	$NVMECFG discover -a 10.99.0.1 --tos=300
+# -s is a port number, checked before anything reaches the kernel.
+expect trsvcid_not_number 2 "^nvmecfg: connect: --trsvcid \\(-s\\): 'abc' is not a number\$" \
+	$NVMECFG connect -a 10.99.0.1 -n $NQN -s abc
+expect trsvcid_range 2 '^nvmecfg: discover: --trsvcid \(-s\): 99999 is out of range 1-65535$' \
+	$NVMECFG discover -a 10.99.0.1 -s 99999
 expect empty_nqn 2 '--nqn \(-n\): empty value' \
 	$NVMECFG connect -a 10.99.0.1 -n ''
 expect disconnect_nqn_no_value 2 '--nqn \(-n\) needs a value' \
@@ -308,6 +313,9 @@ expect conf_bad_option 2 "connect-all: $CONF:3: unknown option '--frob'" \
 	$R $NVMECFG connect-all
 expect conf_bad_range 2 "connect-all: $CONF:5: --nr-io-queues \(-i\): 0 is out of range 1-128" \
 	$R $NVMECFG connect-all
+printf -- '-a 10.99.0.1 --trsvcid=99999\n' > "$CONF"
+expect conf_bad_trsvcid 2 "^nvmecfg: connect-all: $CONF:1: --trsvcid \\(-s\\): 99999 is out of range 1-65535; line skipped\$" \
+	$R $NVMECFG connect-all
 printf -- '-t rdma -s 4420\n' > "$CONF"
 expect conf_no_traddr 2 "connect-all: $CONF:1: missing required option --traddr" \
 	$R $NVMECFG connect-all
@@ -402,6 +410,14 @@ expect json_ctrl_key_refused 2 "^nvmecfg: connect-all: $JSON:2: \"dhchap_ctrl_ke
 	$R $NVMECFG connect-all
 expect json_ctrl_key_not_shown 0 '^not shown$' \
 	sh -c "$R $NVMECFG connect-all 2>&1 | grep -q SeKrEt || echo not shown"
+cat > "$JSON" <<'EOF_JSON'
+[{"hostnqn": "nqn.2014-08.org.nvmexpress:uuid:12345678-9abc-def0-0123-456789abcdef",
+  "subsystems": [{"nqn": "nqn.2026-12.io.rblk:test",
+    "ports": [{"transport": "rdma", "traddr": "10.99.0.1",
+      "trsvcid": "abc"}]}]}]
+EOF_JSON
+expect json_bad_trsvcid 2 "^nvmecfg: connect-all: $JSON:4: \"trsvcid\": 'abc' is not a number; port skipped\$" \
+	$R $NVMECFG connect-all
 rm -f "$JSON"
 
 # list-subsys reads sysfs, below $NVMECFG_TEST_ROOT here: two subsystems

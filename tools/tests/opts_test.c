@@ -205,6 +205,47 @@ static void range_limits(void)
 	CHECK(cfg.ctrl_loss_tmo == 0);
 }
 
+/*
+ * -s is sent as a string, but only a port number is one: checked here,
+ * on the command line and through opts_set() (config.json) alike.
+ */
+static void trsvcid_port(void)
+{
+	static const struct {
+		const char *val, *msg;
+	} bad[] = {
+		{ "abc", "--trsvcid (-s): 'abc' is not a number" },
+		{ "99999", "--trsvcid (-s): 99999 is out of range 1-65535" },
+		{ "65536", "--trsvcid (-s): 65536 is out of range 1-65535" },
+		{ "0", "--trsvcid (-s): 0 is out of range 1-65535" },
+		{ "-1", "--trsvcid (-s): -1 is out of range 1-65535" },
+		{ "4420x", "--trsvcid (-s): '4420x' is not a number" },
+		{ "+4420", "--trsvcid (-s): '+4420' is not a number" },
+		{ " 4420", "--trsvcid (-s): ' 4420' is not a number" },
+		{ "0x1144", "--trsvcid (-s): '0x1144' is not a number" },
+		{ "", "--trsvcid (-s): empty value" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		cfg.err[0] = '\0';
+		CHECK(CONNECT_WITH("-s", (char *)bad[i].val) == OPTS_ERROR);
+		CHECK_STR(cfg.err, bad[i].msg);
+		memset(&cfg, 0, sizeof(cfg));
+		CHECK(opts_set(&cfg, OPT_TRSVCID, bad[i].val) == OPTS_ERROR);
+		CHECK_STR(cfg.err, bad[i].msg);
+		CHECK(!(cfg.set & OPT(TRSVCID)) && !cfg.trsvcid);
+	}
+	CHECK(CONNECT_WITH("-s", "1") == OPTS_OK);
+	CHECK_STR(cfg.trsvcid, "1");
+	CHECK(CONNECT_WITH("--trsvcid=65535") == OPTS_OK);
+	CHECK_STR(cfg.trsvcid, "65535");
+	memset(&cfg, 0, sizeof(cfg));
+	CHECK(opts_set(&cfg, OPT_TRSVCID, "4421") == OPTS_OK);
+	CHECK_STR(cfg.trsvcid, "4421");
+	CHECK(cfg.set & OPT(TRSVCID));
+}
+
 static void unknown_option(void)
 {
 	CHECK(CONNECT_WITH("--bogus") == OPTS_ERROR);
@@ -878,6 +919,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(bad_numbers),
 	KTAP_CASE(out_of_range),
 	KTAP_CASE(range_limits),
+	KTAP_CASE(trsvcid_port),
 	KTAP_CASE(unknown_option),
 	KTAP_CASE(unexpected_argument),
 	KTAP_CASE(duplicate_option),
