@@ -5,8 +5,10 @@
  * The same machine must look like the same host to a target whether
  * nvme-cli or nvmecfg connects (allowed_hosts, reservations), so the
  * files are nvme-cli's and read as it reads them: the first line, blanks
- * around it trimmed.  Unlike nvme-cli, a file holding no valid value is an
- * error rather than silently replaced by a generated identity.
+ * around it trimmed.  An empty one is no file, as libnvme takes it (its
+ * nvmf_hostnqn_from_file() returns none); unlike nvme-cli, a file holding
+ * an invalid value is an error rather than silently replaced by a
+ * generated identity.
  *
  * Without /etc/nvme/hostnqn, nvme-cli 2.x (libnvme's nvmf_hostnqn_generate())
  * derives the host NQN from the machine's UUID, so that it survives a
@@ -107,6 +109,21 @@ static int file_err(char *err, size_t len, const char *path, int ret)
 	snprintf(err, len, "%s: %s", path,
 		 ret == -EFBIG ? "line too long" : strerror(-ret));
 	return -1;
+}
+
+/*
+ * /etc/nvme/hostnqn or hostid: 1 with its value in @buf, 0 when it is
+ * missing or its first line blank (empty, or blanks only: none, as for
+ * libnvme), -1 with @err set when it cannot be read.
+ */
+static int read_id_file(const char *path, char *buf, size_t len, char *err,
+			size_t err_len)
+{
+	int ret = read_line(path, buf, len);
+
+	if (ret < 0)
+		return file_err(err, err_len, path, ret);
+	return ret && buf[0];
 }
 
 /*
@@ -334,9 +351,9 @@ int host_resolve(struct host_info *h, const struct cfg *cfg, char *err,
 		snprintf(h->hostnqn, sizeof(h->hostnqn), "%s", cfg->hostnqn);
 		h->nqn_src = ID_OPTION;
 	} else {
-		ret = read_line(h->nqn_file, buf, sizeof(buf));
+		ret = read_id_file(h->nqn_file, buf, sizeof(buf), err, len);
 		if (ret < 0)
-			return file_err(err, len, h->nqn_file, ret);
+			return ret;
 		if (ret) {
 			if (!opts_nqn_valid(buf)) {
 				snprintf(err, len,
@@ -358,9 +375,9 @@ int host_resolve(struct host_info *h, const struct cfg *cfg, char *err,
 		h->id_src = ID_OPTION;
 		return 0;
 	}
-	ret = read_line(h->id_file, buf, sizeof(buf));
+	ret = read_id_file(h->id_file, buf, sizeof(buf), err, len);
 	if (ret < 0)
-		return file_err(err, len, h->id_file, ret);
+		return ret;
 	if (ret) {
 		if (opts_parse_uuid(buf, h->hostid)) {
 			snprintf(err, len, "%s: '%s' is not a UUID",

@@ -22,8 +22,9 @@ const char *host_conf_path(const char *name, char *buf, size_t len);
  * Fill @h from @cfg's --hostnqn/--hostid, the files, the machine's UUID
  * (without a host NQN file, or for the host id of an NQN of another form
  * than ...:uuid:<UUID> without a host id file) and the module's sysfs
- * parameters.  -1 with @err set when a file is unreadable or holds
- * no valid value; a missing file is no error.
+ * parameters.  -1 with @err set when a file is unreadable or holds an
+ * invalid value; a missing file, or one whose first line is blank, is no
+ * error: there is none.
  */
 int host_resolve(struct host_info *h, const struct cfg *cfg, char *err,
 		 size_t len);

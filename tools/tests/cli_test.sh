@@ -36,7 +36,7 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..183"
+echo "1..186"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
@@ -182,9 +182,18 @@ expect bad_hostid_file_connect 2 "connect: $ROOT/etc/nvme/hostid: 'not-a-uuid' i
 	$R $NVMECFG connect -a 10.99.0.1 -n $NQN
 expect bad_hostid_file_overridden 0 "from +option" \
 	$R $NVMECFG show -I $UUID_A
-printf '\n' > "$ROOT/etc/nvme/hostnqn"
-expect bad_hostnqn_file 2 "discover: $ROOT/etc/nvme/hostnqn: not a host NQN" \
+printf 'nqn.%0219d\n' 0 > "$ROOT/etc/nvme/hostnqn"
+expect bad_hostnqn_file 2 "discover: $ROOT/etc/nvme/hostnqn: not a host NQN \\(1 to 222 characters\\)" \
 	$R $NVMECFG discover -a 10.99.0.1 -I $UUID_A
+# Empty, or blanks only: no file, as libnvme takes an empty one.
+: > "$ROOT/etc/nvme/hostnqn"
+printf ' \t\n' > "$ROOT/etc/nvme/hostid"
+expect blank_host_files 0 'hostnqn +- +from +module.*hostid +- +from +module' \
+	sh -c "$R $NVMECFG show 2>/dev/null | tr '\n' ' '"
+expect blank_hostnqn_file 3 'show-hostnqn: no .*/etc/nvme/hostnqn, no machine UUID and the rblk module is not loaded' \
+	$R $NVMECFG show-hostnqn
+expect blank_hostid_file 3 'show-hostid: no .*/etc/nvme/hostid, ' \
+	$R $NVMECFG show-hostid
 rm -f "$ROOT/etc/nvme/hostnqn" "$ROOT/etc/nvme/hostid"
 expect show_hostnqn_nothing 3 'no .*/etc/nvme/hostnqn, no machine UUID and the rblk module is not loaded' \
 	$R $NVMECFG show-hostnqn

@@ -238,13 +238,6 @@ static void bad_files(void)
 	CHECK(resolve(NULL, UUID_A) == 0);
 
 	reset();
-	put("/etc/nvme/hostnqn", "\n");
-	CHECK(resolve(NULL, NULL) == -1);
-	CHECK_CONTAINS(err, "/etc/nvme/hostnqn: not a host NQN (1 to 222 characters)");
-	put("/etc/nvme/hostnqn", "");
-	CHECK(resolve(NULL, NULL) == -1);
-	CHECK_CONTAINS(err, "/etc/nvme/hostnqn: not a host NQN");
-
 	memset(nqn, 'x', RBLK_NQN_MAX_LEN + 1);
 	strcpy(nqn + RBLK_NQN_MAX_LEN + 1, "\n");
 	put("/etc/nvme/hostnqn", nqn);
@@ -256,7 +249,6 @@ static void bad_files(void)
 	CHECK(resolve(NULL, NULL) == 0);
 	CHECK(strlen(h.hostnqn) == RBLK_NQN_MAX_LEN);
 	/* --hostnqn makes it irrelevant. */
-	put("/etc/nvme/hostnqn", "\n");
 	CHECK(resolve("nqn.option", NULL) == 0);
 
 	/* A directory where the file should be: unreadable, said so. */
@@ -265,6 +257,49 @@ static void bad_files(void)
 	CHECK(resolve(NULL, NULL) == -1);
 	CHECK_CONTAINS(err, "/etc/nvme/hostid: ");
 	rmdir(strcat(strcpy(err, root), "/etc/nvme/hostid"));
+}
+
+/*
+ * An empty file, or one whose first line is blanks only, is no file, as
+ * libnvme takes an empty one: the next source is used, no error.
+ */
+static void blank_files(void)
+{
+	static const char *const blank[] = { "", "\n", " \t \n", "  " };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(blank); i++) {
+		reset();
+		put("/etc/nvme/hostnqn", blank[i]);
+		put("/etc/nvme/hostid", blank[i]);
+		CHECK(resolve(NULL, NULL) == 0);
+		CHECK_STR(err, "");
+		CHECK(h.nqn_src == ID_KERNEL && h.id_src == ID_KERNEL);
+
+		/* The next source: the machine's UUID. */
+		put(PRODUCT_UUID, UUID_DMI "\n");
+		CHECK(resolve(NULL, NULL) == 0);
+		CHECK_STR(h.hostnqn, UUID_NQN_DMI);
+		CHECK(h.nqn_src == ID_DMI);
+		CHECK(h.id_src == ID_HOSTNQN);
+		CHECK_STR(id(), UUID_DMI_LOW);
+
+		/* Each file on its own. */
+		put("/etc/nvme/hostnqn", UUID_NQN_A "\n");
+		CHECK(resolve(NULL, NULL) == 0);
+		CHECK(h.nqn_src == ID_FILE && h.id_src == ID_HOSTNQN);
+		CHECK_STR(id(), UUID_A);
+		put("/etc/nvme/hostnqn", blank[i]);
+		put("/etc/nvme/hostid", UUID_B "\n");
+		CHECK(resolve(NULL, NULL) == 0);
+		CHECK(h.nqn_src == ID_DMI && h.id_src == ID_FILE);
+		CHECK_STR(id(), UUID_B);
+	}
+	/* Blank first, a value after: still the first line's, none. */
+	reset();
+	put("/etc/nvme/hostnqn", "\nnqn.second\n");
+	CHECK(resolve(NULL, NULL) == 0);
+	CHECK(h.nqn_src == ID_KERNEL);
 }
 
 static void module_defaults(void)
@@ -410,6 +445,8 @@ static void dmi_without_file(void)
 
 static void file_wins_over_dmi(void)
 {
+	char nqn[RBLK_NQN_MAX_LEN + 3];
+
 	reset();
 	put(PRODUCT_UUID, UUID_DMI "\n");
 	put("/etc/nvme/hostnqn", UUID_NQN_A "\n");
@@ -428,8 +465,11 @@ static void file_wins_over_dmi(void)
 	CHECK_STR(id(), UUID_B);
 
 	/* A bad file is an error, not replaced by the machine's. */
-	put("/etc/nvme/hostnqn", "\n");
+	memset(nqn, 'x', RBLK_NQN_MAX_LEN + 1);
+	strcpy(nqn + RBLK_NQN_MAX_LEN + 1, "\n");
+	put("/etc/nvme/hostnqn", nqn);
 	CHECK(resolve(NULL, NULL) == -1);
+	CHECK_CONTAINS(err, "/etc/nvme/hostnqn: not a host NQN");
 }
 
 /* An NQN of another form: the host id from the machine, as libnvme. */
@@ -609,6 +649,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(files),
 	KTAP_CASE(hostid_from_hostnqn),
 	KTAP_CASE(bad_files),
+	KTAP_CASE(blank_files),
 	KTAP_CASE(module_defaults),
 	KTAP_CASE(apply),
 	KTAP_CASE(dmi_without_file),
