@@ -21,7 +21,7 @@ command -v "$NVMECFG" >/dev/null 2>&1 ||
 	fail "nvmecfg is not in the guest (tools/nvmecfg not built: run 'make tools')"
 
 cleanup() {
-	[ -n "$DEV" ] && [ -e "$SYS" ] && "$NVMECFG" disconnect "$DEV" >/dev/null 2>&1
+	[ -n "$DEV" ] && [ -e "$SYS" ] && "$NVMECFG" disconnect --force "$DEV" >/dev/null 2>&1
 	rm -f /tmp/demo.pat /tmp/demo.got /tmp/demo.bak
 }
 trap cleanup EXIT

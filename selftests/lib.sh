@@ -191,10 +191,11 @@ rblk_connect() {
 		fail "no device for namespace $_nsid on $_ctrl: $_all"
 }
 
-# rblk_disconnect DEV: disconnect and wait for the device to go.
+# rblk_disconnect DEV: disconnect DEV's controller (by DEV's name: --force)
+# and wait for the device to go.
 rblk_disconnect() {
 	_n=${1##*/}
-	must nvmecfg disconnect "$_n" >/dev/null
+	must nvmecfg disconnect --force "$_n" >/dev/null
 	wait_for_path "/sys/block/$_n" 10 ! || fail "/sys/block/$_n still present after disconnect"
 }
 
@@ -666,7 +667,7 @@ reset_fabric() {
 			"$(dmsetup table "$RBLK_DM" | awk '{ $NF = 0; print }')" 2>/dev/null
 	command -v dmsetup >/dev/null && DM_DISABLE_UDEV=1 dmsetup resume "$RBLK_DM" 2>/dev/null
 	for _d in /sys/class/rblk/rblk-ctrl* /sys/block/rblk*; do
-		[ -e "$_d" ] && timeout 60 nvmecfg disconnect "${_d##*/}" >/dev/null 2>&1
+		[ -e "$_d" ] && timeout 60 nvmecfg disconnect --force "${_d##*/}" >/dev/null 2>&1
 	done
 	rblk_loaded && rmmod rblk 2>/dev/null
 	command -v nvme >/dev/null && nvme disconnect-all >/dev/null 2>&1

@@ -427,6 +427,13 @@ static bool is_ctrl_name(const char *name)
 			strlen(RBLK_CTRL_NAME_PREFIX));
 }
 
+bool rnl_names_ns(const struct cfg *cfg)
+{
+	if (cfg->set & OPT(INDEX))
+		return true;
+	return (cfg->set & OPT(DEVICE)) && !is_ctrl_name(cfg->device);
+}
+
 /*
  * The controller or namespace a command names: a namespace by --index, or
  * either by name ("rblk-ctrl" also starts with "rblk": test it first).

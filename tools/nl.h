@@ -85,6 +85,8 @@ int rnl_transact(struct rnl *r, struct nl_msg *msg, rnl_parse_fn parse,
  * for --index), and those of connect.
  */
 int rnl_put_dev(struct nl_msg *msg, const struct cfg *cfg);
+/* Whether @cfg names a namespace (rblkN, --index), not a controller. */
+bool rnl_names_ns(const struct cfg *cfg);
 int rnl_put_connect(struct nl_msg *msg, const struct cfg *cfg);
 /* Those of RBLK_CMD_SET: the controller or namespace, then the settings. */
 int rnl_put_set(struct nl_msg *msg, const struct cfg *cfg);

@@ -578,6 +578,33 @@ static int disconnect_many(const struct cmd *cmd, struct rnl *r,
 	return rc;
 }
 
+/*
+ * A namespace's name stands for its controller, and disconnecting that
+ * removes every other namespace on it too: only with --force, else
+ * refused (exit 2) naming the controller to give instead.  EXIT_OK when
+ * no controller has the namespace: the kernel says what is wrong.
+ */
+static int refuse_ns(const struct cmd *cmd, struct rnl *r,
+		     const struct cfg *cfg)
+{
+	char name[RBLK_DISK_NAME_LEN];
+	struct ctrl_info *ctrls;
+	size_t nr, n;
+	int ret;
+
+	if (cfg->set & OPT(INDEX))
+		snprintf(name, sizeof(name), RBLK_NS_NAME_PREFIX "%u",
+			 cfg->index);
+	else
+		snprintf(name, sizeof(name), "%s", cfg->device);
+	ret = rnl_list(r, &ctrls, &nr);
+	if (ret)
+		return kernel_error(cmd, r, ret);
+	n = print_ns_refusal(stderr, cmd->name, name, ctrls, nr);
+	rnl_ctrls_free(ctrls, nr);
+	return n ? EXIT_USAGE : EXIT_OK;
+}
+
 static int do_disconnect(const struct cmd *cmd, struct rnl *r,
 			 struct cfg *cfg)
 {
@@ -591,6 +618,11 @@ static int do_disconnect(const struct cmd *cmd, struct rnl *r,
 		return ret;
 	if (cfg->set & OPT(NQN))
 		return disconnect_many(cmd, r, cfg, cfg->nqn);
+	if (rnl_names_ns(cfg) && !(cfg->set & OPT(FORCE))) {
+		ret = refuse_ns(cmd, r, cfg);
+		if (ret)
+			return ret;
+	}
 	/* The controller, to wait for: a namespace goes before it does. */
 	if (!rnl_get(r, cfg, &c)) {
 		snprintf(name, sizeof(name), "%s", c.name);
@@ -1288,8 +1320,9 @@ static const struct cmd cmds[] = {
 	  OPT(CONFIG) | OPT(HELP), 0, "[-a ADDR | -J FILE] [OPTIONS]",
 	  "connect every subsystem of discovery logs (-a, or the files)" },
 	{ "disconnect", do_disconnect,
-	  DEV_OPTS | OPT(NQN) | OPT(WAIT_TIMEOUT) | OPT(HELP), OPT(DEVICE),
-	  "{NAME | -d NAME | --index N | -n NQN} [--wait-timeout SEC]",
+	  DEV_OPTS | OPT(NQN) | OPT(FORCE) | OPT(WAIT_TIMEOUT) | OPT(HELP),
+	  OPT(DEVICE),
+	  "{NAME | -d NAME | --index N | -n NQN} [--force] [--wait-timeout SEC]",
 	  "delete a controller (or a subsystem's) and its devices" },
 	{ "disconnect-all", do_disconnect_all, OPT(WAIT_TIMEOUT) | OPT(HELP),
 	  0, "[--wait-timeout SEC]",

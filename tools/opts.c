@@ -126,6 +126,12 @@ static const struct opt_desc opt_descs[NR_OPTS] = {
 			    "/etc/nvme/config.json" },
 	[OPT_RESET]	= { 'r', "reset",  NULL,
 			    "zero the counters instead of printing them" },
+	/*
+	 * Not nvme-cli's disconnect (-n, -d, -v): no clash; long only, as
+	 * nvme-cli's -f is --host-iface.
+	 */
+	[OPT_FORCE]	= { 0, "force", NULL,
+			    "also by a namespace's name (rblkN, --index): its controller" },
 	/* nvme-cli's list -v: the subsystem, controller, namespace tree. */
 	[OPT_VERBOSE]	= { 'v', "verbose", NULL,
 			    "detail: subsystems, controllers and namespaces" },
@@ -453,6 +459,7 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 	case OPT_DUPLICATE_CONNECT:
 	case OPT_RESET:
 	case OPT_VERBOSE:
+	case OPT_FORCE:
 	case OPT_HELP:
 	case NR_OPTS:
 		break;
@@ -748,7 +755,7 @@ void opts_merge(struct cfg *dst, const struct cfg *def)
 #undef MERGE
 	dst->set |= add & ~(OPT(DEVICE) | OPT(INDEX) | OPT(COUNT) |
 			    OPT(TIMEOUT) | OPT(CONFIG) | OPT(RESET) |
-			    OPT(HELP));
+			    OPT(FORCE) | OPT(HELP));
 }
 
 /* The option an attribute of our requests comes from, or -1. */

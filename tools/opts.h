@@ -45,11 +45,13 @@ enum opt_id {
 	OPT_CONFIG,	/* connect-all -J FILE: config.json */
 	OPT_RESET,
 	OPT_VERBOSE,
+	OPT_FORCE,	/* disconnect: a namespace's name for its controller */
 	OPT_HELP,
 	NR_OPTS,
 };
 
 #define OPT(x)		(1U << OPT_##x)
+_Static_assert(NR_OPTS <= 32, "an option is a bit of an unsigned int");
 
 /* Everything a command line can say; cfg->set tells what it did say. */
 struct cfg {

@@ -1698,3 +1698,50 @@ int error_exit(int err, bool blamed)
 		return EXIT_USAGE;
 	return err == -EPERM || err == -EACCES ? EXIT_PERM : EXIT_KERNEL;
 }
+
+/* Whether @c, not being deleted, has namespace @name. */
+static bool ns_on(const struct ctrl_info *c, const char *name)
+{
+	size_t i;
+
+	if (c->state == RBLK_STATE_DELETING)
+		return false;
+	for (i = 0; i < c->nr_ns; i++) {
+		if (!strcmp(c->ns[i].name, name))
+			return true;
+	}
+	return false;
+}
+
+size_t print_ns_refusal(FILE *f, const char *cmd, const char *name,
+			const struct ctrl_info *ctrls, size_t nr)
+{
+	const struct ctrl_info *on = NULL;
+	size_t i, n = 0, k = 0;
+
+	for (i = 0; i < nr; i++) {
+		if (ns_on(&ctrls[i], name) && !n++)
+			on = &ctrls[i];
+	}
+	if (n == 1) {
+		fprintf(f,
+			"nvmecfg: %s: %s is a namespace of %s; disconnect %s to remove the controller and all its namespaces\n"
+			"Or give --force to disconnect it by %s all the same.\n",
+			cmd, name, on->name, on->name, name);
+		return n;
+	}
+	if (!n)
+		return n;
+	/* A multipath head: which path to remove is not ours to guess. */
+	fprintf(f, "nvmecfg: %s: %s is a namespace with several paths (controllers), ",
+		cmd, name);
+	for (i = 0; i < nr; i++) {
+		if (!ns_on(&ctrls[i], name))
+			continue;
+		k++;
+		fprintf(f, "%s%s", k == 1 ? "" : k == n ? " and " : ", ",
+			ctrls[i].name);
+	}
+	fprintf(f, "; disconnect one of them to remove that controller and all its namespaces\n");
+	return n;
+}

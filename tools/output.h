@@ -110,6 +110,15 @@ const char *auth_reason_words(uint8_t reason, const char *msg, char *buf,
 const char *connect_status_words(uint16_t status);
 /* The exit code of a refused request; @blamed: the kernel named a value. */
 int error_exit(int err, bool blamed);
+/*
+ * disconnect NAME of namespace @name (rblkN) without --force, which would
+ * remove its controller with every other namespace on it: the controllers
+ * of @ctrls it is on (one; with multipath each path's), not counting
+ * those being deleted.  When there are any, why nvmecfg @cmd refuses and
+ * what to do, on @f.  Their number.
+ */
+size_t print_ns_refusal(FILE *f, const char *cmd, const char *name,
+			const struct ctrl_info *ctrls, size_t nr);
 
 void print_connect(FILE *f, enum out_format fmt, const struct ctrl_info *c);
 void print_subsys(FILE *f, enum out_format fmt,

@@ -17,7 +17,7 @@ dd if="$dev" of=/dev/null bs=4k count=1 iflag=direct 2>/tmp/dd.err &
 ddpid=$!
 sleep 2
 kill -0 "$ddpid" 2>/dev/null || fail "read was not held while reconnecting"
-timeout 60 nvmecfg disconnect "${dev##*/}" || fail "disconnect while reconnecting failed"
+timeout 60 nvmecfg disconnect --force "${dev##*/}" || fail "disconnect while reconnecting failed"
 wait_for_path "/sys/block/${dev##*/}" 10 ! || fail "device still present"
 wait "$ddpid" && fail "held read succeeded after disconnect"
 grep -qE "Input/output error|I/O error" /tmp/dd.err || fail "held read: $(cat /tmp/dd.err)"
@@ -28,7 +28,7 @@ nvmet_relink
 dev=$(rblk_connect "$RBLK_NSID_FILE" -k 1 -c 1 -l 2) || exit 1
 nvmet_unlink
 rblk_wait_state "$dev" dead 20 || fail "state $(rblk_attr "$dev" state), expected dead"
-timeout 60 nvmecfg disconnect "${dev##*/}" || fail "disconnect of a dead controller failed"
+timeout 60 nvmecfg disconnect --force "${dev##*/}" || fail "disconnect of a dead controller failed"
 wait_for_path "/sys/block/${dev##*/}" 10 ! || fail "dead device still present"
 log "disconnect of a dead controller: ok"
 nvmet_relink

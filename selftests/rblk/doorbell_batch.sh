@@ -19,7 +19,7 @@ command -v fio >/dev/null 2>&1 || fail "fio is not in the guest"
 
 cleanup() {
 	[ -n "$DEV" ] && [ -e "/sys/block/$DEV" ] &&
-		"$NVMECFG" disconnect "$DEV" >/dev/null 2>&1
+		"$NVMECFG" disconnect --force "$DEV" >/dev/null 2>&1
 	[ -n "$DEV" ] && wait_for_path "/sys/block/$DEV" 15 !
 	rmmod rblk 2>/dev/null
 }

@@ -31,7 +31,7 @@ cleanup() {
 	for d in /sys/block/rblk*; do
 		[ -e "$d" ] || continue
 		echo 0 > "$d/make-it-fail" 2>/dev/null
-		nvmecfg disconnect "${d##*/}" >/dev/null 2>&1
+		nvmecfg disconnect --force "${d##*/}" >/dev/null 2>&1
 	done
 	rblk_unload
 }
@@ -81,7 +81,7 @@ judge() {
 		name=$(echo "$out" | grep -o 'rblk[0-9][0-9]*' | head -n 1)
 		[ -n "$name" ] || fail "$1: connect succeeded but named no device: $out"
 		wait_for_path "/dev/$name" 10 -b || fail "$1: /dev/$name did not appear"
-		must nvmecfg disconnect "$name" >/dev/null
+		must nvmecfg disconnect --force "$name" >/dev/null
 		wait_for_path "/sys/block/$name" 30 ! || fail "$1: $name still there after disconnect"
 	else
 		[ "$rc" -eq 124 ] && fail "$1: connect hung (timeout): $out"
@@ -96,7 +96,7 @@ judge() {
 			*"[rblk]"*) fail "$1: a failure inside rblk left a device behind" ;;
 			esac
 			lost=$((lost + 1))
-			for d in /sys/block/rblk*; do must nvmecfg disconnect "${d##*/}" >/dev/null; done
+			for d in /sys/block/rblk*; do must nvmecfg disconnect --force "${d##*/}" >/dev/null; done
 			wait_for_path /sys/block/rblk0 30 ! || fail "$1: rblk0 still there after disconnect"
 		fi
 	fi

@@ -14,8 +14,9 @@
 #  - nvmecfg show gives each controller's namespace its path, group and
 #    state, and monitor an ana-changed event for a change (netlink);
 #  - what was written is on the target;
-#  - disconnect naming the head is refused while it has two paths, and
-#    removes the last path's controller.
+#  - disconnect naming the head is refused while it has two paths (naming
+#    both; by the kernel with --force), and, with --force only, removes
+#    the last path's controller.
 # rblk-timeout: 600
 # rblk-lockdep: port-disable
 # shellcheck source=../lib.sh
@@ -188,15 +189,25 @@ wait_until 10 sh -c "dd if=$dev of=/dev/null bs=4k count=1 iflag=direct 2>/dev/n
 log "persistent loss on both: EIO after ${ms} ms; optimized again: served"
 
 assert_on_target "$dev" "$RBLK_BACKING" 22 "what was written through $dev"
-# The head's name stands for both paths: disconnect wants a controller.
-out=$(nvmecfg disconnect "$h" 2>&1) && fail "disconnect $h with two paths succeeded"
-echo "$out" | grep -q "several paths" || fail "disconnect $h: $out"
+# The head's name stands for both paths: disconnect wants a controller,
+# nvmecfg's refusal names both, and --force does not make the kernel
+# guess either.
+rc=0
+out=$(nvmecfg disconnect "$h" 2>&1) || rc=$?
+[ "$rc" -eq 2 ] || fail "disconnect $h with two paths: exit $rc, want 2: $out"
+echo "$out" | grep -qE "^nvmecfg: disconnect: $h is a namespace with several paths \(controllers\), ($A and $B|$B and $A); " ||
+	fail "disconnect $h: $out"
+out=$(nvmecfg disconnect --force "$h" 2>&1) && fail "disconnect --force $h with two paths succeeded"
+echo "$out" | grep -q "several paths" || fail "disconnect --force $h: $out"
 must nvmecfg disconnect "$A"
 # One path left: the head's name names its controller.
 [ "$(nvmecfg show "$h" -o json | jq -r .name)" = "$B" ] ||
 	fail "show $h names $(nvmecfg show "$h" -o json | jq -r .name), expected $B"
 
-must nvmecfg disconnect "$h"
+out=$(nvmecfg disconnect "$h" 2>&1) && fail "disconnect $h without --force succeeded"
+echo "$out" | grep -q "^nvmecfg: disconnect: $h is a namespace of $B; disconnect $B " ||
+	fail "disconnect $h (one path): $out"
+must nvmecfg disconnect --force "$h"
 wait_until 20 sh -c "[ ! -e /sys/class/rblk/$B ]" || fail "disconnect $h did not remove $B"
-log "disconnect $h: refused with two paths ($out); with one, removed $B"
+log "disconnect $h: refused with two paths (--force too); with one, refused naming $B, and with --force removed $B"
 exit 0

@@ -4,9 +4,10 @@
 # (-N: only that one), list/show/stats report what sysfs and the block
 # layer say, a second connect to the same subsystem is refused with
 # EALREADY unless --duplicate-connect, controllers list in index order with
-# their namespaces, disconnect (by controller, by namespace, -d, --index)
-# removes a controller and all its devices, and the "events" group reports
-# each step.
+# their namespaces, disconnect (by controller; by namespace, -d, --index
+# only with --force, else refused naming the controller) removes a
+# controller and all its devices, and the "events" group reports each
+# step.
 # rblk-timeout: 240
 # shellcheck disable=SC2016 # $names in single quotes are jq variables
 # shellcheck source=../lib.sh
@@ -20,7 +21,7 @@ mon=
 cleanup() {
 	[ -n "$mon" ] && kill "$mon" 2>/dev/null
 	for d in /sys/class/rblk/rblk-ctrl* /sys/block/rblk*; do
-		[ -e "$d" ] && nvmecfg disconnect "${d##*/}"
+		[ -e "$d" ] && nvmecfg disconnect --force "${d##*/}"
 	done
 	rblk_unload
 	rm -f "$EVENTS"
@@ -201,14 +202,27 @@ jq_true "list of two" "$json" '[.controllers[].name] == ["rblk-ctrl0", "rblk-ctr
 [ "$(nvmecfg list | grep -c '^rblk-ctrl[01] ')" -eq 2 ] || fail "text list lacks a controller"
 [ "$(nvmecfg list | grep -c '^  rblk[0-9]')" -eq 4 ] || fail "text list lacks a namespace"
 
-# --- disconnect by a namespace takes its controller; then --index ---
-must nvmecfg disconnect -d "$null"
+# --- disconnect by a namespace: refused, it would take the other two
+# namespaces of its controller; with --force it does; then --index ---
+rc=0
+msg=$(nvmecfg disconnect -d "$null" 2>&1) || rc=$?
+[ "$rc" -eq 2 ] || fail "disconnect -d $null without --force: exit $rc, want 2: $msg"
+printf '%s\n' "$msg" | grep -qx "nvmecfg: disconnect: $null is a namespace of rblk-ctrl1; disconnect rblk-ctrl1 to remove the controller and all its namespaces" ||
+	fail "disconnect -d $null: $msg"
+rc=0
+msg=$(nvmecfg disconnect --index 0 2>&1) || rc=$?
+[ "$rc" -eq 2 ] || fail "disconnect --index 0 without --force: exit $rc, want 2: $msg"
+printf '%s\n' "$msg" | grep -q "^nvmecfg: disconnect: rblk0 is a namespace of rblk-ctrl0; " ||
+	fail "disconnect --index 0: $msg"
+[ -e /sys/class/rblk/rblk-ctrl0 ] && [ -e /sys/class/rblk/rblk-ctrl1 ] ||
+	fail "a refused disconnect removed a controller"
+must nvmecfg disconnect --force -d "$null"
 for n in $(printf '%s\n' "$out" | jq -r '.namespaces[].name'); do
 	wait_for_path "/sys/block/$n" 10 ! || fail "$n still there after disconnect"
 done
 wait_for_path /sys/class/rblk/rblk-ctrl1 10 ! || fail "rblk-ctrl1 still there"
 [ -e /sys/block/rblk0 ] || fail "disconnecting rblk-ctrl1 removed rblk0"
-must nvmecfg disconnect --index 0
+must nvmecfg disconnect --index 0 --force
 wait_for_path /sys/block/rblk0 10 ! || fail "rblk0 still there after disconnect"
 [ -e /dev/rblk0 ] && fail "/dev/rblk0 still exists"
 jq_true "list after disconnect" "$(nvmecfg list -o json)" '. == {"Devices": [], "controllers": []}'

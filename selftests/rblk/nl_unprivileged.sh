@@ -15,7 +15,7 @@ command -v su >/dev/null || skip "no su in the guest to drop privileges"
 dev=
 
 cleanup() {
-	[ -n "$dev" ] && [ -e "/sys/block/${dev##*/}" ] && nvmecfg disconnect "${dev##*/}"
+	[ -n "$dev" ] && [ -e "/sys/block/${dev##*/}" ] && nvmecfg disconnect --force "${dev##*/}"
 	rblk_unload
 	sed -i "/^$USER_NAME:/d" /etc/passwd /etc/group 2>/dev/null
 }
@@ -76,7 +76,11 @@ expect "stats" 0 "^$name:" stats "$name"
 expect "stats controller" 0 "^$ctrl:" stats "$ctrl"
 expect "list with a device" 0 "^  $name " list
 expect "disconnect a controller" 4 "^nvmecfg: disconnect: $EPERM" disconnect "$ctrl"
-expect "disconnect a device" 4 "^nvmecfg: disconnect: $EPERM" disconnect "$name"
+expect "disconnect a device" 4 "^nvmecfg: disconnect: $EPERM" disconnect --force "$name"
+# Without --force a namespace's name is refused first (listing needs no
+# privilege), naming its controller.
+expect "disconnect a device without --force" 2 \
+	"^nvmecfg: disconnect: $name is a namespace of $ctrl; " disconnect "$name"
 expect "reset a device" 4 "$EPERM" stats "$name" --reset
 [ -b "$dev" ] || fail "$dev vanished after an unprivileged disconnect"
 [ "$(rblk_attr "$dev" state)" = live ] || fail "$dev is not live any more"

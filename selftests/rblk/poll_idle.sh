@@ -22,7 +22,7 @@ command -v iopoll_idle >/dev/null 2>&1 || fail "iopoll_idle is not in the guest"
 
 cleanup() {
 	[ -n "$DEV" ] && [ -e "/sys/block/$DEV" ] &&
-		"$NVMECFG" disconnect "$DEV" >/dev/null 2>&1
+		"$NVMECFG" disconnect --force "$DEV" >/dev/null 2>&1
 	[ -n "$DEV" ] && wait_for_path "/sys/block/$DEV" 15 !
 	rm -f /tmp/poll-idle.*
 	rmmod rblk 2>/dev/null

@@ -30,7 +30,7 @@ DEV=
 cleanup() {
 	echo 1 > "$CPU1" 2>/dev/null
 	[ -n "$DEV" ] && [ -e "/sys/block/${DEV##*/}" ] &&
-		nvmecfg disconnect "${DEV##*/}" >/dev/null 2>&1
+		nvmecfg disconnect --force "${DEV##*/}" >/dev/null 2>&1
 	rblk_unload
 }
 trap cleanup EXIT

@@ -36,7 +36,7 @@ fio --name=bg --filename="$dev" --direct=1 --ioengine=libaio --rw=randrw \
 	> /tmp/fio2.log 2>&1 &
 pid=$!
 wait_fio_io
-timeout 60 nvmecfg disconnect "${dev##*/}" || fail "disconnect under fio failed"
+timeout 60 nvmecfg disconnect --force "${dev##*/}" || fail "disconnect under fio failed"
 wait_for_path "/sys/block/${dev##*/}" 10 ! || fail "device still present"
 t=0
 while kill -0 "$pid" 2>/dev/null; do

@@ -196,7 +196,7 @@ rblk_pd_busy() {
 		jq -e '[.[] | select((.comm // "") | test("rblk")) |
 			select(.users > 0)] | length > 0' >/dev/null
 }
-nvmecfg disconnect "${dev##*/}" > /tmp/disc.log 2>&1 &
+nvmecfg disconnect --force "${dev##*/}" > /tmp/disc.log 2>&1 &
 pid=$!
 n=0
 while rblk_pd_busy; do

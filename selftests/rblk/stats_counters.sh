@@ -19,7 +19,7 @@ COUNTERS="reads writes flushes discards read_bytes write_bytes discard_bytes
 command -v "$NVMECFG" >/dev/null 2>&1 || fail "nvmecfg is not in the guest"
 
 cleanup() {
-	[ -n "$DEV" ] && [ -e "$SYS" ] && "$NVMECFG" disconnect "$DEV" >/dev/null 2>&1
+	[ -n "$DEV" ] && [ -e "$SYS" ] && "$NVMECFG" disconnect --force "$DEV" >/dev/null 2>&1
 	[ -n "$DEV" ] && wait_for_path "$SYS" 15 !
 	rmmod rblk 2>/dev/null
 	rm -f /tmp/stats.json

@@ -26,7 +26,7 @@ command -v "$NVMECFG" >/dev/null 2>&1 || fail "nvmecfg is not in the guest"
 cleanup() {
 	[ -n "$ddpid" ] && kill "$ddpid" 2>/dev/null
 	[ -L "$LINK" ] || ln -s "$RBLK_NVMET_SUBSYS" "$LINK"
-	[ -n "$DEV" ] && [ -e "$SYS" ] && "$NVMECFG" disconnect "$DEV" >/dev/null 2>&1
+	[ -n "$DEV" ] && [ -e "$SYS" ] && "$NVMECFG" disconnect --force "$DEV" >/dev/null 2>&1
 	[ -n "$DEV" ] && wait_for_path "$SYS" 30 !
 	rmmod rblk 2>/dev/null
 	rm -f /tmp/state.json /tmp/state.dd

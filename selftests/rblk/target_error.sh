@@ -20,7 +20,7 @@ set_fmr() { echo "$2" > "$FMR/$1" || fail "cannot set fail_make_request/$1 = $2"
 cleanup() {
 	echo 0 > "$MIF" 2>/dev/null
 	echo 0 > "$FMR/probability" 2>/dev/null
-	[ -n "${dev:-}" ] && nvmecfg disconnect "${dev##*/}" >/dev/null 2>&1
+	[ -n "${dev:-}" ] && nvmecfg disconnect --force "${dev##*/}" >/dev/null 2>&1
 	rblk_unload
 }
 trap cleanup EXIT

@@ -36,7 +36,7 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..186"
+echo "1..191"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
@@ -129,6 +129,16 @@ expect disconnect_nqn_no_value 2 '--nqn \(-n\) needs a value' \
 expect disconnect_nqn_and_device 2 'more than one device' \
 	$NVMECFG disconnect -n $NQN rblk0
 expect disconnect_nothing 2 'no device given .*--nqn\)' $NVMECFG disconnect
+# --force: disconnect by a namespace's name; long only (nvme-cli's -f is
+# --host-iface), disconnect only.
+expect disconnect_force_help 0 "^      --force +also by a namespace's name \\(rblkN, --index\\): its controller\$" \
+	$NVMECFG disconnect --help
+expect disconnect_force_no_short 2 "disconnect: unknown option '-f'" \
+	$NVMECFG disconnect -f rblk0
+expect disconnect_force_no_value 2 'disconnect: --force takes no value' \
+	$NVMECFG disconnect --force=1 rblk0
+expect connect_force 2 "connect: unknown option '--force'" \
+	$NVMECFG connect -a 10.99.0.1 -n $NQN --force
 expect disconnect_all_extra 2 "unexpected argument 'rblk0'" \
 	$NVMECFG disconnect-all rblk0
 expect connect_all_nsid 2 "unknown option '-N'" \
@@ -544,7 +554,7 @@ if [ -d /sys/module/rblk ]; then
 	n=$((n + 1)); echo "ok $n module_missing_json # SKIP rblk loaded"
 	n=$((n + 1)); echo "ok $n module_missing_ctrl # SKIP rblk loaded"
 	for t in module_missing_hint ipv6_scope_id host_traddr disconnect_nqn \
-		 disconnect_all hostkey_absent hostkey_empty hostkey_valid \
+		 disconnect_all disconnect_force hostkey_absent hostkey_empty hostkey_valid \
 		 hostkey_overridden conf_valid conf_only_tcp connect_all_cmdline \
 		 conf_bad_line_others_tried json_valid json_valid_warnings \
 		 json_key_taken json_key_not_shown \
@@ -568,6 +578,8 @@ else
 	expect disconnect_nqn 3 'rblk module not loaded' \
 		$NVMECFG disconnect -n $NQN
 	expect disconnect_all 3 'rblk module not loaded' $NVMECFG disconnect-all
+	expect disconnect_force 3 'rblk module not loaded' \
+		$NVMECFG disconnect --force /dev/rblk0
 	# Past the default key file: absent, empty, a key, or a bad one
 	# with -S given (not read then).
 	expect hostkey_absent 3 'rblk module not loaded' \

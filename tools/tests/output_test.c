@@ -771,6 +771,49 @@ static void stats_controller(void)
 	CHECK(!strstr(buf, "\"index\""));
 }
 
+/* disconnect by a namespace's name, without --force. */
+static void ns_refusal(void)
+{
+	struct ctrl_info c[3];
+	struct ns_info ns[3];
+	FILE *f;
+
+	fix_ctrls(c, ns);
+	f = capture();
+	CHECK(print_ns_refusal(f, "disconnect", "rblk1", c, 2) == 1);
+	fclose(f);
+	CHECK_STR(buf, "nvmecfg: disconnect: rblk1 is a namespace of rblk-ctrl0; disconnect rblk-ctrl0 to remove the controller and all its namespaces\n"
+		       "Or give --force to disconnect it by rblk1 all the same.\n");
+	f = capture();
+	CHECK(print_ns_refusal(f, "disconnect", "rblk9", c, 2) == 1);
+	fclose(f);
+	CHECK_PREFIX(buf, "nvmecfg: disconnect: rblk9 is a namespace of rblk-ctrl7; disconnect rblk-ctrl7 ");
+
+	/* No such namespace, or only on a controller being deleted. */
+	f = capture();
+	CHECK(print_ns_refusal(f, "disconnect", "rblk2", c, 2) == 0);
+	CHECK(print_ns_refusal(f, "disconnect", "rblk-ctrl0", c, 2) == 0);
+	c[1].state = RBLK_STATE_DELETING;
+	CHECK(print_ns_refusal(f, "disconnect", "rblk9", c, 2) == 0);
+	fclose(f);
+	CHECK_STR(buf, "");
+
+	/* A multipath head: rblk0 on three controllers, one leaving. */
+	c[1].state = RBLK_STATE_LIVE;
+	c[1].ns = &ns[0];
+	c[2] = c[1];
+	strcpy(c[2].name, "rblk-ctrl9");
+	f = capture();
+	CHECK(print_ns_refusal(f, "disconnect", "rblk0", c, 3) == 3);
+	fclose(f);
+	CHECK_STR(buf, "nvmecfg: disconnect: rblk0 is a namespace with several paths (controllers), rblk-ctrl0, rblk-ctrl7 and rblk-ctrl9; disconnect one of them to remove that controller and all its namespaces\n");
+	c[2].state = RBLK_STATE_DELETING;
+	f = capture();
+	CHECK(print_ns_refusal(f, "disconnect", "rblk0", c, 3) == 2);
+	fclose(f);
+	CHECK_CONTAINS(buf, "(controllers), rblk-ctrl0 and rblk-ctrl7; ");
+}
+
 static void discover_output(void)
 {
 	struct disc_entry e[2];
@@ -1103,6 +1146,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(stats_output),
 	KTAP_CASE(stats_controller),
 	KTAP_CASE(stats_head),
+	KTAP_CASE(ns_refusal),
 	KTAP_CASE(discover_output),
 	KTAP_CASE(discover_names),
 	KTAP_CASE(host_output),
