@@ -315,13 +315,35 @@ static bool uuid_of_nqn(const char *nqn, unsigned char *id)
 	       !opts_parse_uuid(nqn + n, id);
 }
 
-static void read_module(struct host_info *h)
+static bool module_loaded(void)
 {
 	char path[512];
 	struct stat st;
 
 	snprintf(path, sizeof(path), "%s%s", test_root(), MODULE_DIR);
-	h->module_loaded = !stat(path, &st) && S_ISDIR(st.st_mode);
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+int host_module_version(char *buf, size_t len)
+{
+	char path[512];
+	int ret;
+
+	if (!module_loaded())
+		return 0;
+	snprintf(path, sizeof(path), "%s%s/version", test_root(), MODULE_DIR);
+	ret = read_line(path, buf, len);
+	/* A module without MODULE_VERSION has no such file. */
+	if (!ret || (ret > 0 && !buf[0]))
+		return -ENOENT;
+	return ret;
+}
+
+static void read_module(struct host_info *h)
+{
+	char path[512];
+
+	h->module_loaded = module_loaded();
 	if (!h->module_loaded)
 		return;
 	/* Best effort: an older module has no such parameters. */

@@ -45,6 +45,13 @@ int host_machine_id(struct machine_id *m);
  */
 int host_gen_hostnqn(char *buf, size_t len, struct machine_id *m);
 
+/*
+ * The loaded rblk module's version, /sys/module/rblk/version (below
+ * $NVMECFG_TEST_ROOT if set), into @buf: 1, or 0 when the module is not
+ * loaded, -errno when its version cannot be read.
+ */
+int host_module_version(char *buf, size_t len);
+
 /* Put @h's identity into @cfg, for the request (@h must outlive @cfg). */
 void host_apply(const struct host_info *h, struct cfg *cfg);
 

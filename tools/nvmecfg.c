@@ -1281,13 +1281,32 @@ out:
 	return ca.rc;
 }
 
+/*
+ * nvmecfg's version, the first line as it always was (scripts read it),
+ * then the loaded module's: the two should come from one release.
+ */
 static int do_version(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 {
-	(void)cmd;
+	char ver[64];
+	int ret;
+
 	(void)r;
 	(void)cfg;
 	printf("nvmecfg version %s (rblk netlink version %d)\n",
 	       NVMECFG_VERSION, RBLK_GENL_VERSION);
+	ret = host_module_version(ver, sizeof(ver));
+	if (!ret) {
+		printf("rblk module not loaded\n");
+	} else if (ret < 0) {
+		printf("rblk module loaded, version unknown (%s)\n",
+		       strerror(-ret));
+	} else {
+		printf("rblk module version %s\n", ver);
+		if (strcmp(ver, NVMECFG_VERSION))
+			fprintf(stderr,
+				"nvmecfg: %s: warning: the rblk module loaded is version %s, nvmecfg %s: install both from one release\n",
+				cmd->name, ver, NVMECFG_VERSION);
+	}
 	return EXIT_OK;
 }
 
@@ -1365,7 +1384,7 @@ static const struct cmd cmds[] = {
 	  "[-o FORMAT] [--count N] [--timeout SEC]",
 	  "print controller and namespace events as they happen" },
 	{ "version", do_version, OPT(HELP), 0, "",
-	  "print the version (also --version)" },
+	  "print nvmecfg's and the loaded module's versions (also --version)" },
 };
 
 #define NR_CMDS	ARRAY_SIZE(cmds)

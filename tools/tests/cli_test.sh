@@ -36,7 +36,7 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..191"
+echo "1..195"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
@@ -89,6 +89,23 @@ expect version 0 '^nvmecfg version .+ \(rblk netlink version [0-9]+\)$' \
 	$NVMECFG --version
 expect version_command 0 '^nvmecfg version ' $NVMECFG version
 expect version_extra 2 "unexpected argument 'x'" $NVMECFG version x
+# The loaded module's version on the second line (/sys/module/rblk,
+# below the test root), the first line as before; a module of another
+# release is said on stderr.
+VER=$(cat ../../VERSION)
+VR=$ROOT/ver
+expect version_module_missing 0 "^nvmecfg version $VER \\(rblk netlink version [0-9]+\\) rblk module not loaded \$" \
+	sh -c "NVMECFG_TEST_ROOT=$VR $NVMECFG --version 2>&1 | tr '\n' ' '"
+mkdir -p "$VR/sys/module/rblk"
+expect version_module_unknown 0 '^rblk module loaded, version unknown \(No such file or directory\)$' \
+	env NVMECFG_TEST_ROOT="$VR" $NVMECFG version
+echo "$VER" > "$VR/sys/module/rblk/version"
+expect version_module 0 "^nvmecfg version $VER \\(rblk netlink version [0-9]+\\) rblk module version $VER \$" \
+	sh -c "NVMECFG_TEST_ROOT=$VR $NVMECFG version 2>&1 | tr '\n' ' '"
+echo 0.0.1-old > "$VR/sys/module/rblk/version"
+expect version_module_other 0 "^nvmecfg: version: warning: the rblk module loaded is version 0.0.1-old, nvmecfg $VER: install both from one release rblk module version 0.0.1-old\$" \
+	sh -c "NVMECFG_TEST_ROOT=$VR $NVMECFG version 2>&1 >/dev/null | tr '\n' ' '; NVMECFG_TEST_ROOT=$VR $NVMECFG version 2>/dev/null | tail -n 1"
+rm -rf "$VR"
 
 # -h wins over everything else on the line, exit 0 (nvmecfg(8)).
 expect help_wins_missing_value 0 '^Usage: nvmecfg connect ' \
