@@ -298,7 +298,10 @@ const char *ana_state_name(const struct ns_info *ns)
 		       ns->ana_state);
 }
 
-/* NVMe-oF ADRFAM and TRTYPE codes, spelled as nvme-cli does. */
+/*
+ * NVMe-oF ADRFAM and TRTYPE codes, spelled as nvme-cli does (libnvme has
+ * no word for ADRFAM 254, intra-host, though it does for TRTYPE loop).
+ */
 const char *adrfam_name(uint8_t adrfam)
 {
 	switch (adrfam) {
@@ -312,8 +315,6 @@ const char *adrfam_name(uint8_t adrfam)
 		return "infiniband";
 	case 4:
 		return "fibre-channel";
-	case 254:
-		return "loop";
 	}
 	return "unrecognized";
 }
@@ -346,15 +347,24 @@ const char *subtype_name(uint8_t subtype)
 	return "unrecognized";
 }
 
-const char *treq_name(uint8_t treq, char *buf, size_t len)
+/*
+ * Secure channel (bits 1:0) and SQ flow control disable (bit 2): libnvme
+ * names the combinations it knows only, the reserved 3 none.
+ */
+const char *treq_name(uint8_t treq)
 {
-	static const char *const secure[] = {
-		"not specified", "required", "not required", "reserved",
+	static const char *const names[] = {
+		[0] = "not specified",
+		[1] = "required",
+		[2] = "not required",
+		[4] = "not specified, sq flow control disable supported",
+		[5] = "required, sq flow control disable supported",
+		[6] = "not required, sq flow control disable supported",
 	};
 
-	snprintf(buf, len, "%s%s", secure[treq & 3],
-		 treq & 4 ? ", sq flow control disable supported" : "");
-	return buf;
+	if (treq >= ARRAY_SIZE(names) || !names[treq])
+		return "unrecognized";
+	return names[treq];
 }
 
 /* The libnvme spellings nvme-cli 2.x prints. */
@@ -1413,79 +1423,87 @@ void print_stats(FILE *f, enum out_format fmt, const struct stats_info *st)
 		fprintf(f, "    no completions\n");
 }
 
-void print_discover(FILE *f, enum out_format fmt, const struct disc_log *log)
+/*
+ * The text nvme-cli 2.x's "nvme discover" prints, line for line: a blank
+ * line, the count and generation on one line, then per record its block,
+ * the adrfam left empty without a traddr, RDMA's transport fields for
+ * RDMA records only (rdma_pkey as nvme-cli 2.0 to 2.8, Debian 12's 2.3,
+ * print it; 2.9 and later print "%#04x", the same from 0x0100 up).
+ * Neither cntlid nor asqsz, which nvme-cli does not print (JSON has them),
+ * nor TCP's sectype, which the kernel does not pass on.  Strings a target
+ * sent are made safe for a terminal.
+ */
+static void print_discover_text(FILE *f, const struct disc_log *log)
 {
-	char treq[64], safe[SAFE_LEN];
-	struct json j;
+	char safe[SAFE_LEN];
 	size_t i;
 
-	if (fmt == OUT_JSON) {
-		/* nvme-cli 2.x's keys and values, and cntlid and asqsz. */
-		json_init(&j, f, true);
-		json_obj_open(&j, NULL);
-		json_u64(&j, "genctr", log->genctr);
-		json_u64(&j, "numrec", log->numrec);
-		json_arr_open(&j, "records");
-		for (i = 0; i < log->nr; i++) {
-			const struct disc_entry *e = &log->e[i];
-
-			json_obj_open(&j, NULL);
-			json_str(&j, "trtype", trtype_name(e->trtype));
-			json_str(&j, "adrfam", adrfam_name(e->adrfam));
-			json_str(&j, "subtype", subtype_name(e->subtype));
-			json_str(&j, "treq",
-				 treq_name(e->treq, treq, sizeof(treq)));
-			json_u64(&j, "portid", e->portid);
-			json_str(&j, "trsvcid", e->trsvcid);
-			json_str(&j, "subnqn", e->subnqn);
-			json_str(&j, "traddr", e->traddr);
-			json_str(&j, "eflags", eflags_name(e->eflags));
-			if (e->trtype == 1) {
-				json_str(&j, "rdma_prtype",
-					 prtype_name(e->rdma_prtype));
-				json_str(&j, "rdma_qptype",
-					 qptype_name(e->rdma_qptype));
-				json_str(&j, "rdma_cms", cms_name(e->rdma_cms));
-				json_u64(&j, "rdma_pkey", e->rdma_pkey);
-			}
-			json_u64(&j, "cntlid", e->cntlid);
-			json_u64(&j, "asqsz", e->asqsz);
-			json_obj_close(&j);
-		}
-		json_arr_close(&j);
-		json_obj_close(&j);
-		json_end(&j);
-		return;
-	}
-
-	fprintf(f, "Discovery Log Number of Records %" PRIu64 "\n",
-		log->numrec);
-	fprintf(f, "Generation counter %" PRIu64 "\n", log->genctr);
+	fprintf(f, "\nDiscovery Log Number of Records %" PRIu64
+		", Generation counter %" PRIu64 "\n", log->numrec, log->genctr);
 	for (i = 0; i < log->nr; i++) {
 		const struct disc_entry *e = &log->e[i];
 
 		fprintf(f, "=====Discovery Log Entry %zu======\n", i);
 		fprintf(f, "trtype:  %s\n", trtype_name(e->trtype));
-		fprintf(f, "adrfam:  %s\n", adrfam_name(e->adrfam));
+		fprintf(f, "adrfam:  %s\n",
+			e->traddr[0] ? adrfam_name(e->adrfam) : "");
 		fprintf(f, "subtype: %s\n", subtype_name(e->subtype));
-		fprintf(f, "treq:    %s\n", treq_name(e->treq, treq,
-						       sizeof(treq)));
+		fprintf(f, "treq:    %s\n", treq_name(e->treq));
 		fprintf(f, "portid:  %u\n", e->portid);
 		fprintf(f, "trsvcid: %s\n", SAFE(e->trsvcid));
 		fprintf(f, "subnqn:  %s\n", SAFE(e->subnqn));
 		fprintf(f, "traddr:  %s\n", SAFE(e->traddr));
 		fprintf(f, "eflags:  %s\n", eflags_name(e->eflags));
-		if (e->trtype == 1) {
-			fprintf(f, "rdma_prtype: %s\n",
-				prtype_name(e->rdma_prtype));
-			fprintf(f, "rdma_qptype: %s\n",
-				qptype_name(e->rdma_qptype));
-			fprintf(f, "rdma_cms:    %s\n", cms_name(e->rdma_cms));
-			fprintf(f, "rdma_pkey: 0x%04x\n", e->rdma_pkey);
-		}
-		fprintf(f, "cntlid:  %u\n", e->cntlid);
-		fprintf(f, "asqsz:   %u\n", e->asqsz);
+		if (e->trtype != 1)
+			continue;
+		fprintf(f, "rdma_prtype: %s\n", prtype_name(e->rdma_prtype));
+		fprintf(f, "rdma_qptype: %s\n", qptype_name(e->rdma_qptype));
+		fprintf(f, "rdma_cms:    %s\n", cms_name(e->rdma_cms));
+		fprintf(f, "rdma_pkey: 0x%04x\n", e->rdma_pkey);
 	}
+}
+
+void print_discover(FILE *f, enum out_format fmt, const struct disc_log *log)
+{
+	struct json j;
+	size_t i;
+
+	if (fmt != OUT_JSON) {
+		print_discover_text(f, log);
+		return;
+	}
+	/* nvme-cli 2.x's keys and values, and cntlid and asqsz. */
+	json_init(&j, f, true);
+	json_obj_open(&j, NULL);
+	json_u64(&j, "genctr", log->genctr);
+	json_u64(&j, "numrec", log->numrec);
+	json_arr_open(&j, "records");
+	for (i = 0; i < log->nr; i++) {
+		const struct disc_entry *e = &log->e[i];
+
+		json_obj_open(&j, NULL);
+		json_str(&j, "trtype", trtype_name(e->trtype));
+		json_str(&j, "adrfam", adrfam_name(e->adrfam));
+		json_str(&j, "subtype", subtype_name(e->subtype));
+		json_str(&j, "treq", treq_name(e->treq));
+		json_u64(&j, "portid", e->portid);
+		json_str(&j, "trsvcid", e->trsvcid);
+		json_str(&j, "subnqn", e->subnqn);
+		json_str(&j, "traddr", e->traddr);
+		json_str(&j, "eflags", eflags_name(e->eflags));
+		if (e->trtype == 1) {
+			json_str(&j, "rdma_prtype", prtype_name(e->rdma_prtype));
+			json_str(&j, "rdma_qptype", qptype_name(e->rdma_qptype));
+			json_str(&j, "rdma_cms", cms_name(e->rdma_cms));
+			json_u64(&j, "rdma_pkey", e->rdma_pkey);
+		}
+		json_u64(&j, "cntlid", e->cntlid);
+		json_u64(&j, "asqsz", e->asqsz);
+		json_obj_close(&j);
+	}
+	json_arr_close(&j);
+	json_obj_close(&j);
+	json_end(&j);
 }
 
 static bool derived(enum id_source src)

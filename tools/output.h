@@ -60,10 +60,15 @@ const char *auth_failure_name(uint8_t reason);
  */
 const char *dhchap_str(const struct ctrl_info *c, char *buf, size_t len);
 const char *ana_state_name(const struct ns_info *ns);
+/*
+ * A discovery log record's fields (and a controller's adrfam) in libnvme's
+ * words, as nvme-cli 2.x prints them; "unrecognized" for a value it has
+ * none for.
+ */
 const char *adrfam_name(uint8_t adrfam);
 const char *trtype_name(uint8_t trtype);
 const char *subtype_name(uint8_t subtype);
-const char *treq_name(uint8_t treq, char *buf, size_t len);
+const char *treq_name(uint8_t treq);
 const char *eflags_name(uint16_t eflags);
 const char *prtype_name(uint8_t prtype);
 const char *qptype_name(uint8_t qptype);
