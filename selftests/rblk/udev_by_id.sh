@@ -1,9 +1,11 @@
 #!/bin/sh
 # udev names rblk namespaces persistently (udev/60-rblk.rules, with Debian's
-# udevd): each /dev/rblkN gets /dev/disk/by-id/rblk-<wwid> and
-# rblk-<subsysnqn>-ns<nsid>, pointing at the right device; the wwid is the
-# one nvme-rdma reports for the same namespace in the same boot (its
-# by-id/nvme-<wwid> link, from Debian's rules); data written through the
+# udevd): each /dev/rblkN gets /dev/disk/by-id/rblk-<wwid>,
+# rblk-<model>_<serial>_<nsid> and rblk-<subsysnqn>-ns<nsid>, pointing at
+# the right device; the wwid is the one nvme-rdma reports for the same
+# namespace in the same boot (its by-id/nvme-<wwid> link, from Debian's
+# rules), and so is the model_serial_nsid name (its
+# by-id/nvme-<model>_<serial>_<nsid>); data written through the
 # by-id link reads back through /dev/rblkN and is in the backing file; the
 # rules set the scheduler to none (blk-mq alone picks mq-deadline for one
 # hardware queue, hence -i 1); a filesystem made on one gets by-uuid and
@@ -43,6 +45,12 @@ settle() {
 	udevadm settle --timeout=30 || fail "udevadm settle timed out"
 }
 
+# udev_name STRING: STRING as a link name of udev's string_escape=replace
+# (blanks and what else it does not keep as "_"), for ASCII.
+udev_name() {
+	printf '%s\n' "$1" | sed 's|[^0-9A-Za-z#+.:=@_/-]|_|g'
+}
+
 # link_to LINK DEV: LINK exists and resolves to DEV.
 link_to() {
 	wait_for_path "$1" 10 || fail "no link $1 (links: $(ls "$BYID" 2>/dev/null | tr '\n' ' '))"
@@ -62,18 +70,24 @@ for dev in $devs; do
 	wwid=$(cat "/sys/block/$n/wwid") || fail "no wwid for $n"
 	nsid=$(cat "/sys/block/$n/nsid") || fail "no nsid for $n"
 	[ -n "$wwid" ] || fail "$n has an empty wwid"
+	model=$(cat "/sys/block/$n/device/model") || fail "no model for $n"
+	serial=$(cat "/sys/block/$n/device/serial") || fail "no serial for $n"
+	sid=$(udev_name "${model}_${serial}_$nsid")
 	link_to "$BYID/rblk-$wwid" "$dev"
+	link_to "$BYID/rblk-$sid" "$dev"
 	link_to "$BYID/rblk-$RBLK_NQN-ns$nsid" "$dev"
-	links="$links $BYID/rblk-$wwid $BYID/rblk-$RBLK_NQN-ns$nsid"
+	links="$links $BYID/rblk-$wwid $BYID/rblk-$sid $BYID/rblk-$RBLK_NQN-ns$nsid"
 	sched=$(cat "/sys/block/$n/queue/scheduler")
 	case $sched in *"[none]"*) ;; *) fail "$n: scheduler is '$sched', the rules set none" ;; esac
-	log "$n (nsid $nsid): by-id/rblk-$wwid, by-id/rblk-$RBLK_NQN-ns$nsid, scheduler none"
+	log "$n (nsid $nsid): by-id/rblk-$wwid, by-id/rblk-$sid, by-id/rblk-$RBLK_NQN-ns$nsid, scheduler none"
 done
 [ "$(echo "$devs" | wc -w)" -ge 3 ] || fail "expected 3 namespaces on $ctrl, got: $devs"
 
-# The same namespace through nvme-rdma: same wwid, its own link.
+# The same namespace through nvme-rdma: same wwid and model_serial_nsid,
+# its own links.
 rdev=$(rblk_ns_dev "$ctrl" "$RBLK_NSID_FILE") || fail "no rblk device for nsid $RBLK_NSID_FILE"
 rwwid=$(cat "/sys/block/${rdev#/dev/}/wwid")
+rsid=$(udev_name "$(cat "/sys/block/${rdev#/dev/}/device/model")_$(cat "/sys/block/${rdev#/dev/}/device/serial")_$RBLK_NSID_FILE")
 must modprobe nvme-rdma
 must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN"
 ndev=$(nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE") ||
@@ -82,7 +96,10 @@ settle
 nwwid=$(cat "/sys/block/${ndev#/dev/}/wwid")
 [ "$nwwid" = "$rwwid" ] || fail "wwid of nsid $RBLK_NSID_FILE: rblk '$rwwid', nvme-rdma '$nwwid'"
 link_to "$BYID/nvme-$nwwid" "$ndev"
-log "nsid $RBLK_NSID_FILE: wwid $rwwid on both $rdev and $ndev"
+# nvme's rules name it <model>_<serial>_<nsid> as ours do.
+link_to "$BYID/nvme-$rsid" "$ndev"
+link_to "$BYID/rblk-$rsid" "$rdev"
+log "nsid $RBLK_NSID_FILE: wwid $rwwid and by-id nvme-/rblk-$rsid on both $rdev and $ndev"
 
 # Data through the by-id link, back through /dev/rblkN, nvme-rdma and the
 # backing file.
@@ -116,7 +133,7 @@ for dev in $devs; do
 	wait_for_path "/sys/block/${dev#/dev/}" 10 ! || fail "$dev still there after disconnect"
 done
 settle
-for l in $links "$BYID/nvme-$nwwid"; do
+for l in $links "$BYID/nvme-$nwwid" "$BYID/nvme-$rsid"; do
 	[ -e "$l" ] || [ -L "$l" ] && fail "$l still there after disconnect"
 done
 log "disconnect removed every link"
