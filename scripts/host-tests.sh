@@ -3,8 +3,9 @@
 # Host tests of what an administrator installs (make host-check, and the
 # host part of make check): tests/install_test.sh, tests/unit_test.sh
 # (the systemd unit), tests/version_test.sh (one version everywhere) and
-# tests/dkms_test.sh, of the udev rules, tests/udev_rules_test.sh, and
-# of the harness's kernel log filter,
+# tests/dkms_test.sh, of the udev rules, tests/udev_rules_test.sh, of
+# what the documents say of the build, tests/docs_test.sh, and of the
+# harness's kernel log filter,
 # tests/known_splats_test.sh, of the bench-insn report and its
 # annotation, tests/insn_report_test.sh and tests/insn_annotate_test.sh,
 # and of make bench-scale's report arithmetic, tests/scale_report_test.sh;
@@ -18,7 +19,7 @@ cd "$(dirname "$0")/.." || exit 1
 . tools/tests/ktap-run.sh
 pass=0 fail=0 skip=0
 ktap_run "bash tests/install_test.sh" "bash tests/unit_test.sh" "bash tests/version_test.sh" \
-	"bash tests/dkms_test.sh" "bash tests/udev_rules_test.sh" \
+	"bash tests/dkms_test.sh" "bash tests/udev_rules_test.sh" "bash tests/docs_test.sh" \
 	"bash tests/known_splats_test.sh" "bash tests/insn_report_test.sh" \
 	"bash tests/insn_annotate_test.sh" "bash tests/scale_report_test.sh"
 echo "$pass passed, $fail failed, $skip skipped"

@@ -36,7 +36,7 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..195"
+echo "1..196"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
@@ -527,6 +527,27 @@ if [ -r "$MAN" ]; then
 	fi
 else
 	echo "ok $n man_page_complete # SKIP no $MAN"
+fi
+
+# The man page names every counter stats prints (in bold, as its JSON
+# OUTPUT lists them): the UAPI's RBLK_STAT_NAMES and what nvmecfg adds.
+UAPI=../../include/uapi/linux/rblk.h
+n=$((n + 1))
+missing=
+if [ -r "$MAN" ] && [ -r "$UAPI" ]; then
+	for c in $(sed -n '/#define RBLK_STAT_NAMES {/,/^}/p' "$UAPI" |
+		   grep -o '"[a-z_]*"' | tr -d '"') \
+		 commands_per_doorbell latency_hist_us; do
+		grep -qE "^\.BR? $c( |,|\$)" "$OUT.man" || missing="$missing $c"
+	done
+	if [ -z "$missing" ]; then
+		echo "ok $n man_page_stats_counters"
+	else
+		echo "# counters not in nvmecfg.8:$missing"
+		echo "not ok $n man_page_stats_counters"
+	fi
+else
+	echo "ok $n man_page_stats_counters # SKIP no $MAN or $UAPI"
 fi
 
 # The bash completion generated from this nvmecfg, driven as bash drives
