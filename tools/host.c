@@ -5,10 +5,10 @@
  * The same machine must look like the same host to a target whether
  * nvme-cli or nvmecfg connects (allowed_hosts, reservations), so the
  * files are nvme-cli's and read as it reads them: the first line, blanks
- * around it trimmed.  An empty one is no file, as libnvme takes it (its
- * nvmf_hostnqn_from_file() returns none); unlike nvme-cli, a file holding
- * an invalid value is an error rather than silently replaced by a
- * generated identity.
+ * around it trimmed.  An empty one (0 bytes) is no file, as libnvme takes
+ * it (its nvmf_hostnqn_from_file() returns none); unlike nvme-cli, a file
+ * holding an invalid value, a blank first line included, is an error
+ * rather than silently replaced by another identity.
  *
  * Without /etc/nvme/hostnqn, nvme-cli 2.x (libnvme's nvmf_hostnqn_generate())
  * derives the host NQN from the machine's UUID, so that it survives a
@@ -112,18 +112,22 @@ static int file_err(char *err, size_t len, const char *path, int ret)
 }
 
 /*
- * /etc/nvme/hostnqn or hostid: 1 with its value in @buf, 0 when it is
- * missing or its first line blank (empty, or blanks only: none, as for
- * libnvme), -1 with @err set when it cannot be read.
+ * /etc/nvme/hostnqn or hostid: 1 with its value in @buf (empty for a blank
+ * first line, which the caller refuses), 0 when it is missing or empty
+ * (0 bytes: none, as for libnvme, whose nvmf_read_file() returns none only
+ * then), -1 with @err set when it cannot be read.
  */
 static int read_id_file(const char *path, char *buf, size_t len, char *err,
 			size_t err_len)
 {
 	int ret = read_line(path, buf, len);
+	struct stat st;
 
 	if (ret < 0)
 		return file_err(err, err_len, path, ret);
-	return ret && buf[0];
+	if (ret && !buf[0] && !stat(path, &st) && !st.st_size)
+		return 0;
+	return ret;
 }
 
 /*

@@ -46,9 +46,10 @@ settle() {
 }
 
 # udev_name STRING: STRING as a link name of udev's string_escape=replace
-# (blanks and what else it does not keep as "_"), for ASCII.
+# in an ENV{} assignment (blanks, "/" and what else it does not keep as
+# "_"), for ASCII.
 udev_name() {
-	printf '%s\n' "$1" | sed 's|[^0-9A-Za-z#+.:=@_/-]|_|g'
+	printf '%s\n' "$1" | sed 's|[^0-9A-Za-z#+.:=@_-]|_|g'
 }
 
 # link_to LINK DEV: LINK exists and resolves to DEV.

@@ -212,9 +212,9 @@ expect bad_hostid_file_overridden 0 "from +option" \
 printf 'nqn.%0219d\n' 0 > "$ROOT/etc/nvme/hostnqn"
 expect bad_hostnqn_file 2 "discover: $ROOT/etc/nvme/hostnqn: not a host NQN \\(1 to 222 characters\\)" \
 	$R $NVMECFG discover -a 10.99.0.1 -I $UUID_A
-# Empty, or blanks only: no file, as libnvme takes an empty one.
+# Empty (0 bytes): no file, as libnvme takes it.
 : > "$ROOT/etc/nvme/hostnqn"
-printf ' \t\n' > "$ROOT/etc/nvme/hostid"
+: > "$ROOT/etc/nvme/hostid"
 expect blank_host_files 0 'hostnqn +- +from +module.*hostid +- +from +module' \
 	sh -c "$R $NVMECFG show 2>/dev/null | tr '\n' ' '"
 expect blank_hostnqn_file 3 'show-hostnqn: no .*/etc/nvme/hostnqn, no machine UUID and the rblk module is not loaded' \

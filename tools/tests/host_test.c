@@ -260,14 +260,26 @@ static void bad_files(void)
 }
 
 /*
- * An empty file, or one whose first line is blanks only, is no file, as
- * libnvme takes an empty one: the next source is used, no error.
+ * An empty file (0 bytes) is no file, as libnvme takes it: the next source
+ * is used, no error.  A blank first line is a value libnvme would pass on
+ * empty (nvme-cli then leaves the choice to the kernel): an error here.
  */
 static void blank_files(void)
 {
-	static const char *const blank[] = { "", "\n", " \t \n", "  " };
+	static const char *const blank[] = { "" };
+	static const char *const bad[] = { "\n", " \t \n", "  ", "\nnqn.second\n" };
 	size_t i;
 
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		reset();
+		put("/etc/nvme/hostnqn", bad[i]);
+		CHECK(resolve(NULL, NULL) == -1);
+		CHECK_CONTAINS(err, "/etc/nvme/hostnqn: not a host NQN");
+		reset();
+		put("/etc/nvme/hostid", bad[i]);
+		CHECK(resolve(NULL, NULL) == -1);
+		CHECK_CONTAINS(err, "/etc/nvme/hostid: ");
+	}
 	for (i = 0; i < ARRAY_SIZE(blank); i++) {
 		reset();
 		put("/etc/nvme/hostnqn", blank[i]);
@@ -295,11 +307,6 @@ static void blank_files(void)
 		CHECK(h.nqn_src == ID_DMI && h.id_src == ID_FILE);
 		CHECK_STR(id(), UUID_B);
 	}
-	/* Blank first, a value after: still the first line's, none. */
-	reset();
-	put("/etc/nvme/hostnqn", "\nnqn.second\n");
-	CHECK(resolve(NULL, NULL) == 0);
-	CHECK(h.nqn_src == ID_KERNEL);
 }
 
 static void module_defaults(void)
