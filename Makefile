@@ -17,7 +17,7 @@
 #                         (KASAN, lockdep, kmemleak, fault injection)
 #   make modules KABI=... against another supported kernel (KABIS below);
 #                         setup, lint, modules, check, demo, bench take it
-#                         (README.md)
+#                         (Documentation/testing.rst, "Kernels")
 #
 # Every real test runs in a QEMU (TCG) guest booting Debian's kernel of a
 # pinned ABI below; the host kernel never loads our module.

@@ -52,7 +52,7 @@
  * (a request pointer in 6.1, &struct rq_list in 6.12.25+),
  * blk_mq_add_to_batch() given 0 for no error (int in 6.1, bool in
  * 6.12.20+), blk_mq_update_nr_hw_queues(), the ib_core and rdma_cm calls.
- * How to add a kernel: README.md.
+ * How to add a kernel: Documentation/testing.rst, "Kernels".
  */
 #ifndef _RBLK_COMPAT_H
 #define _RBLK_COMPAT_H

@@ -81,7 +81,8 @@ done
 # package's postinst runs, builds nothing for it.  No headers exist for it:
 # a build would fail.  (Debian 12's dkms 3.0.10 still ends such an
 # autoinstall with status 11, its own failure for a skipped module; the
-# exit status is dkms's, not asserted here; README.md, "DKMS".)
+# exit status is dkms's, not asserted here; Documentation/install.rst,
+# "With DKMS".)
 other=5.10.0-99-amd64
 mkdir -p "$ROOT/lib/modules/$other"
 out=$(dkms build -m rblk -v "$VER" -k "$other" --kernelsourcedir /nonexistent "${TREES[@]}" 2>&1); rc=$?
