@@ -1,12 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# What the documents say of the build, checked against the build: the
-# README gives the Makefile's VM_TIMEOUT wherever it gives one; the
-# overview names every kernel series of KABIS and does not call
-# DH-HMAC-CHAP unsupported when rblk has it; howto.rst's insmod names
-# every module rblk.ko depends on (modinfo of each rblk.ko built, else
-# what the sources call), and makes the directory of each file it
-# creates.  (nvmecfg.8 against nvmecfg: tools/tests/cli_test.sh.)  KTAP.
+# What the documents say of the build, checked against the build:
+# testing.rst (and README.md, if it does) gives the Makefile's VM_TIMEOUT
+# wherever it gives one; the overview names every kernel series of KABIS
+# and does not call DH-HMAC-CHAP unsupported when rblk has it; howto.rst's
+# insmod names every module rblk.ko depends on (modinfo of each rblk.ko
+# built, else what the sources call), and makes the directory of each
+# file it creates.  The README is for users: no test, CI or bench knob of
+# the Makefile in it (testing.rst or benchmark.rst has each), and its
+# table of commands is nvmecfg's command table; every nvmecfg command line
+# of README.md and Documentation/*.rst parses (nvmecfg in a network
+# namespace of its own, where rblk's family is absent: only usage errors,
+# exit 2, fail).  (nvmecfg.8 against nvmecfg: tools/tests/cli_test.sh.)
+# KTAP.
 # shellcheck disable=SC2317 # the functions run through check
 cd "$(dirname "$0")/.." || exit 1
 
@@ -14,7 +20,7 @@ cd "$(dirname "$0")/.." || exit 1
 . tests/ktap.sh
 
 echo "KTAP version 1"
-echo "1..5"
+echo "1..8"
 
 # section FILE TITLE: the lines of reStructuredText section TITLE of FILE,
 # up to the next title (a line of "=" or "-" under one).
@@ -31,15 +37,63 @@ vm_timeout() {
 	want=$(sed -n 's/^VM_TIMEOUT ?= *//p' Makefile)
 	[ -n "$want" ] || { echo "no VM_TIMEOUT in the Makefile"; return 1; }
 	# Not DEBUG_VM_TIMEOUT, BENCH_VM_TIMEOUT...: VM_TIMEOUT alone.
-	got=$(grep -oE '(^|[^_A-Z])VM_TIMEOUT[^0-9]{0,60}[0-9]+' README.md |
-	      grep -oE '[0-9]+$')
-	[ -n "$got" ] || { echo "README gives no VM_TIMEOUT"; return 1; }
+	got=$(grep -hoE '(^|[^_A-Z])VM_TIMEOUT[^0-9]{0,60}[0-9]+' \
+		Documentation/testing.rst README.md | grep -oE '[0-9]+$')
+	[ -n "$got" ] || { echo "testing.rst gives no VM_TIMEOUT"; return 1; }
 	for g in $got; do
 		[ "$g" = "$want" ] || bad="$bad $g"
 	done
-	[ -z "$bad" ] || { echo "README gives VM_TIMEOUT$bad, the Makefile $want"; return 1; }
+	[ -z "$bad" ] || { echo "the documents give VM_TIMEOUT$bad, the Makefile $want"; return 1; }
 }
-check "README's VM_TIMEOUT is the Makefile's" vm_timeout
+check "testing.rst's VM_TIMEOUT is the Makefile's" vm_timeout
+
+# The Makefile's knobs (NAME ?= ...) but the install directories, which
+# install.rst describes: the test, bench and CI ones, and .ci/run's
+# RBLK_CI_DEBUG.  None in the README (a user's document); each in
+# testing.rst or benchmark.rst.  A name without "_" (T, TESTS, RDMA) is
+# looked for as NAME=, as the word alone is English or a heading.
+readme_knobs() {
+	local k re in_readme='' undocumented=''
+	for k in $(sed -nE 's/^([A-Z_]+) \?=.*/\1/p' Makefile) RBLK_CI_DEBUG; do
+		case $k in PREFIX|DESTDIR|*DIR) continue ;; esac
+		case $k in
+		*_*) re="(^|[^A-Za-z0-9_])$k([^A-Za-z0-9_]|\$)" ;;
+		*) re="(^|[^A-Za-z0-9_])$k=" ;;
+		esac
+		grep -qE -- "$re" README.md && in_readme="$in_readme $k"
+		grep -qE -- "$re" Documentation/testing.rst Documentation/benchmark.rst ||
+			undocumented="$undocumented $k"
+	done
+	[ -z "$in_readme" ] || echo "README.md names test/bench knobs:$in_readme (testing.rst, benchmark.rst)"
+	[ -z "$undocumented" ] || echo "neither testing.rst nor benchmark.rst names:$undocumented"
+	[ -z "$in_readme$undocumented" ]
+}
+check "README has no test or bench knob; testing/benchmark.rst have each" readme_knobs
+
+# The commands of nvmecfg: its command table (tools/nvmecfg.c) and help.
+nvmecfg_cmds() {
+	awk '/^static const struct cmd cmds\[\] = \{/ { on = 1; next }
+	     on && /^\};/ { exit }
+	     on' tools/nvmecfg.c | grep -oE '^[[:space:]]*\{ "[a-z-]+"' |
+		grep -oE '[a-z-]+'
+	echo help
+}
+
+# README's table of commands (the rows of its "Commands" section) lists
+# exactly nvmecfg's commands.
+readme_cmds() {
+	local have want missing extra
+	want=$(nvmecfg_cmds | sort -u)
+	have=$(awk '/^#+ Commands$/ { on = 1; next } on && /^#/ { exit } on' README.md |
+	       grep -oE '^\| `[a-z-]+' | grep -oE '[a-z-]+$' | sort -u)
+	[ -n "$have" ] || { echo "README.md has no table of commands"; return 1; }
+	missing=$(comm -23 <(echo "$want") <(echo "$have") | tr '\n' ' ')
+	extra=$(comm -13 <(echo "$want") <(echo "$have") | tr '\n' ' ')
+	[ -z "$missing" ] || echo "README.md's commands lack: $missing"
+	[ -z "$extra" ] || echo "README.md lists commands nvmecfg has not: $extra"
+	[ -z "$missing$extra" ]
+}
+check "README's table of commands is nvmecfg's" readme_cmds
 
 kernels() {
 	local k series intro kabis missing=''
@@ -109,4 +163,56 @@ howto_dirs() {
 	[ -z "$bad" ] || { echo "howto.rst creates$bad without making its directory"; return 1; }
 }
 check "howto.rst makes the directories of the files it creates" howto_dirs
+
+# doc_cmds: "FILE:LINE: nvmecfg ARGS" for every nvmecfg command of a
+# literal block (an indented line, after an optional "# " or "$ " prompt;
+# a line of nvmecfg.8 starts none) in README.md and Documentation/*.rst,
+# cut at the first pipe, redirection, background or list operator, or
+# comment.  The variables the examples use get values of their form.
+# shellcheck disable=SC2016 # the documents' $NAME, not the shell's
+doc_cmds() {
+	local key=DHHC-1:00:ia6zGodOr4SEG0Zzaw398rpY0wqipUWj4jWjUh4HWUz6aQ2n:
+	grep -nE '^[[:space:]]+([#$] )?nvmecfg( |$)' README.md Documentation/*.rst |
+	sed -E 's/^([^:]+:[0-9]+:)[[:space:]]+([#$] )?/\1 /' |
+	sed -E 's/[[:space:]]+(#|\||>|<|&|;).*$//; s/\|.*$//; s/;.*$//' |
+	sed -e 's/"\$HOSTKEY"/'"$key"'/g; s/"\$CTRLKEY"/'"$key"'/g' \
+	    -e 's/\$NQN/nqn.2026-12.io.rblk:test/g' \
+	    -e 's/\$HOSTNQN/nqn.2014-08.org.nvmexpress:uuid:00000000-0000-0000-0000-000000000001/g'
+}
+
+# Each of them through nvmecfg's parser: run in a user and network
+# namespace of its own (unshare -rn), where the rblk family does not exist
+# even if the host has the module loaded (it is not netnsok), so no
+# command reaches a controller; files below an empty NVMECFG_TEST_ROOT.
+# Exit 2 is a usage error (an unknown command or option, a bad value, a
+# missing argument): that fails.  0, 1 and 3 are the parse passing.
+doc_cmds_parse() {
+	local loc line args rc out root bad='' count=0
+	root=$(mktemp -d)
+	while IFS= read -r line; do
+		loc=${line%% nvmecfg*}
+		line=nvmecfg${line#* nvmecfg}
+		if [[ $line =~ [^A-Za-z0-9\ ._:/=,@%+-] ]]; then
+			bad="$bad"$'\n'"$loc $line: not a plain command line"
+			continue
+		fi
+		read -r -a args <<< "${line#nvmecfg}"
+		out=$(timeout 10 unshare -rn env NVMECFG_TEST_ROOT="$root" \
+		      tools/nvmecfg "${args[@]}" 2>&1 < /dev/null)
+		rc=$?
+		count=$((count + 1))
+		[ "$rc" -ne 2 ] && [ "$rc" -ne 124 ] ||
+			bad="$bad"$'\n'"$loc $line: exit $rc: $out"
+	done < <(doc_cmds)
+	rm -rf "$root"
+	[ "$count" -gt 0 ] || { echo "no nvmecfg command found in the documents"; return 1; }
+	[ -z "$bad" ] || { echo "${bad#$'\n'}"; return 1; }
+}
+if [ ! -x tools/nvmecfg ]; then
+	n=$((n + 1)); echo "ok $n the documents' nvmecfg commands parse # SKIP tools/nvmecfg not built (make tools)"
+elif ! unshare -rn true 2>/dev/null; then
+	n=$((n + 1)); echo "ok $n the documents' nvmecfg commands parse # SKIP no unshare -rn (user namespaces off)"
+else
+	check "the documents' nvmecfg commands parse" doc_cmds_parse
+fi
 exit $failed
