@@ -406,6 +406,15 @@ static blk_status_t rblk_not_ready(struct rblk_ctrl *ctrl,
 
 	/* Multipath I/O never waits for one path (nvme does the same). */
 	if (rblk_rq_mpath(rq) && !blk_noretry_request(rq)) {
+		/*
+		 * A deleted controller whose queues stopped serves no more:
+		 * not a usable path either, or the head sends the request
+		 * straight back here, and a partition scan the detach
+		 * waits for never ends.
+		 */
+		if (rblk_state_leaving(rblk_ctrl_state(ctrl)) &&
+		    !rblk_ctrl_holds_io(ctrl))
+			clear_bit(RBLK_CTRL_IO_READY, &ctrl->flags);
 		if (!blk_mq_request_started(rq))
 			blk_mq_start_request(rq);
 		/*
