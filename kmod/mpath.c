@@ -747,6 +747,34 @@ unsigned int rblk_head_read_stats(struct rblk_head *head,
 }
 
 /**
+ * rblk_head_state() - the controller state a head's users see
+ * @head: head
+ *
+ * Return: LIVE when a path's controller is live, else the state of the
+ * first path's (recovering, leaving), or DEAD with no path left.
+ */
+enum rblk_state rblk_head_state(struct rblk_head *head)
+{
+	enum rblk_state state = RBLK_STATE_DEAD, st;
+	bool first = true;
+	struct rblk_ns *ns;
+	int srcu_idx;
+
+	srcu_idx = srcu_read_lock(&head->srcu);
+	list_for_each_entry_srcu(ns, &head->paths, siblings,
+				 srcu_read_lock_held(&head->srcu)) {
+		st = rblk_ctrl_state(ns->ctrl);
+		if (first || st == RBLK_STATE_LIVE)
+			state = st;
+		first = false;
+		if (st == RBLK_STATE_LIVE)
+			break;
+	}
+	srcu_read_unlock(&head->srcu, srcu_idx);
+	return state;
+}
+
+/**
  * rblk_head_reset_stats() - count each path's statistics from zero
  * @head: head
  *

@@ -933,6 +933,7 @@ unsigned int rblk_head_nr_paths(struct rblk_head *head);
 unsigned int rblk_head_read_stats(struct rblk_head *head,
 				  struct rblk_stats *s, struct rblk_stats *tmp);
 void rblk_head_reset_stats(struct rblk_head *head);
+enum rblk_state rblk_head_state(struct rblk_head *head);
 void rblk_head_free_disk(struct gendisk *disk);
 int rblk_mpath_init(void);
 void rblk_mpath_exit(void);

@@ -772,12 +772,91 @@ RBLK_HEAD_COUNTER(failovers);
 RBLK_HEAD_COUNTER(no_path_requeues);
 RBLK_HEAD_COUNTER(no_path_errors);
 
-static struct attribute *rblk_head_stat_attrs[] = {
+/*
+ * The counters of a namespace, added up over the head's paths
+ * (rblk_head_read_stats()): what /sys/block/rblkN/rblk/ shows without
+ * multipath, so that scripts reading it work either way.
+ */
+static ssize_t rblk_head_stat_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct rblk_stat_attribute *sa = to_rblk_stat_attr(attr);
+	struct rblk_head *head = dev_to_disk(dev)->private_data;
+	struct rblk_stats *s;
+	ssize_t ret;
+
+	s = kmalloc_array(2, sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	rblk_head_read_stats(head, &s[0], &s[1]);
+	ret = sysfs_emit(buf, "%llu\n", s[0].v[sa->stat]);
+	kfree(s);
+	return ret;
+}
+
+static ssize_t rblk_head_latency_hist_show(struct device *dev,
+					   struct device_attribute *attr,
+					   char *buf)
+{
+	struct rblk_head *head = dev_to_disk(dev)->private_data;
+	struct rblk_stats *s;
+	int i, len = 0;
+
+	s = kmalloc_array(2, sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	rblk_head_read_stats(head, &s[0], &s[1]);
+	for (i = 0; i < RBLK_LAT_BUCKETS; i++)
+		len += sysfs_emit_at(buf, len, "%llu%c", s[0].lat_hist[i],
+				     i == RBLK_LAT_BUCKETS - 1 ? '\n' : ' ');
+	kfree(s);
+	return len;
+}
+static struct device_attribute rblk_head_attr_latency_hist =
+	__ATTR(latency_hist, 0444, rblk_head_latency_hist_show, NULL);
+
+/* The best of its paths' controller states, as scripts read a namespace's. */
+static ssize_t rblk_head_state_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	struct rblk_head *head = dev_to_disk(dev)->private_data;
+
+	return sysfs_emit(buf, "%s\n", rblk_state_name(rblk_head_state(head)));
+}
+static struct device_attribute rblk_head_attr_state =
+	__ATTR(state, 0444, rblk_head_state_show, NULL);
+
+static ssize_t rblk_head_reset_stats_store(struct device *dev,
+					   struct device_attribute *attr,
+					   const char *buf, size_t count)
+{
+	bool reset;
+	int ret;
+
+	ret = kstrtobool(buf, &reset);
+	if (ret)
+		return ret;
+	if (reset)
+		rblk_head_reset_stats(dev_to_disk(dev)->private_data);
+	return count;
+}
+static struct device_attribute rblk_head_attr_reset_stats =
+	__ATTR(reset_stats, 0200, NULL, rblk_head_reset_stats_store);
+
+static struct attribute *rblk_head_fixed_attrs[] = {
 	&rblk_head_attr_failovers.attr,
 	&rblk_head_attr_no_path_requeues.attr,
 	&rblk_head_attr_no_path_errors.attr,
+	&rblk_head_attr_latency_hist.attr,
+	&rblk_head_attr_state.attr,
+	&rblk_head_attr_reset_stats.attr,
 	NULL,
 };
+
+/* Filled in by rblk_sysfs_init(): the counters, then the fixed ones. */
+static struct rblk_stat_attribute rblk_head_sum_attrs[__RBLK_STAT_MAX];
+static struct attribute *rblk_head_stat_attrs[__RBLK_STAT_MAX +
+					      ARRAY_SIZE(rblk_head_fixed_attrs)];
 
 static const struct attribute_group rblk_head_stat_attr_group = {
 	.name	= "rblk",
@@ -841,6 +920,9 @@ int rblk_sysfs_init(void)
 	rblk_build_attrs(rblk_ns_stat_group_attrs, rblk_ns_stat_attrs,
 			 rblk_stat_of_ns, rblk_ns_stat_show,
 			 rblk_ns_fixed_attrs);
+	rblk_build_attrs(rblk_head_stat_attrs, rblk_head_sum_attrs,
+			 rblk_stat_of_ns, rblk_head_stat_show,
+			 rblk_head_fixed_attrs);
 
 	rblk_class = rblk_class_create("rblk");
 	if (IS_ERR(rblk_class)) {
