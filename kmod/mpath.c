@@ -40,10 +40,14 @@
 
 #define RBLK_MAX_DISK_INDEX	((1U << MINORBITS) / RBLK_MINORS - 1)
 
-bool rblk_multipath;
+/*
+ * On by default, as nvme_core's: an array's second portal then adds a path,
+ * not a second unprotected device with the same identifiers.
+ */
+bool rblk_multipath = true;
 module_param_named(multipath, rblk_multipath, bool, 0444);
 MODULE_PARM_DESC(multipath,
-		 "one block device per namespace across controllers of a subsystem (default: N)");
+		 "one block device per namespace across controllers of a subsystem, with failover (default: Y)");
 
 static int rblk_major;
 static DEFINE_IDA(rblk_disk_ida);

@@ -1253,7 +1253,7 @@ static int rblk_nl_set(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (!rblk_multipath) {
 		NL_SET_ERR_MSG_ATTR(info->extack, policy_attr,
-				    "multipath is off (load rblk with multipath=1)");
+				    "multipath is off (rblk loaded with multipath=N)");
 		return -EOPNOTSUPP;
 	}
 	ret = rblk_nl_find(info, &ctrl, NULL);

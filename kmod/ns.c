@@ -1007,7 +1007,7 @@ static int rblk_ns_identified(struct rblk_ctrl *ctrl, const char **errmsg)
 	ret = rblk_subsys_bind(ctrl, errmsg);
 	if (!ret && first && !rblk_multipath &&
 	    rblk_subsys_nr_paths(ctrl->subsys) > 1)
-		rblk_warn(ctrl, "another controller of %s is connected: its shared namespaces get devices of their own, without failover (load rblk with multipath=Y for one device per namespace)\n",
+		rblk_warn(ctrl, "another controller of %s is connected: its shared namespaces get devices of their own, without failover (for one device per namespace: \"options rblk multipath=Y\" in /etc/modprobe.d/rblk.conf, then disconnect every controller and reload rblk)\n",
 			  ctrl->subsys->subnqn);
 	return ret;
 }

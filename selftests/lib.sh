@@ -199,21 +199,40 @@ rblk_disconnect() {
 	wait_for_path "/sys/block/$_n" 10 ! || fail "/sys/block/$_n still present after disconnect"
 }
 
+# rblk_first_path DEV: the disk that carries DEV's I/O: a multipath head's
+# first path (rblkNcM, rblk.multipath=Y, the default), else DEV itself.
+rblk_first_path() {
+	_n=${1##*/}
+	if [ -d "/sys/block/$_n/multipath" ]; then
+		for _p in "/sys/block/$_n/multipath"/*; do
+			[ -e "$_p" ] && { echo "${_p##*/}"; return 0; }
+		done
+		return 1
+	fi
+	echo "$_n"
+}
+
 # rblk_attr DEV NAME: one attribute of a namespace device: its statistics
 # and state in /sys/block/rblkN/rblk/, its identifiers in /sys/block/rblkN/,
-# or one of its controller's (/sys/block/rblkN/device/ is rblk-ctrlM).
+# or one of its controller's (/sys/block/rblkN/device/ is rblk-ctrlM).  A
+# multipath head's own first (its rblk/ sums its paths), then its first
+# path's.
 rblk_attr() {
+	_p=$(rblk_first_path "$1") || _p=${1##*/}
 	for _f in "/sys/block/${1##*/}/rblk/$2" "/sys/block/${1##*/}/$2" \
-		  "/sys/block/${1##*/}/device/$2"; do
+		  "/sys/block/$_p/rblk/$2" "/sys/block/$_p/$2" \
+		  "/sys/block/$_p/device/$2"; do
 		[ -f "$_f" ] && { cat "$_f"; return; }
 	done
 	echo "rblk_attr: no attribute $2 for ${1##*/}" >&2
 	return 1
 }
 
-# rblk_ctrl_of DEV: the controller name (rblk-ctrlM) of a namespace device.
+# rblk_ctrl_of DEV: the controller name (rblk-ctrlM) of a namespace device
+# (of a multipath head: its first path's).
 rblk_ctrl_of() {
-	_l=$(readlink "/sys/block/${1##*/}/device") || return 1
+	_p=$(rblk_first_path "$1") || return 1
+	_l=$(readlink "/sys/block/$_p/device") || return 1
 	echo "${_l##*/}"
 }
 

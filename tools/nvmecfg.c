@@ -479,6 +479,41 @@ static int connect_wait(struct rnl *r, const struct cfg *cfg,
 	return wait_scanned(r, cfg, ctrl);
 }
 
+/*
+ * Without multipath (rblk loaded with multipath=N: its controllers carry
+ * no I/O policy) a second controller of a subsystem gives the shared
+ * namespaces second devices with the same identifiers and no failover.
+ * Say so once, with the persistent way out: the loaded module keeps the
+ * value it was loaded with, so a modprobe option alone changes nothing.
+ */
+static void hint_multipath(const char *name, struct rnl *r,
+			   const struct ctrl_info *ctrl)
+{
+	static bool hinted;
+	const struct ctrl_info *self = NULL;
+	struct ctrl_info *ctrls;
+	size_t nr, i, peers = 0;
+
+	if (hinted || rnl_list(r, &ctrls, &nr))
+		return;
+	for (i = 0; i < nr; i++) {
+		if (!strcmp(ctrls[i].name, ctrl->name))
+			self = &ctrls[i];
+		else if (!strcmp(ctrls[i].subsysnqn, ctrl->subsysnqn))
+			peers++;
+	}
+	if (self && !self->has_iopolicy && peers) {
+		/* After what stdout said (the controller's name), not before. */
+		fflush(stdout);
+		fprintf(stderr,
+			"nvmecfg: %s: %s is a second controller of %s, and multipath is off: its namespaces appear once per controller, without failover\n"
+			"For one device per namespace: put \"options rblk multipath=Y\" in /etc/modprobe.d/rblk.conf (or remove multipath=N there), run 'nvmecfg disconnect-all' and reload rblk (modprobe -r rblk; modprobe rblk).\n",
+			name, ctrl->name, ctrl->subsysnqn);
+		hinted = true;
+	}
+	rnl_ctrls_free(ctrls, nr);
+}
+
 static int do_connect(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 {
 	struct ctrl_info ctrl;
@@ -505,6 +540,7 @@ static int do_connect(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 		goto out;
 	}
 	print_connect(stdout, cfg->format, &ctrl);
+	hint_multipath(cmd->name, r, &ctrl);
 	rnl_ctrl_free(&ctrl);
 out:
 	host_forget_key(&h);
@@ -721,7 +757,7 @@ static int do_set_iopolicy(const struct cmd *cmd, struct rnl *r,
 		fprintf(stderr, "nvmecfg: %s: %s\n", cmd->name, r->msg);
 	else
 		fprintf(stderr,
-			"nvmecfg: %s: %s\nI/O policies need rblk loaded with multipath=1 (modprobe rblk multipath=1).\n",
+			"nvmecfg: %s: %s\nI/O policies need multipath: rblk loaded with multipath=Y, its default (look for multipath=N in /etc/modprobe.d).\n",
 			cmd->name, words);
 	return error_exit(ret, false);
 }
@@ -1151,6 +1187,7 @@ static void connect_all_one(struct connect_all *ca,
 		for (k = 0; k < ctrl.nr_ns; k++)
 			printf(" %s", ctrl.ns[k].name);
 		putchar('\n');
+		hint_multipath(name, ca->r, &ctrl);
 		add_ctrl(ca, &ctrl);
 		rnl_ctrl_free(&ctrl);
 	}

@@ -49,7 +49,7 @@ if ! { echo rdma > "$PORT2/addr_trtype" && echo ipv4 > "$PORT2/addr_adrfam" &&
 	fail "cannot set up nvmet port 2 on $RBLK_TRADDR:$TRSVCID2"
 fi
 
-rblk_load
+rblk_load multipath=N
 # Path A through port 1 (the one nvmet_unlink takes away), path B port 2.
 devA=$(rblk_connect "$RBLK_NSID_FILE" -c 1 -l 60) || exit 1
 out=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$TRSVCID2" -n "$RBLK_NQN" \
@@ -60,8 +60,12 @@ wait_until 10 rblk_ns_dev "$ctrlB" "$RBLK_NSID_FILE" > /dev/null ||
 devB=$(rblk_ns_dev "$ctrlB" "$RBLK_NSID_FILE")
 # Without multipath the second controller says what it means, once.
 ctrlA=$(rblk_ctrl_of "${devA##*/}")
-dmesg | grep -q "$ctrlB: another controller of .*(load rblk with multipath=Y" ||
+dmesg | grep -q "$ctrlB: another controller of .*options rblk multipath=Y.* in /etc/modprobe.d" ||
 	fail "no multipath=N note for the second controller $ctrlB: $(dmesg | grep "$ctrlB" | tail -n 5)"
+echo "$out" | grep -q "nvmecfg: connect: $ctrlB is a second controller of $RBLK_NQN, and multipath is off" ||
+	fail "nvmecfg connect did not say that multipath is off: $out"
+echo "$out" | grep -q 'options rblk multipath=Y' ||
+	fail "nvmecfg connect did not say how to turn multipath on: $out"
 ! dmesg | grep -q "$ctrlA: another controller of" ||
 	fail "the first controller $ctrlA had the second-controller note"
 [ "$devA" != "$devB" ] || fail "one device for two controllers: $devA"

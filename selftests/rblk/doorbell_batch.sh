@@ -30,7 +30,8 @@ dev=$(rblk_connect "$RBLK_NSID_FILE" -i 2) || { echo "$dev"; exit "$KSFT_FAIL"; 
 DEV=${dev#/dev/}
 ctrl=$(rblk_ctrl_of "$dev") || fail "no controller for $dev"
 CD=/sys/class/rblk/$ctrl
-ST=/sys/block/$DEV/rblk
+# A namespace's copies: its path's, under a multipath head.
+ST=/sys/block/$(rblk_first_path "$dev")/rblk
 
 cnt() { cat "$CD/$1" || fail "cannot read $CD/$1"; }
 

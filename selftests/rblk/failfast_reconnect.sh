@@ -15,7 +15,7 @@ FIO=4	# fast_io_fail_tmo (s): well above a reset (~1.3 s here)
 rblk_load
 trap 'nvmet_relink' EXIT
 dev=$(rblk_connect "$RBLK_NSID_FILE" -k 1 -c 1 -l 60 --fast_io_fail_tmo $FIO) || exit 1
-reset_attr=/sys/block/${dev##*/}/device/reset_controller
+reset_attr=/sys/class/rblk/$(rblk_ctrl_of "$dev")/reset_controller
 dmesg -c > /dev/null
 pattern_file /tmp/p 65536
 i=0

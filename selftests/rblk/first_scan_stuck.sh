@@ -29,7 +29,9 @@ restore() {
 trap restore EXIT
 delay_ns_create $NSID 8
 must delay_ns_set 600000
-rblk_load io_timeout=$IO_TMO_A
+# A namespace's own device, whose first scan the connect waits for (a
+# multipath head scans its partitions in a work: mpath_part_scan_stuck).
+rblk_load multipath=N io_timeout=$IO_TMO_A
 
 
 # --- (a) disconnect while the first scan is stuck ---

@@ -36,6 +36,9 @@ write_direct /tmp/iel.pat "$dev" 0
 # Reads 4 KiB at 8 KiB, writes 4 KiB at 16 KiB: the log counts in LBAs.
 lba_r=$((8192 / lbs)) lba_w=$((16384 / lbs)) nb=$((4096 / lbs))
 st="Internal Error (sct 0x0 / sc 0x6) MORE DNR"
+# Logged by the disk that sent it: a multipath head's path (rblkNcM), as
+# nvme logs nvmeXcYnZ.
+d=$(rblk_first_path "$dev") || fail "no path for $dev"
 exp_r="rblk: $d: Read(0x2) @ LBA $lba_r, $nb blocks, $st"
 exp_w="rblk: $d: Write(0x1) @ LBA $lba_w, $nb blocks, $st"
 

@@ -48,7 +48,7 @@ grow() {
 		fail "$1: $n I/O queues, $p polled with one CPU; expected 2 and 1"
 	fi
 	dmesg -c > /dev/null
-	echo 1 > "/sys/block/${DEV##*/}/device/reset_controller" ||
+	echo 1 > "/sys/class/rblk/$(rblk_ctrl_of "$DEV")/reset_controller" ||
 		fail "$1: reset_controller refused"
 	wait_until 30 dmesg_has "the poll queues moved" ||
 		fail "$1: no failed attempt after the queue count grew: $(dmesg | tail -n 5)"

@@ -65,7 +65,7 @@ reader=$!
 # requeue_with QID_MAX: reconnect with the target granting QID_MAX I/O
 # queues.
 requeue_with() {
-	nvmet_grant_queues "/sys/block/${dev##*/}/device" "$1"
+	nvmet_grant_queues "/sys/class/rblk/$(rblk_ctrl_of "$dev")" "$1"
 }
 
 # Both queues busy, so that the reset leaves requests held on queue 2
@@ -83,7 +83,7 @@ requeue_with 1
 # Usually still resetting or connecting, where a reset is refused; a
 # user's reset reconnects at once, so it may be live again (passthru.sh
 # checks the refusal where it is certain: the target gone).
-(echo 1 > "/sys/block/${dev##*/}/device/reset_controller") 2>/dev/null &&
+(echo 1 > "/sys/class/rblk/$(rblk_ctrl_of "$dev")/reset_controller") 2>/dev/null &&
 	log "note: live again already when the second reset came"
 wait_queues "$dev" 1 1
 sleep 2

@@ -18,7 +18,7 @@
 
 rblk_load
 dev=$(rblk_connect "$RBLK_NSID_FILE" -k 2 -c 1 -l 300) || exit 1
-reset_attr=/sys/block/${dev##*/}/device/reset_controller
+reset_attr=/sys/class/rblk/$(rblk_ctrl_of "$dev")/reset_controller
 
 # Whatever failed, the device comes back and the port listens on it.
 restore_rxe() {
@@ -160,7 +160,7 @@ not_hung "(b)"
 # --- (c) removal during the setup of a reconnect ---
 # reconnect_attempts counts when a reconnect starts its setup: remove the
 # device a random 0-150 ms after that, while the new queues come up.
-attempts=/sys/block/${dev##*/}/device/reconnect_attempts
+attempts=/sys/class/rblk/$(rblk_ctrl_of "$dev")/reconnect_attempts
 i=0
 while [ $i -lt 3 ]; do
 	i=$((i + 1))

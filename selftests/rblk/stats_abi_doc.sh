@@ -112,8 +112,8 @@ for a in $id_documented; do
 	esac
 done
 
-# --- against the module ---
-rblk_load
+# --- against the module: a namespace's own device (multipath=N) ---
+rblk_load multipath=N
 dev=$(rblk_connect "$RBLK_NSID_FILE") || { echo "$dev"; exit "$KSFT_FAIL"; }
 DEV=${dev#/dev/}
 CTRL=$(rblk_ctrl_of "$dev") || fail "/sys/block/$DEV/device is not a symlink"
@@ -288,4 +288,39 @@ log "modes and formats as documented"
 
 rblk_disconnect "$dev"
 wait_for_path "$CD" 15 ! || fail "$CD still present after disconnect"
+
+# --- a multipath head (the default): the same counters, summed over its
+# paths, and no per-path files (ctrl, outstanding, commands_per_doorbell) ---
+rmmod rblk || fail "rmmod rblk failed"
+rblk_load
+dev=$(rblk_connect "$RBLK_NSID_FILE") || { echo "$dev"; exit "$KSFT_FAIL"; }
+DEV=${dev#/dev/}
+SYS=/sys/block/$DEV
+ST=$SYS/rblk
+[ -d "$SYS/multipath" ] || fail "$DEV is no multipath head with the default parameters"
+path=$(rblk_first_path "$DEV") || fail "$DEV has no path"
+PST=$SYS/multipath/$path/rblk
+CTRL=$(basename "$(readlink "$SYS/multipath/$path/device")")
+stat_present=$(cd "$ST" && for f in *; do echo "$f"; done | sort)
+head_documented=$(echo "$stat_documented" | grep -vxE 'ctrl|outstanding|commands_per_doorbell')
+compare "$ST/ (head)" "$block_doc" "$head_documented" "$stat_present"
+check_modes "$ST" "$stat_present"
+[ "$(cat "$ST/state")" = live ] || fail "$ST/state is '$(cat "$ST/state")' with a live path"
+[ "$(wc -w < "$ST/latency_hist")" -eq 24 ] || fail "$ST/latency_hist has not 24 fields"
+pattern_file /tmp/abi.p 65536
+write_direct /tmp/abi.p "$dev" 0
+dd if="$dev" of=/dev/null bs=4096 count=16 iflag=direct 2>/dev/null || fail "read of $dev failed"
+for a in reads writes read_bytes write_bytes errors timeouts reconnects; do
+	[ "$(cat "$ST/$a")" = "$(cat "$PST/$a")" ] ||
+		fail "$ST/$a is $(cat "$ST/$a"), its one path's $(cat "$PST/$a")"
+done
+[ "$(cat "$ST/writes")" -ge 1 ] || fail "$ST counted no write"
+[ "$(cat "$ST/reads")" -ge 1 ] ||
+	fail "$ST counted no I/O: reads $(cat "$ST/reads"), writes $(cat "$ST/writes")"
+echo 1 > "$ST/reset_stats" || fail "writing $ST/reset_stats failed"
+[ "$(cat "$ST/reads") $(cat "$PST/reads")" = "0 0" ] ||
+	fail "reset_stats of the head left reads $(cat "$ST/reads") (path $(cat "$PST/reads"))"
+log "head $DEV: $(echo "$stat_present" | grep -c .) entries as documented, sums its path's"
+must nvmecfg disconnect "$CTRL" >/dev/null
+wait_for_path "$SYS" 15 ! || fail "$SYS still present after disconnect"
 exit 0
