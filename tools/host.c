@@ -378,11 +378,8 @@ static int read_id(const char *var, const char *path, char *buf, size_t len,
 	*src = ID_ENV;
 	if (!*env)
 		return 0;
-	if (strlen(env) >= len) {
-		snprintf(err, err_len, "%s: too long", var);
-		return -1;
-	}
-	strcpy(buf, env);
+	/* Cut one past the longest valid value: refused as invalid. */
+	snprintf(buf, len, "%s", env);
 	return 1;
 }
 
