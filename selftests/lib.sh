@@ -750,9 +750,12 @@ delay_ns_create() {
 
 # delay_ns_connect_bg: start a connect that stays in its first scan (on
 # the delayed namespace); ctrl= its controller, cpid= the nvmecfg process.
+# --wait-timeout: it waits for the scan longer than connect's default
+# (30 s, then it would return with the controller kept).
 delay_ns_connect_bg() {
 	nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
-		-n "$RBLK_NQN" -k 5 -c 1 -l 120 > /tmp/connect.log 2>&1 &
+		-n "$RBLK_NQN" -k 5 -c 1 -l 120 --wait-timeout 600 \
+		> /tmp/connect.log 2>&1 &
 	cpid=$!
 	ctrl=
 	wait_until 20 sh -c '[ -e /sys/class/rblk/rblk-ctrl* ]' 2>/dev/null ||

@@ -74,7 +74,7 @@ check "README has no test or bench knob; testing/benchmark.rst have each" readme
 nvmecfg_cmds() {
 	awk '/^static const struct cmd cmds\[\] = \{/ { on = 1; next }
 	     on && /^\};/ { exit }
-	     on' tools/nvmecfg.c | grep -oE '^[[:space:]]*\{ "[a-z-]+"' |
+	     on' tools/nvmecfg.c | grep -oE '^[[:space:]]*\{ (CMD\()?"[a-z-]+"' |
 		grep -oE '[a-z-]+'
 	echo help
 }

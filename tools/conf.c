@@ -161,68 +161,6 @@ static struct conf_entry *add_entry(struct conf *c)
 
 /* --- discovery.conf --- */
 
-/*
- * nvme-cli's options of nvme discover and connect-all (2.x) that rblk
- * has not: ignored with a warning.  Never print their values: some are
- * secrets.  -F is nvme-cli's short --fast_io_fail_tmo, which rblk has.
- */
-static const struct foreign_opt {
-	const char *lng;
-	char shrt;
-	bool arg;
-	const char *why;
-} foreign_opts[] = {
-	{ "host-iface", 'f', true,
-	  "rblk binds by --host-traddr, else by routing" },
-	{ "keyring", 0, true, "TLS is NVMe/TCP's" },
-	{ "tls-key", 0, true, "TLS is NVMe/TCP's" },
-	{ "tls-key-identity", 0, true, "TLS is NVMe/TCP's" },
-	{ "tls", 0, false, "TLS is NVMe/TCP's" },
-	{ "concat", 0, false, "secure concatenation is NVMe/TCP's" },
-	{ "hdr-digest", 'g', false, "digests are NVMe/TCP's" },
-	{ "data-digest", 'G', false, "digests are NVMe/TCP's" },
-	{ "disable-sqflow", 'd', false, "rblk keeps SQ flow control" },
-	{ "persistent", 'p', false,
-	  "rblk keeps no discovery controller connected" },
-	{ "quiet", 0, false, "an nvme-cli output option" },
-	{ "verbose", 'v', false, "an nvme-cli output option" },
-	{ "output-format", 'o', true, "an nvme-cli output option" },
-	{ "raw", 'r', true, "an nvme-cli output option" },
-	{ "force", 0, false, "an nvme-cli option" },
-	{ "no-reuse", 0, false, "an nvme-cli option" },
-	{ "nbft", 0, false, "an nvme-cli option" },
-	{ "no-nbft", 0, false, "an nvme-cli option" },
-	{ "nbft-path", 0, true, "an nvme-cli option" },
-	{ "context", 0, true, "an nvme-cli option" },
-	{ "owner", 0, true, "an nvme-cli option" },
-	{ "device", 0, true, "an nvme-cli option" },
-	{ "config", 'J', true, "an nvme-cli option" },
-	{ "dump-config", 'O', false, "an nvme-cli option" },
-};
-
-static bool long_eq(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++) {
-		if ((*a == '_' ? '-' : *a) != (*b == '_' ? '-' : *b))
-			return false;
-	}
-	return !*a && !*b;
-}
-
-static const struct foreign_opt *find_foreign(const char *arg)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(foreign_opts) / sizeof(foreign_opts[0]); i++) {
-		const struct foreign_opt *f = &foreign_opts[i];
-
-		if (arg[1] == '-' ? long_eq(arg + 2, f->lng) :
-		    (f->shrt && arg[1] == f->shrt))
-			return f;
-	}
-	return NULL;
-}
-
 /* The next argument is a value, not an option ("-1" is a value). */
 static bool is_value(const char *arg)
 {
@@ -259,7 +197,8 @@ static int drop_foreign(struct conf *c, const char *name, unsigned int line,
 	int i, n = 1, key_at = -1;
 
 	for (i = 1; i < argc; i++) {
-		const struct foreign_opt *f;
+		const struct opts_foreign *f;
+		char oname[48];
 		char *arg = argv[i];
 		int id;
 
@@ -277,34 +216,23 @@ static int drop_foreign(struct conf *c, const char *name, unsigned int line,
 			argv[n++] = arg;
 			continue;
 		}
-		if (id >= 0 && (CONF_LINE_OPTS & (1U << id))) {
+		if (id >= 0 && (CONF_LINE_OPTS & OPT_BIT(id))) {
 			/* "-S KEY", "--dhchap-secret KEY": the next one. */
 			if (is_key_opt(id) && (arg[1] == '-' || !arg[2]))
 				key_at = i + 1;
 			argv[n++] = arg;
 			continue;
 		}
-		if (arg[1] == 'F') {
-			char *s;
-
-			if (asprintf(&s, "--fast_io_fail_tmo%s%s",
-				     arg[2] ? "=" : "", arg + 2) < 0 ||
-			    !keep(c, s))
-				return -1;
-			argv[n++] = s;
-			continue;
-		}
-		f = find_foreign(arg);
+		/* The command line refuses them for the same reasons. */
+		f = opts_foreign(arg, OPTS_CTX_CONF);
 		if (!f) {
 			argv[n++] = arg;
 			continue;
 		}
-		if (f->shrt)
-			warn(c, name, line, "ignoring --%s (-%c): %s", f->lng,
-			    f->shrt, f->why);
-		else
-			warn(c, name, line, "ignoring --%s: %s", f->lng,
-			    f->why);
+		warn(c, name, line, "ignoring %s: %s",
+		     opts_foreign_name(f, OPTS_CTX_CONF, oname,
+				       sizeof(oname)),
+		     f->why);
 		/* "-fVALUE" holds its value; "--name" and "-f" the next. */
 		if (f->arg && (arg[1] == '-' || !arg[2]) && i + 1 < argc &&
 		    is_value(argv[i + 1]))
@@ -518,9 +446,10 @@ struct key_desc {
  * not ignored: the controller would not be authenticated.
  */
 #define NO_CTRL_KEY	"a port's key only (where libnvme reads it)"
-#define NO_TLS		"TLS is NVMe/TCP's"
-#define NO_DIGEST	"digests are NVMe/TCP's"
-#define NO_PERSISTENT	"rblk keeps no discovery controller connected"
+/* The command line's and discovery.conf's reasons (opts_foreign()). */
+#define NO_TLS		OPTS_WHY_TLS
+#define NO_DIGEST	OPTS_WHY_DIGEST
+#define NO_PERSISTENT	OPTS_WHY_PERSISTENT
 
 /* The keys of a port besides "transport". */
 static const struct key_desc port_keys[] = {
@@ -545,10 +474,10 @@ static const struct key_desc port_keys[] = {
 	IGNORED("tls_key", NO_TLS),
 	IGNORED("tls_key_identity", NO_TLS),
 	IGNORED("tls", NO_TLS),
-	IGNORED("concat", "secure concatenation is NVMe/TCP's"),
+	IGNORED("concat", OPTS_WHY_CONCAT),
 	IGNORED("hdr_digest", NO_DIGEST),
 	IGNORED("data_digest", NO_DIGEST),
-	IGNORED("disable_sqflow", "rblk keeps SQ flow control"),
+	IGNORED("disable_sqflow", OPTS_WHY_SQFLOW),
 	IGNORED("persistent", NO_PERSISTENT),
 	{ NULL },
 };
@@ -556,7 +485,7 @@ static const struct key_desc port_keys[] = {
 static const struct key_desc subsys_keys[] = {
 	KEY("nqn", K_STRING, OPT_NQN),
 	WALKED("ports"),
-	IGNORED("application", "rblk has no nvme-cli --context"),
+	IGNORED("application", OPTS_WHY_CONTEXT),
 	/* rblk's: libnvme reads a host's and a port's only. */
 	KEY("dhchap_key", K_SECRET, OPT_DHCHAP_SECRET),
 	REFUSED("dhchap_ctrl_key", NO_CTRL_KEY),

@@ -361,9 +361,32 @@ static void read_module(struct host_info *h)
 		h->module_hostid[0] = '\0';
 }
 
+/*
+ * libnvme's nvmf_hostnqn_from_file() and nvmf_hostid_from_file(): the
+ * variable @var, if set, stands for the file: its value, or if empty no
+ * file.  1 with the value in @buf, 0 for none, or read_id_file()'s.
+ */
+static int read_id(const char *var, const char *path, char *buf, size_t len,
+		   char *err, size_t err_len, enum id_source *src)
+{
+	const char *env = getenv(var);
+
+	if (!env) {
+		*src = ID_FILE;
+		return read_id_file(path, buf, len, err, err_len);
+	}
+	*src = ID_ENV;
+	if (!*env)
+		return 0;
+	/* Cut one past the longest valid value: refused as invalid. */
+	snprintf(buf, len, "%s", env);
+	return 1;
+}
+
 int host_resolve(struct host_info *h, const struct cfg *cfg, char *err,
 		 size_t len)
 {
+	enum id_source src;
 	const struct machine_id *m;
 	char buf[RBLK_NQN_MAX_LEN + 2];
 	int ret;
@@ -377,18 +400,20 @@ int host_resolve(struct host_info *h, const struct cfg *cfg, char *err,
 		snprintf(h->hostnqn, sizeof(h->hostnqn), "%s", cfg->hostnqn);
 		h->nqn_src = ID_OPTION;
 	} else {
-		ret = read_id_file(h->nqn_file, buf, sizeof(buf), err, len);
+		ret = read_id(HOST_ENV_NQN, h->nqn_file, buf, sizeof(buf),
+			      err, len, &src);
 		if (ret < 0)
 			return ret;
 		if (ret) {
 			if (!opts_nqn_valid(buf)) {
 				snprintf(err, len,
 					 "%s: not a host NQN (1 to %d characters)",
+					 src == ID_ENV ? HOST_ENV_NQN :
 					 h->nqn_file, RBLK_NQN_MAX_LEN);
 				return -1;
 			}
 			strcpy(h->hostnqn, buf);
-			h->nqn_src = ID_FILE;
+			h->nqn_src = src;
 		} else if (machine(h)) {
 			m = machine(h);
 			uuid_nqn(m->id, h->hostnqn, sizeof(h->hostnqn));
@@ -401,16 +426,18 @@ int host_resolve(struct host_info *h, const struct cfg *cfg, char *err,
 		h->id_src = ID_OPTION;
 		return 0;
 	}
-	ret = read_id_file(h->id_file, buf, sizeof(buf), err, len);
+	ret = read_id(HOST_ENV_ID, h->id_file, buf, sizeof(buf), err, len,
+		      &src);
 	if (ret < 0)
 		return ret;
 	if (ret) {
 		if (opts_parse_uuid(buf, h->hostid)) {
 			snprintf(err, len, "%s: '%s' is not a UUID",
-				 h->id_file, opts_shown(buf));
+				 src == ID_ENV ? HOST_ENV_ID : h->id_file,
+				 opts_shown(buf));
 			return -1;
 		}
-		h->id_src = ID_FILE;
+		h->id_src = src;
 	} else if (h->nqn_src != ID_KERNEL &&
 		   uuid_of_nqn(h->hostnqn, h->hostid)) {
 		h->id_src = ID_HOSTNQN;

@@ -19,7 +19,15 @@
 const char *host_conf_path(const char *name, char *buf, size_t len);
 
 /*
- * Fill @h from @cfg's --hostnqn/--hostid, the files, the machine's UUID
+ * libnvme's variables: set, they stand for /etc/nvme/hostnqn and hostid
+ * (nvmf_hostnqn_from_file(), nvmf_hostid_from_file()); set but empty, for
+ * no such file.
+ */
+#define HOST_ENV_NQN	"LIBNVME_HOSTNQN"
+#define HOST_ENV_ID	"LIBNVME_HOSTID"
+
+/*
+ * Fill @h from @cfg's --hostnqn/--hostid, the files (or their variables), the machine's UUID
  * (without a host NQN file, or for the host id of an NQN of another form
  * than ...:uuid:<UUID> without a host id file) and the module's sysfs
  * parameters.  -1 with @err set when a file is unreadable or holds an

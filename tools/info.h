@@ -150,6 +150,7 @@ enum id_source {
 	ID_KERNEL,	/* not sent: the rblk module's */
 	ID_OPTION,	/* --hostnqn, --hostid */
 	ID_FILE,	/* /etc/nvme/hostnqn, /etc/nvme/hostid */
+	ID_ENV,		/* LIBNVME_HOSTNQN, LIBNVME_HOSTID, as libnvme's */
 	ID_HOSTNQN,	/* the UUID of a ...nvmexpress:uuid:<UUID> host NQN */
 	ID_DMI,		/* derived from the DMI (SMBIOS) system UUID */
 	ID_DEVICE_TREE,	/* derived from the device tree's partition UUID */

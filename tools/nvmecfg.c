@@ -28,10 +28,22 @@
 struct cmd {
 	const char *name;
 	int (*fn)(const struct cmd *cmd, struct rnl *r, struct cfg *cfg);
-	unsigned int allowed;
-	unsigned int required;
+	uint64_t allowed;
+	uint64_t required;
 	const char *args;
 	const char *summary;
+	/* The nvme-cli command it is: its options rblk has not, refused. */
+	unsigned int ctx;
+	/*
+	 * nvme-cli's options that mean nothing to this command: refused,
+	 * for this reason, and left out of its help.
+	 */
+	uint64_t refused;
+	const char *refused_why;
+	/* Its device may be a list, "NAME,NAME" (nvme-cli's disconnect -d). */
+	bool lists;
+	/* Its --wait-timeout's default, in words. */
+	const char *wait_default;
 };
 
 #define TARGET_OPTS	(OPT(TRANSPORT) | OPT(TRADDR) | OPT(TRSVCID) | \
@@ -48,6 +60,17 @@ struct cmd {
 #define CONNECT_OPTS	(TARGET_OPTS | TUNING_OPTS | OPT(NSID) | \
 			 OPT(WAIT_TIMEOUT) | AUTH_OPTS)
 #define DEV_OPTS	(OPT(DEVICE) | OPT(INDEX))
+
+/*
+ * How long connect (and connect-all, per controller) waits for the first
+ * namespace scan without --wait-timeout.  nvme-cli's connect returns once
+ * the controller exists; nvmecfg's waits a bounded while for its devices
+ * to print them, then returns all the same, the controller kept and the
+ * scan going on.  With --wait-timeout, a scan not done by then fails the
+ * connect (the controller removed).
+ */
+#define CONNECT_WAIT_DEFAULT	30
+#define CONNECT_WAIT_WORDS	"30 (connect then returns, the controller kept: its devices appear when its scan ends)"
 
 static const char exit_help[] =
 	"Exit status: 0 success, 1 the kernel refused the request, 2 usage error,\n"
@@ -74,6 +97,10 @@ static const char *blamed(int attr, const struct host_info *h,
 		return h->nqn_file;
 	if (h && opt == OPT_HOSTID && h->id_src == ID_FILE)
 		return h->id_file;
+	if (h && opt == OPT_HOSTNQN && h->nqn_src == ID_ENV)
+		return HOST_ENV_NQN;
+	if (h && opt == OPT_HOSTID && h->id_src == ID_ENV)
+		return HOST_ENV_ID;
 	if (h && opt == OPT_DHCHAP_SECRET && h->key_used)
 		return h->key_file;
 	if (opt < 0) {
@@ -322,11 +349,12 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* The end of a wait of @cfg's --wait-timeout, 0 for none. */
-static uint64_t wait_deadline(const struct cfg *cfg)
+/* The end of a wait of @cfg's --wait-timeout, else of @dflt s (0: none). */
+static uint64_t wait_deadline(const struct cfg *cfg, uint32_t dflt)
 {
-	return cfg->set & OPT(WAIT_TIMEOUT) ?
-	       now_ms() + (uint64_t)cfg->wait_timeout * 1000 : 0;
+	if (cfg->set & OPT(WAIT_TIMEOUT))
+		return now_ms() + (uint64_t)cfg->wait_timeout * 1000;
+	return dflt ? now_ms() + (uint64_t)dflt * 1000 : 0;
 }
 
 /* Sleep a little; false when the wait must end (signal or deadline). */
@@ -423,13 +451,17 @@ static void cancel_connect(struct rnl *r, const char *name, uint64_t deadline)
 /*
  * The devices of a new controller: wait for its first namespace scan and
  * replace *@ctrl by what RBLK_CMD_GET says of it then.  0, or an error
- * with r->msg set, the controller deleted.
+ * with r->msg set, the controller deleted.  Without --wait-timeout, a
+ * scan not done within CONNECT_WAIT_DEFAULT is 0 too, with what it found
+ * so far and a warning: the controller exists, as nvme-cli's connect
+ * has it (@what names it in the warning).
  */
 static int wait_scanned(struct rnl *r, const struct cfg *cfg,
-			struct ctrl_info *ctrl)
+			struct ctrl_info *ctrl, const char *what)
 {
 	struct cfg dev = { .set = OPT(DEVICE), .device = ctrl->name };
-	uint64_t deadline = wait_deadline(cfg);
+	uint64_t deadline = wait_deadline(cfg, CONNECT_WAIT_DEFAULT);
+	bool bounded = cfg->set & OPT(WAIT_TIMEOUT);
 	struct ctrl_info c;
 	int ret;
 
@@ -445,8 +477,16 @@ static int wait_scanned(struct rnl *r, const struct cfg *cfg,
 			return ret;
 		if (c.scanned)
 			break;
+		if (!bounded && now_ms() >= deadline) {
+			fprintf(stderr,
+				"nvmecfg: %s: %s: namespace scan not done after %d s: the controller stays, its devices appear when the scan ends (--wait-timeout SEC to wait for them)\n",
+				what, c.name, CONNECT_WAIT_DEFAULT);
+			rnl_ctrl_free(ctrl);
+			*ctrl = c;
+			return 0;
+		}
 		rnl_ctrl_free(&c);
-		if (!wait_tick(deadline)) {
+		if (!wait_tick(bounded ? deadline : 0)) {
 			ret = interrupted ? -EINTR : -ETIMEDOUT;
 			set_msg(r, interrupted ? "interrupted" :
 				"namespace scan not done within --wait-timeout");
@@ -459,7 +499,7 @@ static int wait_scanned(struct rnl *r, const struct cfg *cfg,
 	/* The kernel scanned for it: a controller without it is no use. */
 	if ((cfg->set & OPT(NSID)) && !ctrl->nr_ns) {
 		set_msg(r, "namespace not found or not usable");
-		cancel_connect(r, ctrl->name, deadline);
+		cancel_connect(r, ctrl->name, bounded ? deadline : 0);
 		rnl_ctrl_free(ctrl);
 		return -ENODEV;
 	}
@@ -468,7 +508,7 @@ static int wait_scanned(struct rnl *r, const struct cfg *cfg,
 
 /* rnl_connect() and wait_scanned(): a connect as the user sees it. */
 static int connect_wait(struct rnl *r, const struct cfg *cfg,
-			struct ctrl_info *ctrl)
+			struct ctrl_info *ctrl, const char *what)
 {
 	int ret;
 
@@ -476,7 +516,7 @@ static int connect_wait(struct rnl *r, const struct cfg *cfg,
 	if (ret)
 		return ret;
 	catch_signals();
-	return wait_scanned(r, cfg, ctrl);
+	return wait_scanned(r, cfg, ctrl, what);
 }
 
 /*
@@ -528,7 +568,7 @@ static int do_connect(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 	if (ret)
 		goto out;
 	warn_identity(cmd->name, &h);
-	ret = connect_wait(r, cfg, &ctrl);
+	ret = connect_wait(r, cfg, &ctrl, cmd->name);
 	if (ret) {
 		int rc = report(cmd->name, NULL, r, ret, true, &h, NULL);
 
@@ -553,15 +593,29 @@ static bool gone(int err)
 	return err == -ENODEV || err == -EALREADY;
 }
 
+/* Whether @s is one of the comma-separated @list (nvme-cli's -n a,b). */
+static bool in_list(const char *list, const char *s)
+{
+	size_t n = strlen(s);
+
+	for (;;) {
+		if (!strncmp(list, s, n) && (list[n] == ',' || !list[n]))
+			return true;
+		list = strchr(list, ',');
+		if (!list++)
+			return false;
+	}
+}
+
 /*
- * Every controller, or every one of subsystem @nqn: nvme-cli's
+ * Every controller, or every one of subsystems @nqn ("NQN,NQN..."): nvme-cli's
  * disconnect -n and disconnect-all, built from list and disconnect; then
  * wait until all of them are gone.
  */
 static int disconnect_many(const struct cmd *cmd, struct rnl *r,
 			   const struct cfg *cfg, const char *nqn)
 {
-	uint64_t deadline = wait_deadline(cfg);
+	uint64_t deadline = wait_deadline(cfg, 0);
 	struct ctrl_info *ctrls;
 	const char **names;
 	int ret, rc = EXIT_OK;
@@ -579,7 +633,7 @@ static int disconnect_many(const struct cmd *cmd, struct rnl *r,
 	for (i = 0; i < nr; i++) {
 		struct cfg one = { .set = OPT(DEVICE) };
 
-		if (nqn && strcmp(ctrls[i].subsysnqn, nqn))
+		if (nqn && !in_list(nqn, ctrls[i].subsysnqn))
 			continue;
 		one.device = ctrls[i].name;
 		ret = rnl_disconnect(r, &one);
@@ -641,39 +695,108 @@ static int refuse_ns(const struct cmd *cmd, struct rnl *r,
 	return n ? EXIT_USAGE : EXIT_OK;
 }
 
+/*
+ * The devices of disconnect, "NAME" or nvme-cli's "NAME,NAME,...", one by
+ * one into @one; NULL after the last.  @list is consumed.
+ */
+static const char *next_name(char **list, struct cfg *one)
+{
+	char *name = strsep(list, ",");
+
+	if (!name)
+		return NULL;
+	if (!strncmp(name, "/dev/", 5))
+		name += 5;
+	one->device = name;
+	return name;
+}
+
 static int do_disconnect(const struct cmd *cmd, struct rnl *r,
 			 struct cfg *cfg)
 {
-	char name[RBLK_DISK_NAME_LEN] = "";
-	const char *names[] = { name };
+	char list[4096], *p;
+	const char **names;
 	struct ctrl_info c;
-	int ret;
+	struct cfg one;
+	size_t nr = 1, nr_wait = 0;
+	int ret, rc = EXIT_OK;
 
 	ret = open_nl(r);
 	if (ret)
 		return ret;
 	if (cfg->set & OPT(NQN))
 		return disconnect_many(cmd, r, cfg, cfg->nqn);
-	if (rnl_names_ns(cfg) && !(cfg->set & OPT(FORCE))) {
-		ret = refuse_ns(cmd, r, cfg);
-		if (ret)
-			return ret;
+	if (cfg->set & OPT(DEVICE)) {
+		if (strlen(cfg->device) >= sizeof(list)) {
+			fprintf(stderr, "nvmecfg: %s: too many devices\n",
+				cmd->name);
+			return EXIT_USAGE;
+		}
+		for (p = strchr(cfg->device, ','); p; p = strchr(p + 1, ','))
+			nr++;
 	}
-	/* The controller, to wait for: a namespace goes before it does. */
-	if (!rnl_get(r, cfg, &c)) {
-		snprintf(name, sizeof(name), "%s", c.name);
-		rnl_ctrl_free(&c);
+	/*
+	 * A namespace's name removes its controller's other namespaces
+	 * too: refused, unless --force, before anything is disconnected.
+	 */
+	one = *cfg;
+	if (cfg->set & OPT(DEVICE))
+		snprintf(list, sizeof(list), "%s", cfg->device);
+	for (p = list; !(cfg->set & OPT(FORCE));) {
+		if ((cfg->set & OPT(DEVICE)) && !next_name(&p, &one))
+			break;
+		if (rnl_names_ns(&one)) {
+			ret = refuse_ns(cmd, r, &one);
+			if (ret)
+				return ret;
+		}
+		if (!(cfg->set & OPT(DEVICE)))
+			break;
 	}
-	ret = rnl_disconnect(r, cfg);
-	if (ret)
-		return kernel_error(cmd, r, ret);
-	if (!name[0])
-		return EXIT_OK;
-	catch_signals();
-	ret = wait_gone(r, names, 1, wait_deadline(cfg));
-	if (ret)
-		return kernel_error(cmd, r, ret);
-	return EXIT_OK;
+	names = calloc(nr, sizeof(*names) + RBLK_DISK_NAME_LEN);
+	if (!names)
+		return kernel_error(cmd, r, -ENOMEM);
+	one = *cfg;
+	if (cfg->set & OPT(DEVICE))
+		snprintf(list, sizeof(list), "%s", cfg->device);
+	for (p = list;;) {
+		char *name = (char *)(names + nr) + nr_wait * RBLK_DISK_NAME_LEN;
+		char what[64];
+		bool got;
+
+		if ((cfg->set & OPT(DEVICE)) && !next_name(&p, &one))
+			break;
+		/* The controller, to wait for: a namespace goes before it. */
+		got = !rnl_get(r, &one, &c);
+		if (got) {
+			snprintf(name, RBLK_DISK_NAME_LEN, "%s", c.name);
+			rnl_ctrl_free(&c);
+		}
+		ret = rnl_disconnect(r, &one);
+		if (!ret && got) {
+			names[nr_wait++] = name;
+		} else if (ret) {
+			snprintf(what, sizeof(what), "%s: %s", cmd->name,
+				 (one.set & OPT(DEVICE)) ? one.device : "--index");
+			ret = report(cmd->name, nr > 1 ? what : NULL, r, ret,
+				     false, NULL, NULL);
+			if (rc == EXIT_OK)
+				rc = ret;
+		}
+		if (!(cfg->set & OPT(DEVICE)))
+			break;
+	}
+	if (nr_wait) {
+		catch_signals();
+		ret = wait_gone(r, names, nr_wait, wait_deadline(cfg, 0));
+		if (ret) {
+			ret = kernel_error(cmd, r, ret);
+			if (rc == EXIT_OK)
+				rc = ret;
+		}
+	}
+	free(names);
+	return rc;
 }
 
 /*
@@ -958,30 +1081,79 @@ static void short_log_warning(const char *name, const struct disc_log *log)
 			name, log->numrec, log->nr);
 }
 
-static int do_discover(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
+static int queue_targets(const struct cmd *cmd, const struct cfg *cfg,
+			 struct conf *conf, struct conf_queue *q);
+
+/*
+ * One discovery controller's log, printed; @where: the file and line
+ * that named it, "" for -a.  *@opened: netlink is open.
+ */
+static int discover_one(const struct cmd *cmd, struct rnl *r,
+			const struct cfg *target, const char *where,
+			bool *opened)
 {
+	char what[RBLK_TRADDR_MAX_LEN + 512];
+	struct cfg cfg = *target;	/* points into h */
 	struct disc_log log;
 	struct host_info h;
 	int ret;
 
-	ret = resolve_host(cmd->name, cfg, &h);
+	ret = resolve_host(cmd->name, &cfg, &h);
 	if (!ret)
-		ret = default_key(cmd->name, cfg, &h);
-	if (!ret)
+		ret = default_key(cmd->name, &cfg, &h);
+	if (!ret && !*opened) {
 		ret = open_nl(r);
+		*opened = !ret;
+	}
 	if (ret)
 		goto out;
-	ret = rnl_discover(r, cfg, &log);
+	if (where[0])
+		snprintf(what, sizeof(what), "%s: %s port %s (%s)", cmd->name,
+			 cfg.traddr, cfg.trsvcid ?: "4420", where);
+	ret = rnl_discover(r, &cfg, &log);
 	if (ret) {
-		ret = report(cmd->name, NULL, r, ret, true, &h, NULL);
+		ret = report(cmd->name, where[0] ? what : NULL, r, ret, true,
+			     &h, where[0] ? &cfg : NULL);
 		goto out;
 	}
 	short_log_warning(cmd->name, &log);
-	print_discover(stdout, cfg->format, &log);
+	print_discover(stdout, cfg.format, &log);
 	rnl_disc_free(&log);
 out:
 	host_forget_key(&h);
 	return ret;
+}
+
+/*
+ * nvme discover: the log of -a's discovery controller, else of each one
+ * config.json and discovery.conf name, as connect-all reads them.
+ */
+static int do_discover(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
+{
+	struct conf_queue q = { 0 };
+	bool opened = false;
+	int ret, rc = EXIT_OK;
+	struct conf conf;
+	size_t i;
+
+	ret = queue_targets(cmd, cfg, &conf, &q);
+	if (ret)
+		return ret;
+	for (i = 0; i < q.nr && !interrupted; i++) {
+		ret = discover_one(cmd, r, &q.d[i]->cfg, q.d[i]->where,
+				   &opened);
+		/* As connect-all's: a failed request over a usage error. */
+		if (ret && (rc == EXIT_OK ||
+			    (rc == EXIT_USAGE && ret == EXIT_KERNEL)))
+			rc = ret;
+		if (ret == EXIT_NOMODULE)
+			break;
+	}
+	if (conf.errors && rc != EXIT_KERNEL)
+		rc = EXIT_USAGE;
+	conf_queue_free(&q);
+	conf_free(&conf);
+	return rc;
 }
 
 /* --- connect-all --- */
@@ -1002,6 +1174,7 @@ struct connect_all {
 	bool warned;
 	bool key_bad;		/* the default key file: said, unusable */
 	int rc;			/* of the first failure */
+	struct json j;		/* -o json: {"connected": [...]} */
 };
 
 /*
@@ -1162,8 +1335,9 @@ static void connect_all_one(struct connect_all *ca,
 		dup = conf_connected(ca->ctrls, ca->nr_ctrls, &one,
 				     sent_hostnqn(&one, &h));
 		if (dup) {
-			fprintf(stderr, "nvmecfg: %s: already connected (%s)\n",
-				what, dup->name);
+			if (!(ca->defaults->set & OPT(QUIET)))
+				fprintf(stderr, "nvmecfg: %s: already connected (%s)\n",
+					what, dup->name);
 			continue;
 		}
 		ret = ca_default_key(ca, &one, &h);
@@ -1171,10 +1345,11 @@ static void connect_all_one(struct connect_all *ca,
 			ca_fail(ca, ret);
 			continue;
 		}
-		ret = connect_wait(ca->r, &one, &ctrl);
+		ret = connect_wait(ca->r, &one, &ctrl, what);
 		if (ret == -EALREADY) {
-			fprintf(stderr, "nvmecfg: %s: already connected\n",
-				what);
+			if (!(ca->defaults->set & OPT(QUIET)))
+				fprintf(stderr, "nvmecfg: %s: already connected\n",
+					what);
 			continue;
 		}
 		if (ret) {
@@ -1182,11 +1357,15 @@ static void connect_all_one(struct connect_all *ca,
 					   &one));
 			continue;
 		}
-		printf("%s %s %s %s", ctrl.name, e->subnqn, e->traddr,
-		       e->trsvcid);
-		for (k = 0; k < ctrl.nr_ns; k++)
-			printf(" %s", ctrl.ns[k].name);
-		putchar('\n');
+		if (ca->defaults->format == OUT_JSON) {
+			json_connected(&ca->j, &ctrl, e);
+		} else {
+			printf("%s %s %s %s", ctrl.name, e->subnqn, e->traddr,
+			       e->trsvcid);
+			for (k = 0; k < ctrl.nr_ns; k++)
+				printf(" %s", ctrl.ns[k].name);
+			putchar('\n');
+		}
 		hint_multipath(name, ca->r, &ctrl);
 		add_ctrl(ca, &ctrl);
 		rnl_ctrl_free(&ctrl);
@@ -1201,7 +1380,8 @@ out:
  * with -J none) and discovery.conf, in nvme-cli's order, into @conf.
  * EXIT_OK, or the exit code when there is nothing to do.
  */
-static int read_confs(struct conf *conf, const struct cfg *cfg)
+static int read_confs(const struct cmd *cmd, struct conf *conf,
+		      const struct cfg *cfg)
 {
 	char json[512], disc[512];
 	bool no_json = false;
@@ -1218,8 +1398,8 @@ static int read_confs(struct conf *conf, const struct cfg *cfg)
 	if (!no_json) {
 		ret = conf_read_json(conf, json, cfg);
 		if (ret == -ENOENT && (cfg->set & OPT(CONFIG))) {
-			fprintf(stderr, "nvmecfg: connect-all: %s: %s\n",
-				json, strerror(ENOENT));
+			fprintf(stderr, "nvmecfg: %s: %s: %s\n",
+				cmd->name, json, strerror(ENOENT));
 			return EXIT_USAGE;
 		}
 		if (ret == -ENOENT)
@@ -1232,18 +1412,61 @@ static int read_confs(struct conf *conf, const struct cfg *cfg)
 		return EXIT_KERNEL;
 	if (ret == -ENOENT && no_json) {
 		if (cfg->set & OPT(CONFIG))
-			fprintf(stderr, "nvmecfg: connect-all: no -a given and no %s\n",
-				disc);
+			fprintf(stderr, "nvmecfg: %s: no -a given and no %s\n",
+				cmd->name, disc);
 		else
-			fprintf(stderr, "nvmecfg: connect-all: no -a given and no %s or %s\n",
-				disc, json);
+			fprintf(stderr, "nvmecfg: %s: no -a given and no %s or %s\n",
+				cmd->name, disc, json);
 		return EXIT_USAGE;
 	}
 	conf_finish(conf);
 	if (!conf->nr && !conf->errors)
-		fprintf(stderr, "nvmecfg: connect-all: no targets in %s%s%s\n",
-			no_json ? "" : json, no_json || ret == -ENOENT ? "" :
+		fprintf(stderr, "nvmecfg: %s: no targets in %s%s%s\n",
+			cmd->name, no_json ? "" : json,
+			no_json || ret == -ENOENT ? "" :
 			" or ", ret == -ENOENT ? "" : disc);
+	return EXIT_OK;
+}
+
+/*
+ * The discovery controllers to ask into @q: -a's, else those of the
+ * files (read into @conf, which the caller frees).  EXIT_OK, or the exit
+ * code when there is nothing to do.
+ */
+static int queue_targets(const struct cmd *cmd, const struct cfg *cfg,
+			 struct conf *conf, struct conf_queue *q)
+{
+	static char prefix[64];	/* the conf's, for its messages */
+	size_t i;
+	int ret;
+
+	snprintf(prefix, sizeof(prefix), "nvmecfg: %s: ", cmd->name);
+	conf_init(conf, stderr, prefix);
+	if (cfg->set & OPT(TRADDR)) {
+		if (cfg->set & OPT(CONFIG)) {
+			fprintf(stderr,
+				"nvmecfg: %s: --config (-J) names targets: not with --traddr (-a)\n"
+				"Try 'nvmecfg %s --help'.\n",
+				cmd->name, cmd->name);
+			return EXIT_USAGE;
+		}
+		return conf_queue_add(q, cfg, true, NULL) ? EXIT_OK :
+		       EXIT_KERNEL;
+	}
+	ret = read_confs(cmd, conf, cfg);
+	if (ret) {
+		conf_free(conf);
+		return ret;
+	}
+	for (i = 0; i < conf->nr; i++) {
+		if (conf->e[i].ask &&
+		    !conf_queue_add(q, &conf->e[i].cfg, conf->e[i].passes,
+				    conf->e[i].where)) {
+			conf_queue_free(q);
+			conf_free(conf);
+			return EXIT_KERNEL;
+		}
+	}
 	return EXIT_OK;
 }
 
@@ -1256,32 +1479,15 @@ static int do_connect_all(const struct cmd *cmd, struct rnl *r,
 	size_t i, nr;
 	int ret;
 
-	conf_init(&conf, stderr, "nvmecfg: connect-all: ");
-	if (cfg->set & OPT(TRADDR)) {
-		if (cfg->set & OPT(CONFIG)) {
-			fprintf(stderr,
-				"nvmecfg: %s: --config (-J) names targets: not with --traddr (-a)\n"
-				"Try 'nvmecfg %s --help'.\n",
-				cmd->name, cmd->name);
-			return EXIT_USAGE;
-		}
-		if (!conf_queue_add(&ca.q, cfg, true, NULL))
-			return EXIT_KERNEL;
-	} else {
-		ret = read_confs(&conf, cfg);
-		if (ret) {
-			conf_free(&conf);
-			return ret;
-		}
+	ret = queue_targets(cmd, cfg, &conf, &ca.q);
+	if (ret)
+		return ret;
+	if (!(cfg->set & OPT(TRADDR)))
 		ca.conf = &conf;
-		for (i = 0; i < conf.nr; i++) {
-			if (conf.e[i].ask &&
-			    !conf_queue_add(&ca.q, &conf.e[i].cfg,
-					    conf.e[i].passes, conf.e[i].where)) {
-				ca_fail(&ca, EXIT_KERNEL);
-				break;
-			}
-		}
+	if (cfg->format == OUT_JSON) {
+		json_init(&ca.j, stdout, true);
+		json_obj_open(&ca.j, NULL);
+		json_arr_open(&ca.j, "connected");
 	}
 
 	if (ca.q.nr) {
@@ -1312,6 +1518,11 @@ out:
 	 */
 	if (conf.errors && ca.rc != EXIT_KERNEL)
 		ca.rc = EXIT_USAGE;
+	if (cfg->format == OUT_JSON) {
+		json_arr_close(&ca.j);
+		json_obj_close(&ca.j);
+		json_end(&ca.j);
+	}
 	conf_queue_free(&ca.q);
 	free(ca.ctrls);
 	conf_free(&conf);
@@ -1367,64 +1578,124 @@ static int do_monitor(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 	return EXIT_OK;
 }
 
+#define CMD(n, f, a, r, ar, su) \
+	.name = (n), .fn = (f), .allowed = (a), .required = (r), \
+	.args = (ar), .summary = (su)
+
 static const struct cmd cmds[] = {
-	{ "connect", do_connect, CONNECT_OPTS | OPT(OUTPUT) | OPT(HELP),
+	{ CMD("connect", do_connect,
+	  CONNECT_OPTS | OPT(OUTPUT) | OPT(DUMP_CONFIG) | OPT(HELP),
 	  OPT(TRADDR) | OPT(NQN), "-a ADDR -n NQN [OPTIONS]",
-	  "create a controller and a /dev/rblkN per namespace" },
-	{ "connect-all", do_connect_all,
+	  "create a controller and a /dev/rblkN per namespace"),
+	  .ctx = OPTS_CTX_CONNECT, .wait_default = CONNECT_WAIT_WORDS },
+	{ CMD("connect-all", do_connect_all,
 	  TARGET_OPTS | TUNING_OPTS | AUTH_OPTS | OPT(WAIT_TIMEOUT) |
-	  OPT(CONFIG) | OPT(HELP), 0, "[-a ADDR | -J FILE] [OPTIONS]",
-	  "connect every subsystem of discovery logs (-a, or the files)" },
-	{ "disconnect", do_disconnect,
+	  OPT(CONFIG) | OPT(OUTPUT) | OPT(DUMP_CONFIG) | OPT(QUIET) |
+	  OPT(HELP), 0, "[-a ADDR | -J FILE] [OPTIONS]",
+	  "connect every subsystem of discovery logs (-a, or the files)"),
+	  .ctx = OPTS_CTX_DISCOVER, .wait_default = CONNECT_WAIT_WORDS },
+	{ CMD("disconnect", do_disconnect,
 	  DEV_OPTS | OPT(NQN) | OPT(FORCE) | OPT(WAIT_TIMEOUT) | OPT(HELP),
 	  OPT(DEVICE),
-	  "{NAME | -d NAME | --index N | -n NQN} [--force] [--wait-timeout SEC]",
-	  "delete a controller (or a subsystem's) and its devices" },
-	{ "disconnect-all", do_disconnect_all, OPT(WAIT_TIMEOUT) | OPT(HELP),
+	  "{NAME[,NAME...] | -d NAME[,NAME...] | --index N | -n NQN[,NQN...]} [--force] [--wait-timeout SEC]",
+	  "delete controllers (or a subsystem's) and their devices"),
+	  .ctx = OPTS_CTX_DISCONNECT, .lists = true,
+	  .wait_default = "no limit" },
+	{ CMD("disconnect-all", do_disconnect_all, OPT(WAIT_TIMEOUT) | OPT(HELP),
 	  0, "[--wait-timeout SEC]",
-	  "delete every controller and its devices" },
-	{ "reset", do_reset, DEV_OPTS | OPT(HELP), OPT(DEVICE),
+	  "delete every controller and its devices"),
+	  .wait_default = "no limit" },
+	{ CMD("reset", do_reset, DEV_OPTS | OPT(HELP), OPT(DEVICE),
 	  "{NAME | -d NAME | --index N}",
-	  "reset a controller; back once it is live again" },
-	{ "ns-rescan", do_ns_rescan, DEV_OPTS | OPT(HELP), OPT(DEVICE),
+	  "reset a controller; back once it is live again") },
+	{ CMD("ns-rescan", do_ns_rescan, DEV_OPTS | OPT(HELP), OPT(DEVICE),
 	  "{NAME | -d NAME | --index N}",
-	  "scan a controller's namespaces again" },
-	{ "set-iopolicy", do_set_iopolicy,
+	  "scan a controller's namespaces again") },
+	{ CMD("set-iopolicy", do_set_iopolicy,
 	  DEV_OPTS | OPT(IOPOLICY) | OPT(HELP), OPT(DEVICE) | OPT(IOPOLICY),
 	  "{NAME | -d NAME | --index N} --iopolicy POLICY",
-	  "set the I/O policy of a controller's subsystem (multipath)" },
-	{ "list-subsys", do_list_subsys, OPT(OUTPUT) | OPT(HELP), 0,
+	  "set the I/O policy of a controller's subsystem (multipath)") },
+	{ CMD("list-subsys", do_list_subsys, OPT(OUTPUT) | OPT(HELP), 0,
 	  "[-o FORMAT]",
-	  "list the subsystems and the controllers (paths) to each" },
-	{ "list", do_list, OPT(OUTPUT) | OPT(VERBOSE) | OPT(HELP), 0,
+	  "list the subsystems and the controllers (paths) to each") },
+	{ CMD("list", do_list, OPT(OUTPUT) | OPT(VERBOSE) | OPT(HELP), 0,
 	  "[-o FORMAT] [-v]",
-	  "list the controllers and their namespaces" },
-	{ "show", do_show,
+	  "list the controllers and their namespaces") },
+	{ CMD("show", do_show,
 	  DEV_OPTS | OPT(HOSTNQN) | OPT(HOSTID) | OPT(OUTPUT) | OPT(HELP), 0,
 	  "[NAME | -d NAME | --index N] [-o FORMAT]",
-	  "show a controller, or without one the host identity" },
-	{ "show-hostnqn", do_show_hostnqn, OPT(HELP), 0, "",
-	  "print the host NQN connect would use" },
-	{ "show-hostid", do_show_hostid, OPT(HELP), 0, "",
-	  "print the host id connect would use" },
-	{ "gen-hostnqn", do_gen_hostnqn, OPT(HELP), 0, "",
-	  "print the machine's host NQN (DMI UUID), else a random one" },
-	{ "stats", do_stats, DEV_OPTS | OPT(OUTPUT) | OPT(RESET) | OPT(HELP),
+	  "show a controller, or without one the host identity") },
+	{ CMD("show-hostnqn", do_show_hostnqn, OPT(HELP), 0, "",
+	  "print the host NQN connect would use") },
+	{ CMD("show-hostid", do_show_hostid, OPT(HELP), 0, "",
+	  "print the host id connect would use") },
+	{ CMD("gen-hostnqn", do_gen_hostnqn, OPT(HELP), 0, "",
+	  "print the machine's host NQN (DMI UUID), else a random one") },
+	{ CMD("stats", do_stats, DEV_OPTS | OPT(OUTPUT) | OPT(RESET) | OPT(HELP),
 	  OPT(DEVICE), "{NAME | -d NAME | --index N} [-o FORMAT] [--reset]",
-	  "show or reset a namespace's or controller's I/O statistics" },
-	{ "discover", do_discover,
-	  TARGET_OPTS | AUTH_OPTS | OPT(OUTPUT) | OPT(HELP),
-	  OPT(TRADDR), "-a ADDR [OPTIONS]",
-	  "read a discovery controller's log page" },
-	{ "monitor", do_monitor,
+	  "show or reset a namespace's or controller's I/O statistics") },
+	{ CMD("discover", do_discover,
+	  TARGET_OPTS | AUTH_OPTS | TUNING_OPTS | OPT(OUTPUT) | OPT(CONFIG) |
+	  OPT(DUMP_CONFIG) | OPT(QUIET) | OPT(HELP),
+	  0, "[-a ADDR | -J FILE] [OPTIONS]",
+	  "read discovery controllers' log pages (-a, or the files')"),
+	  .ctx = OPTS_CTX_DISCOVER, .refused = TUNING_OPTS,
+	  .refused_why = "discover keeps no controller (connect-all passes it on to what it connects)" },
+	{ CMD("monitor", do_monitor,
 	  OPT(OUTPUT) | OPT(COUNT) | OPT(TIMEOUT) | OPT(HELP), 0,
 	  "[-o FORMAT] [--count N] [--timeout SEC]",
-	  "print controller and namespace events as they happen" },
-	{ "version", do_version, OPT(HELP), 0, "",
-	  "print nvmecfg's and the loaded module's versions (also --version)" },
+	  "print controller and namespace events as they happen") },
+	{ CMD("version", do_version, OPT(HELP), 0, "",
+	  "print nvmecfg's and the loaded module's versions (also --version)") },
 };
 
 #define NR_CMDS	ARRAY_SIZE(cmds)
+
+/*
+ * --dump-config (-O): the controllers there are, as config.json.  The
+ * command opened netlink, or failed before it could (then nothing).
+ */
+static int dump_config(const struct cmd *cmd, struct rnl *r)
+{
+	struct ctrl_info *ctrls;
+	size_t nr;
+	int ret;
+
+	if (!r->sk) {
+		ret = open_nl(r);
+		if (ret)
+			return ret;
+	}
+	ret = rnl_list(r, &ctrls, &nr);
+	if (ret)
+		return kernel_error(cmd, r, ret);
+	print_config(stdout, ctrls, nr);
+	rnl_ctrls_free(ctrls, nr);
+	return EXIT_OK;
+}
+
+/* What opts_parse() cannot tell: a command's refused options, lists. */
+static int check_cmd(const struct cmd *cmd, const struct cfg *cfg)
+{
+	char name[48];
+	int id;
+
+	for (id = 0; id < NR_OPTS; id++) {
+		if (!(cfg->set & cmd->refused & OPT_BIT(id)))
+			continue;
+		fprintf(stderr, "nvmecfg: %s: %s: %s\nTry 'nvmecfg %s --help'.\n",
+			cmd->name, opts_name(id, name, sizeof(name)),
+			cmd->refused_why, cmd->name);
+		return EXIT_USAGE;
+	}
+	if (!cmd->lists && (cfg->set & OPT(DEVICE)) &&
+	    strchr(cfg->device, ',')) {
+		fprintf(stderr, "nvmecfg: %s: one device only, not '%s'\nTry 'nvmecfg %s --help'.\n",
+			cmd->name, opts_shown(cfg->device), cmd->name);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
 
 static const struct cmd *find_cmd(const char *name)
 {
@@ -1442,7 +1713,10 @@ static void cmd_usage(FILE *f, const struct cmd *cmd)
 	fprintf(f, "Usage: nvmecfg %s %s\n", cmd->name, cmd->args);
 	fprintf(f, "%c%s.\n\nOptions:\n",
 		toupper((unsigned char)cmd->summary[0]), cmd->summary + 1);
-	opts_help(f, cmd->allowed);
+	opts_help(f, cmd->allowed & ~cmd->refused);
+	if (cmd->wait_default)
+		fprintf(f, "\n--wait-timeout's default: %s.\n",
+			cmd->wait_default);
 	fprintf(f, "\n%s", exit_help);
 }
 
@@ -1520,8 +1794,8 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	switch (opts_parse(&cfg, argc - 1, argv + 1, cmd->allowed,
-			   cmd->required)) {
+	switch (opts_parse_ctx(&cfg, argc - 1, argv + 1, cmd->allowed,
+			       cmd->required, cmd->ctx)) {
 	case OPTS_HELP:
 		cmd_usage(stdout, cmd);
 		return finish(EXIT_OK);
@@ -1532,9 +1806,20 @@ int main(int argc, char **argv)
 	case OPTS_OK:
 		break;
 	}
+	ret = check_cmd(cmd, &cfg);
+	if (ret)
+		return ret;
 
 	memset(&r, 0, sizeof(r));
 	ret = cmd->fn(cmd, &r, &cfg);
+	/* After what it did, as nvme-cli's; not after a usage error. */
+	if ((cfg.set & OPT(DUMP_CONFIG)) &&
+	    (ret == EXIT_OK || ret == EXIT_KERNEL)) {
+		int rc = dump_config(cmd, &r);
+
+		if (ret == EXIT_OK)
+			ret = rc;
+	}
 	rnl_close(&r);
 	return finish(ret);
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "opts.h"
+#include "util.h"
 
 /*
  * NUM(min, max): a decimal number in [min, max]; the ranges are the UAPI's
@@ -80,8 +81,8 @@ static const struct opt_desc opt_descs[NR_OPTS] = {
 	[OPT_KATO]	= { 'k', "keep-alive-tmo", "SEC",
 			    "keep-alive timeout, 0 off", "5",
 			    NUM(0, RBLK_MAX_KATO) },
-	/* nvme-cli has no short form: its -f is --host-iface. */
-	[OPT_FAST_IO_FAIL_TMO] = { 0, "fast_io_fail_tmo", "SEC",
+	/* nvme-cli's -F since 2.10 (its -f is --host-iface). */
+	[OPT_FAST_IO_FAIL_TMO] = { 'F', "fast_io_fail_tmo", "SEC",
 			    "fail I/O after SEC reconnecting, -1 never", "-1",
 			    NUM(-1, RBLK_MAX_TMO) },
 	[OPT_HOST_TRADDR] = { 'w', "host-traddr", "ADDR",
@@ -110,12 +111,14 @@ static const struct opt_desc opt_descs[NR_OPTS] = {
 	[OPT_TIMEOUT]	= { 0, "timeout", "SEC", "exit after SEC seconds",
 			    NULL, NUM(1, INT32_MAX / 1000) },
 	/*
-	 * Not nvme-cli's: its connect returns before the namespace scan.
-	 * No short form, as the letters left are nvme-cli's for other things.
+	 * Not nvme-cli's: its connect returns once the controller exists,
+	 * before the namespace scan.  No short form, as the letters left
+	 * are nvme-cli's for other things.  The default is the command's:
+	 * cmd_usage() says it.
 	 */
 	[OPT_WAIT_TIMEOUT] = { 0, "wait-timeout", "SEC",
-			    "wait at most SEC for the devices or their removal",
-			    "no limit", NUM(1, INT32_MAX / 1000) },
+			    "wait at most SEC for the devices or their removal, then fail",
+			    NULL, NUM(1, INT32_MAX / 1000) },
 	/* Not nvme-cli's (it writes sysfs): no short form. */
 	[OPT_IOPOLICY]	= { 0, "iopolicy", "POLICY",
 			    "I/O policy of the subsystem", NULL,
@@ -132,6 +135,12 @@ static const struct opt_desc opt_descs[NR_OPTS] = {
 	 */
 	[OPT_FORCE]	= { 0, "force", NULL,
 			    "also by a namespace's name (rblkN, --index): its controller" },
+	/* nvme-cli's -O of connect, connect-all and discover. */
+	[OPT_DUMP_CONFIG] = { 'O', "dump-config", NULL,
+			    "then print the configuration as config.json (no keys)" },
+	/* nvme-cli's, long only since 2.10 (its -S was it before). */
+	[OPT_QUIET]	= { 0, "quiet", NULL,
+			    "do not say what is already connected" },
 	/* nvme-cli's list -v: the subsystem, controller, namespace tree. */
 	[OPT_VERBOSE]	= { 'v', "verbose", NULL,
 			    "detail: subsystems, controllers and namespaces" },
@@ -321,15 +330,32 @@ static enum opts_result set_name(struct cfg *cfg, enum opt_id id,
 			 list);
 }
 
+/*
+ * A device name, or nvme-cli's list of them, "NAME,NAME" (disconnect -d;
+ * the command refuses a list where it takes one device only).
+ */
 static enum opts_result set_device(struct cfg *cfg, const char *val)
 {
+	const char *p, *end;
+	size_t len;
+
 	if (!strncmp(val, "/dev/", 5))
 		val += 5;
-	if (!*val)
-		return usage_err(cfg, "empty device name");
-	if (strlen(val) >= RBLK_DISK_NAME_LEN)
-		return usage_err(cfg, "device name '%s' too long",
-				 opts_shown(val));
+	for (p = val;; p = end + 1) {
+		end = strchr(p, ',');
+		len = end ? (size_t)(end - p) : strlen(p);
+		if (!strncmp(p, "/dev/", 5) && p != val) {
+			p += 5;
+			len -= 5;
+		}
+		if (!len)
+			return usage_err(cfg, "empty device name");
+		if (len >= RBLK_DISK_NAME_LEN)
+			return usage_err(cfg, "device name '%.*s' too long",
+					 (int)len, opts_shown(p));
+		if (!end)
+			break;
+	}
 	cfg->device = val;
 	return OPTS_OK;
 }
@@ -460,6 +486,8 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 	case OPT_RESET:
 	case OPT_VERBOSE:
 	case OPT_FORCE:
+	case OPT_DUMP_CONFIG:
+	case OPT_QUIET:
 	case OPT_HELP:
 	case NR_OPTS:
 		break;
@@ -530,6 +558,88 @@ static int find_short(char c)
 	return -1;
 }
 
+/*
+ * nvme-cli 2.x's options (fabrics.c: NVMF_ARGS and each command's own,
+ * 2.10 to 2.16) that rblk has not.  Letters as 2.16 gives them, but -d,
+ * which is --device of discover and connect-all since 2.10 and was
+ * --disable-sqflow of them all before (still read so in old lines).
+ * Never print their values: some are secrets.
+ */
+#define C	OPTS_CTX_CONNECT
+#define D	OPTS_CTX_DISCOVER
+#define X	OPTS_CTX_DISCONNECT
+#define F	OPTS_CTX_CONF
+#define NO_NBFT	"rblk reads no NBFT (boot firmware table)"
+static const struct opts_foreign foreign_opts[] = {
+	{ "host-iface", 'f', C | D | F, true, C | D | F, OPTS_WHY_IFACE },
+	{ "keyring", 0, 0, true, C | D | F, OPTS_WHY_TLS },
+	/* And the legacy --tls_key ID: '_' and '-' are alike. */
+	{ "tls-key", 0, 0, true, C | D | F, OPTS_WHY_TLS },
+	{ "tls-key-identity", 0, 0, true, C | D | F, OPTS_WHY_TLS },
+	{ "tls", 0, 0, false, C | D | F, OPTS_WHY_TLS },
+	{ "concat", 0, 0, false, C | D | F, OPTS_WHY_CONCAT },
+	{ "hdr-digest", 'g', C | D | F, false, C | D | F, OPTS_WHY_DIGEST },
+	{ "data-digest", 'G', C | D | F, false, C | D | F, OPTS_WHY_DIGEST },
+	{ "disable-sqflow", 'd', C | F, false, C | D | F, OPTS_WHY_SQFLOW },
+	/* An existing persistent discovery controller to ask. */
+	{ "device", 'd', D, true, D | F, OPTS_WHY_PERSISTENT },
+	{ "persistent", 'p', D | F, false, D | F, OPTS_WHY_PERSISTENT },
+	/* "Force persistent discovery controller creation" */
+	{ "force", 0, 0, false, D | F, OPTS_WHY_PERSISTENT },
+	{ "raw", 'r', D | F, true, D | F, "rblk saves no raw log page" },
+	{ "nbft", 0, 0, false, D | F, NO_NBFT },
+	{ "no-nbft", 0, 0, false, D | F, NO_NBFT },
+	{ "nbft-path", 0, 0, true, D | F, NO_NBFT },
+	{ "context", 0, 0, true, C | D | F, OPTS_WHY_CONTEXT },
+	{ "verbose", 'v', C | D | X | F, false, C | D | X | F,
+	  "nvme-cli's log level: rblk logs to the kernel log" },
+	/* nvme connect -J connects what the file lists, without discovery. */
+	{ "config", 'J', C | F, true, C | F,
+	  "connect-all reads config.json (-J)" },
+	/* rblk's on the command line; a line's would be the command line's. */
+	{ "output-format", 'o', F, true, F, "the command line's applies" },
+	{ "quiet", 0, 0, false, F, "the command line's applies" },
+	{ "dump-config", 'O', F, false, F, "the command line's applies" },
+	{ "no-reuse", 0, 0, false, F, "an nvme-cli option" },
+	{ "owner", 0, 0, true, F, "an nvme-cli option" },
+};
+#undef C
+#undef D
+#undef X
+#undef F
+#undef NO_NBFT
+
+const struct opts_foreign *opts_foreign(const char *arg, unsigned int ctx)
+{
+	const char *eq;
+	size_t i, len;
+
+	if (arg[0] != '-' || !arg[1])
+		return NULL;
+	eq = arg[1] == '-' ? strchr(arg + 2, '=') : NULL;
+	len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+	for (i = 0; i < ARRAY_SIZE(foreign_opts); i++) {
+		const struct opts_foreign *f = &foreign_opts[i];
+
+		if (!(f->ctx & ctx))
+			continue;
+		if (arg[1] == '-' ? long_name_eq(arg + 2, len, f->lng) :
+		    (f->shrt && arg[1] == f->shrt && (f->shrt_ctx & ctx)))
+			return f;
+	}
+	return NULL;
+}
+
+const char *opts_foreign_name(const struct opts_foreign *f, unsigned int ctx,
+			      char *buf, size_t len)
+{
+	if (f->shrt && (f->shrt_ctx & ctx))
+		snprintf(buf, len, "--%s (-%c)", f->lng, f->shrt);
+	else
+		snprintf(buf, len, "--%s", f->lng);
+	return buf;
+}
+
 int opts_find(const char *arg)
 {
 	const char *eq;
@@ -553,18 +663,25 @@ enum opts_result opts_set(struct cfg *cfg, enum opt_id id, const char *val)
 	if (opt_descs[id].arg)
 		r = set_opt(cfg, id, val);
 	if (!r)
-		cfg->set |= 1U << id;
+		cfg->set |= OPT_BIT(id);
 	return r;
 }
 
 enum opts_result opts_parse(struct cfg *cfg, int argc, char *const argv[],
-			    unsigned int allowed, unsigned int required)
+			    uint64_t allowed, uint64_t required)
+{
+	return opts_parse_ctx(cfg, argc, argv, allowed, required, 0);
+}
+
+enum opts_result opts_parse_ctx(struct cfg *cfg, int argc,
+				char *const argv[], uint64_t allowed,
+				uint64_t required, unsigned int ctx)
 {
 	/*
 	 * What names the object to act on: a device, or for disconnect also
 	 * a subsystem (every controller of it).
 	 */
-	unsigned int selectors = OPT(DEVICE) | OPT(INDEX);
+	uint64_t selectors = OPT(DEVICE) | OPT(INDEX);
 	bool only_args = false;
 	enum opts_result r;
 	char name[48];
@@ -620,9 +737,17 @@ enum opts_result opts_parse(struct cfg *cfg, int argc, char *const argv[],
 			if (arg[2])
 				val = arg + 2;
 		}
-		if (id < 0 || !(allowed & (1U << id)))
+		if (id < 0 || !(allowed & OPT_BIT(id))) {
+			const struct opts_foreign *f = opts_foreign(arg, ctx);
+
+			if (f)
+				return usage_err(cfg, "%s: %s",
+						 opts_foreign_name(f, ctx, name,
+								   sizeof(name)),
+						 f->why);
 			return usage_err(cfg, "unknown option '%s'",
 					 opts_shown(arg));
+		}
 		opts_name(id, name, sizeof(name));
 
 		if (!opt_descs[id].arg) {
@@ -643,14 +768,14 @@ enum opts_result opts_parse(struct cfg *cfg, int argc, char *const argv[],
 			cfg->set |= OPT(HELP);
 			continue;
 		}
-		if ((selectors & (1U << id)) && (cfg->set & selectors))
+		if ((selectors & OPT_BIT(id)) && (cfg->set & selectors))
 			return usage_err(cfg, "more than one device given");
-		if (cfg->set & (1U << id))
+		if (cfg->set & OPT_BIT(id))
 			return usage_err(cfg, "%s given more than once", name);
 		r = set_opt(cfg, id, val);
 		if (r)
 			return r;
-		cfg->set |= 1U << id;
+		cfg->set |= OPT_BIT(id);
 	}
 
 	/* --help wins over whatever else is wrong or missing. */
@@ -658,7 +783,7 @@ enum opts_result opts_parse(struct cfg *cfg, int argc, char *const argv[],
 		return OPTS_HELP;
 
 	for (id = 0; id < NR_OPTS; id++) {
-		if (!(required & (1U << id)) || (cfg->set & (1U << id)))
+		if (!(required & OPT_BIT(id)) || (cfg->set & OPT_BIT(id)))
 			continue;
 		if (id == OPT_DEVICE) {
 			if (cfg->set & selectors)
@@ -691,7 +816,7 @@ static void names_help(const struct opt_desc *d, char *buf, size_t len)
 	snprintf(buf + n, len - n, "}");
 }
 
-void opts_help(FILE *f, unsigned int allowed)
+void opts_help(FILE *f, uint64_t allowed)
 {
 	char left[48], range[64];
 	int id;
@@ -699,7 +824,7 @@ void opts_help(FILE *f, unsigned int allowed)
 	for (id = 0; id < NR_OPTS; id++) {
 		const struct opt_desc *d = &opt_descs[id];
 
-		if (!(allowed & (1U << id)))
+		if (!(allowed & OPT_BIT(id)))
 			continue;
 		if (d->shrt)
 			snprintf(left, sizeof(left), "-%c, --%s%s%s", d->shrt,
@@ -722,7 +847,7 @@ void opts_help(FILE *f, unsigned int allowed)
 
 void opts_merge(struct cfg *dst, const struct cfg *def)
 {
-	unsigned int add = def->set & ~dst->set;
+	uint64_t add = def->set & ~dst->set;
 
 #define MERGE(opt, field)					\
 	do {							\
@@ -755,7 +880,8 @@ void opts_merge(struct cfg *dst, const struct cfg *def)
 #undef MERGE
 	dst->set |= add & ~(OPT(DEVICE) | OPT(INDEX) | OPT(COUNT) |
 			    OPT(TIMEOUT) | OPT(CONFIG) | OPT(RESET) |
-			    OPT(FORCE) | OPT(HELP));
+			    OPT(FORCE) | OPT(DUMP_CONFIG) | OPT(QUIET) |
+			    OPT(HELP));
 }
 
 /* The option an attribute of our requests comes from, or -1. */

@@ -46,16 +46,20 @@ enum opt_id {
 	OPT_RESET,
 	OPT_VERBOSE,
 	OPT_FORCE,	/* disconnect: a namespace's name for its controller */
+	OPT_DUMP_CONFIG,	/* -O: the configuration as config.json */
+	OPT_QUIET,	/* connect-all: no "already connected" */
 	OPT_HELP,
 	NR_OPTS,
 };
 
-#define OPT(x)		(1U << OPT_##x)
-_Static_assert(NR_OPTS <= 32, "an option is a bit of an unsigned int");
+/* A set of options: a bit each. */
+#define OPT(x)		(1ULL << OPT_##x)
+#define OPT_BIT(id)	(1ULL << (id))
+_Static_assert(NR_OPTS <= 64, "an option is a bit of a uint64_t");
 
 /* Everything a command line can say; cfg->set tells what it did say. */
 struct cfg {
-	unsigned int set;
+	uint64_t set;
 	const char *traddr;
 	const char *trsvcid;
 	const char *nqn;
@@ -92,7 +96,7 @@ struct cfg {
 	uint32_t index;		/* of a namespace, rblkN */
 	uint32_t count;
 	uint32_t timeout;
-	uint32_t wait_timeout;	/* 0: wait as long as it takes */
+	uint32_t wait_timeout;	/* with OPT(WAIT_TIMEOUT) only */
 	uint8_t iopolicy;	/* enum rblk_iopolicy */
 	const char *config;	/* -J: a config.json, or "none" */
 	char err[256];
@@ -110,10 +114,63 @@ enum opts_result {
  * @required: OPT() bits of the options it cannot do without
  */
 enum opts_result opts_parse(struct cfg *cfg, int argc, char *const argv[],
-			    unsigned int allowed, unsigned int required);
+			    uint64_t allowed, uint64_t required);
+
+/*
+ * The nvme-cli command a command line or a discovery.conf line is read
+ * as: which of nvme-cli's options rblk has not it knows (opts_foreign()).
+ */
+enum opts_ctx {
+	OPTS_CTX_CONNECT	= 1 << 0,	/* nvme connect */
+	OPTS_CTX_DISCOVER	= 1 << 1,	/* nvme discover, connect-all */
+	OPTS_CTX_DISCONNECT	= 1 << 2,	/* nvme disconnect */
+	OPTS_CTX_CONF		= 1 << 3,	/* a line of discovery.conf */
+};
+
+/*
+ * opts_parse() of nvme-cli command @ctx (0: none): an option nvme-cli
+ * takes there and rblk has not is refused with opts_foreign()'s reason,
+ * "--hdr-digest (-g): digests are NVMe/TCP's", rather than as unknown.
+ */
+enum opts_result opts_parse_ctx(struct cfg *cfg, int argc,
+				char *const argv[], uint64_t allowed,
+				uint64_t required, unsigned int ctx);
+
+/*
+ * nvme-cli 2.x's options that rblk has not, one table for the command
+ * line (refused) and discovery.conf (ignored, with a warning), with the
+ * reason both give; config.json's keys of the same name give the same
+ * reasons (OPTS_WHY_*).
+ */
+struct opts_foreign {
+	const char *lng;
+	char shrt;		/* 0: long form only */
+	unsigned int shrt_ctx;	/* where nvme-cli gives it that letter */
+	bool arg;		/* takes a value */
+	unsigned int ctx;	/* the nvme-cli commands that take it */
+	const char *why;
+};
+
+#define OPTS_WHY_TLS		"TLS is NVMe/TCP's"
+#define OPTS_WHY_DIGEST		"digests are NVMe/TCP's"
+#define OPTS_WHY_PERSISTENT	"rblk keeps no discovery controller connected"
+#define OPTS_WHY_IFACE		"rblk binds by --host-traddr, else by routing"
+#define OPTS_WHY_SQFLOW		"rblk keeps SQ flow control"
+#define OPTS_WHY_CONCAT		"secure concatenation is NVMe/TCP's"
+#define OPTS_WHY_CONTEXT	"rblk has no nvme-cli --context"
+
+/*
+ * The foreign option argument @arg ("--name", "--name=VALUE", "-x",
+ * "-xVALUE") names in nvme-cli command @ctx, or NULL.
+ */
+const struct opts_foreign *opts_foreign(const char *arg, unsigned int ctx);
+
+/* "--hdr-digest (-g)": how messages name @f; @buf of 48 bytes. */
+const char *opts_foreign_name(const struct opts_foreign *f, unsigned int ctx,
+			      char *buf, size_t len);
 
 /* One help line per option in @allowed. */
-void opts_help(FILE *f, unsigned int allowed);
+void opts_help(FILE *f, uint64_t allowed);
 
 /* "--traddr (-a)": how messages name option @id; @buf of 48 bytes. */
 const char *opts_name(enum opt_id id, char *buf, size_t len);

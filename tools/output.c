@@ -426,6 +426,8 @@ const char *id_source_name(enum id_source src)
 		return "option";
 	case ID_FILE:
 		return "file";
+	case ID_ENV:
+		return "env";
 	case ID_HOSTNQN:
 		return "hostnqn";
 	case ID_DMI:
@@ -577,6 +579,107 @@ void print_connect(FILE *f, enum out_format fmt, const struct ctrl_info *c)
 	json_str(&j, "name", c->name);
 	json_namespaces(&j, c);
 	json_obj_close(&j);
+	json_end(&j);
+}
+
+void json_connected(struct json *j, const struct ctrl_info *c,
+		    const struct disc_entry *e)
+{
+	json_obj_open(j, NULL);
+	json_str(j, "device", c->name);
+	json_u64(j, "index", c->index);
+	json_str(j, "name", c->name);
+	json_str(j, "subsysnqn", e->subnqn);
+	json_str(j, "transport", "rdma");
+	json_str(j, "traddr", e->traddr);
+	json_str(j, "trsvcid", e->trsvcid);
+	json_namespaces(j, c);
+	json_obj_close(j);
+}
+
+/* Whether controller @i of @ctrls is the first of its host (@sub: and subsystem). */
+static bool first_of(const struct ctrl_info *ctrls, size_t i, bool sub)
+{
+	size_t k;
+
+	for (k = 0; k < i; k++) {
+		if (ctrls[k].state == RBLK_STATE_DELETING ||
+		    strcmp(ctrls[k].hostnqn, ctrls[i].hostnqn) ||
+		    memcmp(ctrls[k].hostid, ctrls[i].hostid,
+			   sizeof(ctrls[i].hostid)))
+			continue;
+		if (!sub || !strcmp(ctrls[k].subsysnqn, ctrls[i].subsysnqn))
+			return false;
+	}
+	return true;
+}
+
+static bool same_host(const struct ctrl_info *a, const struct ctrl_info *b)
+{
+	return !strcmp(a->hostnqn, b->hostnqn) &&
+	       !memcmp(a->hostid, b->hostid, sizeof(a->hostid));
+}
+
+static void config_port(struct json *j, const struct ctrl_info *c)
+{
+	json_obj_open(j, NULL);
+	json_str(j, "transport", "rdma");
+	json_str(j, "traddr", c->traddr);
+	json_str(j, "trsvcid", c->trsvcid);
+	if (c->host_traddr[0])
+		json_str(j, "host_traddr", c->host_traddr);
+	json_u64(j, "nr_io_queues", c->nr_io_queues);
+	json_u64(j, "queue_size", c->queue_size);
+	json_u64(j, "keep_alive_tmo", c->kato);
+	json_u64(j, "reconnect_delay", c->reconnect_delay);
+	json_s64(j, "ctrl_loss_tmo", c->ctrl_loss_tmo);
+	/* -1, off, is the kernel's default: libnvme's 0, not set. */
+	if (c->fast_io_fail_tmo >= 0)
+		json_s64(j, "fast_io_fail_tmo", c->fast_io_fail_tmo);
+	if (c->has_tos)
+		json_u64(j, "tos", c->tos);
+	json_obj_close(j);
+}
+
+void print_config(FILE *f, const struct ctrl_info *ctrls, size_t nr)
+{
+	char uuid[40];
+	struct json j;
+	size_t h, s, p;
+
+	json_init(&j, f, true);
+	json_arr_open(&j, NULL);
+	for (h = 0; h < nr; h++) {
+		if (ctrls[h].state == RBLK_STATE_DELETING ||
+		    !first_of(ctrls, h, false))
+			continue;
+		json_obj_open(&j, NULL);
+		json_str(&j, "hostnqn", ctrls[h].hostnqn);
+		json_str(&j, "hostid",
+			 uuid_str(ctrls[h].hostid, uuid, sizeof(uuid)));
+		json_arr_open(&j, "subsystems");
+		for (s = h; s < nr; s++) {
+			if (ctrls[s].state == RBLK_STATE_DELETING ||
+			    !same_host(&ctrls[s], &ctrls[h]) ||
+			    !first_of(ctrls, s, true))
+				continue;
+			json_obj_open(&j, NULL);
+			json_str(&j, "nqn", ctrls[s].subsysnqn);
+			json_arr_open(&j, "ports");
+			for (p = s; p < nr; p++) {
+				if (ctrls[p].state != RBLK_STATE_DELETING &&
+				    same_host(&ctrls[p], &ctrls[s]) &&
+				    !strcmp(ctrls[p].subsysnqn,
+					    ctrls[s].subsysnqn))
+					config_port(&j, &ctrls[p]);
+			}
+			json_arr_close(&j);
+			json_obj_close(&j);
+		}
+		json_arr_close(&j);
+		json_obj_close(&j);
+	}
+	json_arr_close(&j);
 	json_end(&j);
 }
 
@@ -1520,6 +1623,10 @@ static void show_from(FILE *f, enum id_source src, const char *file,
 	switch (src) {
 	case ID_FILE:
 		show_kv(f, 2, "from", "file %s", SAFE(file));
+		break;
+	case ID_ENV:
+		show_kv(f, 2, "from", "env %s", file == h->nqn_file ?
+			"LIBNVME_HOSTNQN" : "LIBNVME_HOSTID");
 		break;
 	case ID_DMI:
 		show_kv(f, 2, "from", "dmi %s (derived from DMI product UUID)",

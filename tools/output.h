@@ -145,6 +145,18 @@ void print_list_verbose(FILE *f, enum out_format fmt,
 void print_show(FILE *f, enum out_format fmt, const struct ctrl_info *c);
 void print_stats(FILE *f, enum out_format fmt, const struct stats_info *st);
 void print_discover(FILE *f, enum out_format fmt, const struct disc_log *log);
+/*
+ * connect-all -o json: controller @c made for log record @e, an object
+ * of the array open in @j.
+ */
+void json_connected(struct json *j, const struct ctrl_info *c,
+		    const struct disc_entry *e);
+/*
+ * --dump-config: the controllers @ctrls (not those being deleted) as
+ * nvme-cli's config.json, hosts, their subsystems and ports, with the
+ * options in use; no DH-HMAC-CHAP key.  connect-all -J reads it back.
+ */
+void print_config(FILE *f, const struct ctrl_info *ctrls, size_t nr);
 /* nvmecfg show without a device: the identity connect would use. */
 void print_host(FILE *f, enum out_format fmt, const struct host_info *h);
 /* One line per event: monitor output is read as it comes. */

@@ -11,6 +11,8 @@ trap 'rm -f "$OUT".*; rm -rf "$ROOT"' EXIT
 mkdir -p "$ROOT/etc/nvme"
 # Hermetic: not this host's /etc/nvme (the cases below say which files).
 export NVMECFG_TEST_ROOT="$ROOT/none"
+# libnvme's stand-ins for the files: only where a case sets them.
+unset LIBNVME_HOSTNQN LIBNVME_HOSTID
 
 n=0
 # expect NAME RC PATTERN CMD...: CMD exits RC, and stdout+stderr match the
@@ -36,7 +38,7 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..196"
+echo "1..252"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
@@ -124,7 +126,7 @@ expect missing_value_not_swallowed 2 '--traddr \(-a\) needs a value' \
 	$NVMECFG connect --traddr -n X
 expect missing_value_last 2 '--nqn \(-n\) needs a value' \
 	$NVMECFG connect -a 10.99.0.1 --nqn
-expect short_f_gone 2 "unknown option '-f'" \
+expect short_f_host_iface 2 "^nvmecfg: connect: --host-iface \\(-f\\): rblk binds by --host-traddr, else by routing\$" \
 	$NVMECFG connect -a 10.99.0.1 -n $NQN -f 5
 expect tos_range 2 '--tos \(-T\): 256 is out of range 0-255' \
 	$NVMECFG connect -a 10.99.0.1 -n $NQN -T 256
@@ -586,6 +588,112 @@ for c in connect connect-all discover; do
 done
 ccheck completion_dhchap_no_values "" nvmecfg connect-all -S ''
 
+
+# nvme-cli 2.x's options that rblk has not: the command line refuses each
+# with the reason discovery.conf's warning gives for it (one table).
+# FOREIGN: "nvme-cli command|argument as given|name in the messages".
+CONF=$ROOT/etc/nvme/discovery.conf
+for f in "connect-all|-f eth0|--host-iface (-f)" \
+	 "connect-all|--keyring=kr|--keyring" \
+	 "connect-all|--tls-key x|--tls-key" \
+	 "connect-all|--tls_key 1|--tls-key" \
+	 "connect-all|--tls-key-identity x|--tls-key-identity" \
+	 "connect-all|--tls|--tls" \
+	 "connect-all|--concat|--concat" \
+	 "connect-all|-g|--hdr-digest (-g)" \
+	 "connect-all|--data-digest|--data-digest (-G)" \
+	 "connect-all|--disable-sqflow|--disable-sqflow" \
+	 "connect-all|-p|--persistent (-p)" \
+	 "connect-all|--force|--force" \
+	 "connect-all|-r /tmp/x|--raw (-r)" \
+	 "connect-all|--nbft|--nbft" \
+	 "connect-all|--no-nbft|--no-nbft" \
+	 "connect-all|--nbft-path /x|--nbft-path" \
+	 "connect-all|--context ctx|--context" \
+	 "connect-all|-v|--verbose (-v)"; do
+	o=$(echo "$f" | cut -d'|' -f2)
+	name=$(echo "$f" | cut -d'|' -f3)
+	printf -- '-a 10.99.0.1 %s\n' "$o" > "$CONF"
+	why=$($R $NVMECFG connect-all -J none 2>&1 | sed -n "s/^nvmecfg: connect-all: .*:1: warning: ignoring [^:]*: //p")
+	# shellcheck disable=SC2086 # $o is words
+	expect "refused_$(echo "$o" | tr -c 'a-z\n' _ | sed 's/^_*//')" 2 \
+		"^nvmecfg: connect-all: $(echo "$name: $why" | sed 's/[()]/\\&/g')\$" \
+		$NVMECFG connect-all -a 10.99.0.1 $o
+done
+rm -f "$CONF"
+expect refused_why_same_discover 2 "^nvmecfg: discover: --hdr-digest \\(-g\\): digests are NVMe/TCP's\$" \
+	$NVMECFG discover -a 10.99.0.1 -g
+# Per command, as nvme-cli's: -d is discover's --device, connect's old
+# --disable-sqflow; -J of connect connects without discovery.
+expect refused_discover_device 2 "^nvmecfg: discover: --device \\(-d\\): rblk keeps no discovery controller connected\$" \
+	$NVMECFG discover -a 10.99.0.1 -d nvme0
+expect refused_connect_sqflow 2 "^nvmecfg: connect: --disable-sqflow \\(-d\\): rblk keeps SQ flow control\$" \
+	$NVMECFG connect -a 10.99.0.1 -n $NQN -d
+expect refused_connect_config 2 "^nvmecfg: connect: --config \\(-J\\): connect-all reads config.json \\(-J\\)\$" \
+	$NVMECFG connect -a 10.99.0.1 -n $NQN -J /etc/nvme/config.json
+expect refused_connect_tls 2 "^nvmecfg: connect: --tls: TLS is NVMe/TCP's\$" \
+	$NVMECFG connect -a 10.99.0.1 -n $NQN --tls
+expect refused_disconnect_verbose 2 "^nvmecfg: disconnect: --verbose \\(-v\\): nvme-cli's log level: rblk logs to the kernel log\$" \
+	$NVMECFG disconnect rblk-ctrl0 -v
+# Not nvme-cli's for that command: unknown, as before.
+expect connect_persistent_unknown 2 "connect: unknown option '-p'" \
+	$NVMECFG connect -a 10.99.0.1 -n $NQN -p
+expect show_host_iface_unknown 2 "show: unknown option '-f'" \
+	$NVMECFG show -f eth0
+# Its tuning options shape a discovery controller discover does not keep.
+expect discover_tuning_refused 2 "^nvmecfg: discover: --nr-io-queues \\(-i\\): discover keeps no controller" \
+	$NVMECFG discover -a 10.99.0.1 -i 4
+expect discover_tuning_not_in_help 0 '^absent$' \
+	sh -c "$NVMECFG discover --help | grep -q -- --nr-io-queues || echo absent"
+expect fast_io_fail_short 2 "^nvmecfg: connect: --fast_io_fail_tmo \\(-F\\): 'x' is not a number\$" \
+	$NVMECFG connect -a 10.99.0.1 -n $NQN -F x
+expect help_dump_config 0 '^  -O, --dump-config ' $NVMECFG connect-all --help
+expect help_quiet 0 '^      --quiet ' $NVMECFG connect-all --help
+expect help_wait_default 0 "^--wait-timeout's default: 30 \\(connect then returns" \
+	$NVMECFG connect --help
+expect help_wait_default_disconnect 0 "^--wait-timeout's default: no limit" \
+	$NVMECFG disconnect --help
+expect dump_config_not_list 2 "list: unknown option '-O'" $NVMECFG list -O
+# disconnect -d NAME,NAME (nvme-cli's): each name checked; one device
+# elsewhere.
+expect disconnect_list_empty 2 "disconnect: empty device name" \
+	$NVMECFG disconnect -d rblk-ctrl0,,rblk-ctrl1
+expect disconnect_list_long_name 2 "device name 'rblk-ctrl0123456789012345678901234' too long" \
+	$NVMECFG disconnect -d rblk-ctrl0,rblk-ctrl0123456789012345678901234
+expect show_one_device 2 "^nvmecfg: show: one device only, not 'rblk0,rblk1'\$" \
+	$NVMECFG show rblk0,rblk1
+expect reset_one_device 2 "reset: one device only" $NVMECFG reset -d rblk-ctrl0,rblk-ctrl1
+# discover without -a reads the files, as connect-all.
+JSON=$ROOT/etc/nvme/config.json
+rm -f "$CONF" "$JSON"
+expect discover_no_files 2 "^nvmecfg: discover: no -a given and no $CONF or $JSON\$" \
+	$R $NVMECFG discover
+printf -- '-a 10.99.0.1 --frob\n' > "$CONF"
+expect discover_conf_bad_line 2 "^nvmecfg: discover: $CONF:1: unknown option '--frob'; line skipped\$" \
+	$R $NVMECFG discover
+printf -- '-a 10.99.0.1 -g\n' > "$CONF"
+expect discover_conf_warning 0 "^nvmecfg: discover: $CONF:1: warning: ignoring --hdr-digest \\(-g\\): digests are NVMe/TCP's\$" \
+	sh -c "$R $NVMECFG discover 2>&1; true"
+expect discover_config_and_traddr 2 "discover: --config \\(-J\\) names targets: not with --traddr \\(-a\\)" \
+	$NVMECFG discover -a 10.99.0.1 -J "$JSON"
+rm -f "$CONF"
+# LIBNVME_HOSTNQN and LIBNVME_HOSTID stand for the files, as in libnvme;
+# set but empty, for no file.
+printf 'nqn.2014-08.org.nvmexpress:uuid:%s\n' $UUID_A > "$ROOT/etc/nvme/hostnqn"
+expect env_hostnqn 0 "^hostnqn nqn.env from env LIBNVME_HOSTNQN hostid $UUID_A from env LIBNVME_HOSTID " \
+	sh -c "LIBNVME_HOSTNQN=nqn.env LIBNVME_HOSTID=$UUID_A $R $NVMECFG show 2>/dev/null | tr -s ' \n' '  '"
+expect env_hostnqn_json 0 '"hostnqn_source": "env",' \
+	env LIBNVME_HOSTNQN=nqn.env $R $NVMECFG show -o json
+expect env_hostnqn_empty 0 "^hostnqn - from module \\(not persistent\\) " \
+	sh -c "LIBNVME_HOSTNQN= $R $NVMECFG show 2>/dev/null | tr -s ' \n' '  '"
+expect env_hostnqn_option_wins 0 "^hostnqn nqn.opt from option " \
+	sh -c "LIBNVME_HOSTNQN=nqn.env $R $NVMECFG show -q nqn.opt 2>/dev/null | tr -s ' \n' '  '"
+expect env_hostid_bad 2 "^nvmecfg: connect: LIBNVME_HOSTID: 'xyz' is not a UUID\$" \
+	env LIBNVME_HOSTID=xyz $R $NVMECFG connect -a 10.99.0.1 -n $NQN
+expect env_hostnqn_long 2 "^nvmecfg: discover: LIBNVME_HOSTNQN: not a host NQN" \
+	env LIBNVME_HOSTNQN="$LONG_NQN" $R $NVMECFG discover -a 10.99.0.1
+rm -f "$ROOT/etc/nvme/hostnqn"
+
 # Beyond the command line: the host kernel has no rblk family.
 if [ -d /sys/module/rblk ]; then
 	n=$((n + 1)); echo "ok $n module_missing # SKIP rblk loaded on the host"
@@ -597,11 +705,38 @@ if [ -d /sys/module/rblk ]; then
 		 conf_bad_line_others_tried json_valid json_valid_warnings \
 		 json_key_taken json_key_not_shown \
 		 discover_dump set_iopolicy_module_missing list_verbose \
-		 netns_other netns_unknown; do
+		 netns_other netns_unknown nvme_cli_connect_options \
+		 nvme_cli_discover_options connect_all_json connect_all_json_valid \
+		 discover_files disconnect_list disconnect_nqn_list \
+		 connect_dump_config; do
 		n=$((n + 1)); echo "ok $n $t # SKIP rblk loaded"
 	done
 else
 	expect module_missing 3 'rblk module not loaded' $NVMECFG list
+	# Every nvme-cli option rblk has, accepted (then: no module).
+	KEYH=DHHC-1:00:MDEyMzQ1Njc4OTAxMjM0NTY3ODkwMTIzNDU2Nzg5MDHeCBmH:
+	expect nvme_cli_connect_options 3 'rblk module not loaded' \
+		$NVMECFG connect -t rdma -n $NQN -a 10.99.0.1 -s 4420 \
+		-w 10.99.0.2 -q nqn.host -I $UUID_A -S $KEYH -C $KEYH \
+		-i 2 -W 1 -P 1 -Q 64 -k 5 -c 2 -l 60 -F 5 -T 8 -D -O \
+		-o json
+	expect nvme_cli_discover_options 3 'rblk module not loaded' \
+		$NVMECFG discover -t rdma -n nqn.2014-08.org.nvmexpress.discovery \
+		-a 10.99.0.1 -s 8009 -w 10.99.0.2 -q nqn.host -I $UUID_A \
+		-S $KEYH -O -o json --quiet
+	expect connect_all_json 3 '^\{ *"connected": *\[ *\] *\}$' \
+		sh -c "$NVMECFG connect-all -a 10.99.0.1 -o json --quiet 2>/dev/null | tr -d ' \n'; exit 3"
+	expect connect_all_json_valid 0 '^valid$' \
+		sh -c "$NVMECFG connect-all -a 10.99.0.1 -o json 2>/dev/null | python3 -m json.tool >/dev/null && echo valid"
+	printf -- '-a 10.99.0.1\n' > "$CONF"
+	expect discover_files 3 'rblk module not loaded' $R $NVMECFG discover
+	rm -f "$CONF"
+	expect disconnect_list 3 'rblk module not loaded' \
+		$NVMECFG disconnect -d /dev/rblk-ctrl0,rblk-ctrl1,rblk-ctrl2,rblk-ctrl3
+	expect disconnect_nqn_list 3 'rblk module not loaded' \
+		$NVMECFG disconnect -n $NQN,nqn.2026-12.io.rblk:other
+	expect connect_dump_config 3 'rblk module not loaded' \
+		$NVMECFG connect -a 10.99.0.1 -n $NQN --dump-config
 	expect module_missing_json 3 'rblk module not loaded' \
 		$NVMECFG connect -a 10.99.0.1 -n $NQN -D -o json
 	expect module_missing_ctrl 3 'rblk module not loaded' \

@@ -196,8 +196,8 @@ static void json_each_option(void)
 		if (conf.nr == 1 &&
 		    conf.e[0].cfg.set !=
 		    (OPT(TRADDR) | OPT(HOSTNQN) | opts[i].bit)) {
-			printf("# %s: set %#x\n", opts[i].member,
-			       conf.e[0].cfg.set);
+			printf("# %s: set %#llx\n", opts[i].member,
+			       (unsigned long long)conf.e[0].cfg.set);
 			CHECK(0);
 		}
 		CHECK_STR(msgs(), "");
@@ -1057,7 +1057,7 @@ static void keys_zeroed(void)
 	unlink(path);
 }
 
-/* nvme-cli 2.11's -F is rblk's --fast_io_fail_tmo. */
+/* nvme-cli's -F (2.10 on) is rblk's --fast_io_fail_tmo, as on the command line. */
 static void disc_fast_io_fail_short(void)
 {
 	start();
@@ -1067,7 +1067,7 @@ static void disc_fast_io_fail_short(void)
 		CHECK(conf.e[0].cfg.fast_io_fail_tmo == 10);
 		CHECK(conf.e[1].cfg.fast_io_fail_tmo == 20);
 	}
-	CHECK_STR(msgs(), "pfx: d.conf:3: --fast_io_fail_tmo: 'x' is not a number; line skipped\n");
+	CHECK_STR(msgs(), "pfx: d.conf:3: --fast_io_fail_tmo (-F): 'x' is not a number; line skipped\n");
 	stop();
 }
 

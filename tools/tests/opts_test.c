@@ -722,7 +722,8 @@ static void help_ranges(void)
 	CHECK_CONTAINS(buf, want);
 	CHECK_CONTAINS(buf, "-w, --host-traddr ADDR");
 	CHECK_CONTAINS(buf, "-T, --tos TOS");
-	CHECK_CONTAINS(buf, "    --fast_io_fail_tmo SEC");
+	/* nvme-cli's -F (2.10 on); -f is its --host-iface. */
+	CHECK_CONTAINS(buf, "-F, --fast_io_fail_tmo SEC");
 	CHECK(!strstr(buf, "-f,"));
 	free(buf);
 }
