@@ -816,6 +816,147 @@ static void json_huge(void)
 	free(doc);
 }
 
+/*
+ * libnvme's and nvme-cli's own config.json files (config-examples/README),
+ * a copy with "transport": "rdma" for "tcp" into *@text; -1 if unread.
+ */
+static int example(const char *file, bool rdma, char **text)
+{
+	char path[256], buf[8192], *p, *out;
+	size_t len;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "config-examples/%s", file);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	len = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[len] = '\0';
+	out = malloc(2 * len + 1);
+	if (!out)
+		return -1;
+	for (p = buf, len = 0; *p; ) {
+		if (rdma && !strncmp(p, "\"tcp\"", 5)) {
+			memcpy(out + len, "\"rdma\"", 6);
+			len += 6;
+			p += 5;
+		} else {
+			out[len++] = *p++;
+		}
+	}
+	out[len] = '\0';
+	*text = out;
+	return 0;
+}
+
+/*
+ * Reads @file as it is: every port NVMe/TCP's, skipped with a warning, and
+ * @others other warnings.
+ */
+static void example_tcp(const char *file, size_t ports, size_t others)
+{
+	char *text, name[128];
+	size_t i, n = 0;
+	const char *m;
+
+	CHECK(!example(file, false, &text));
+	if (!text)
+		return;
+	snprintf(name, sizeof(name), "config-examples/%s", file);
+	start();
+	CHECK(!conf_parse_json(&conf, name, text, strlen(text), &defaults));
+	CHECK(!conf.errors && !conf.nr);
+	for (m = msgs(); (m = strstr(m, "warning: skipping transport tcp (only rdma)\n")); m++)
+		n++;
+	CHECK(n == ports);
+	for (i = 0, m = msgs(); *m; m++)
+		i += *m == '\n';
+	CHECK(i == n + others);
+	stop();
+	free(text);
+}
+
+static void json_examples(void)
+{
+	const struct conf_entry *e;
+	char *text = NULL;
+
+	example_tcp("libnvme-config-pcie-with-tcp-config.json", 4, 0);
+	example_tcp("libnvme-tls_key-1.json", 1, 0);
+	example_tcp("libnvme-tls_key-2.json", 1, 0);
+	example_tcp("libnvme-config-pcie.json", 0, 0);
+	/* "hostsymname", a host's. */
+	example_tcp("nvme-cli-convert-dc-and-subsystem.json", 2, 1);
+
+	/* Two hosts, one subsystem each, two ports; "dhchap_key": "none". */
+	CHECK(!example("libnvme-config-pcie-with-tcp-config.json", true, &text));
+	start();
+	CHECK(text && !conf_parse_json(&conf, "c.json", text, strlen(text), &defaults));
+	CHECK(!conf.errors && conf.nr == 4);
+	CHECK_STR(msgs(), "");
+	if (conf.nr == 4) {
+		e = &conf.e[0];
+		CHECK_STR(e->cfg.hostnqn, "nqn.2014-08.org.nvmexpress:uuid:2cd2c43b-a90a-45c1-a8cd-86b33ab273b5");
+		CHECK(e->cfg.hostid[0] == 0x2c && e->cfg.hostid[15] == 0xb5);
+		CHECK_STR(e->subnqn, "nqn.io-1");
+		CHECK_STR(e->cfg.traddr, "192.168.154.144");
+		CHECK_STR(e->cfg.trsvcid, "4420");
+		CHECK(!(e->cfg.set & (OPT(DHCHAP_SECRET) | OPT(DHCHAP_CTRL_SECRET))));
+		CHECK(!e->passes);
+		CHECK_STR(e->where, "c.json:9");
+		CHECK_STR(conf.e[1].cfg.trsvcid, "4421");
+		CHECK_STR(conf.e[1].where, "c.json:15");
+		e = &conf.e[3];
+		CHECK_STR(e->cfg.hostnqn, "nqn.2014-08.org.nvmexpress:uuid:befdec4c-2234-11b2-a85c-ca77c773af36");
+		CHECK_STR(e->cfg.trsvcid, "4421");
+		CHECK_STR(e->where, "c.json:38");
+	}
+	stop();
+	free(text);
+	text = NULL;
+
+	/* TLS, which rdma has not: said, the port kept. */
+	CHECK(!example("libnvme-tls_key-2.json", true, &text));
+	start();
+	CHECK(text && !conf_parse_json(&conf, "c.json", text, strlen(text), &defaults));
+	CHECK(!conf.errors && conf.nr == 1);
+	CHECK_STR(msgs(),
+		  "pfx: c.json:14: warning: ignoring \"tls\": TLS is NVMe/TCP's\n"
+		  "pfx: c.json:15: warning: ignoring unknown key \"tls_psk_identity\"\n"
+		  "pfx: c.json:16: warning: ignoring \"tls_key\": TLS is NVMe/TCP's\n");
+	if (conf.nr == 1) {
+		CHECK_STR(conf.e[0].cfg.traddr, "192.168.154.148");
+		CHECK(conf.e[0].cfg.hostid[15] == 0xb6);
+	}
+	stop();
+	free(text);
+	text = NULL;
+
+	/* The schema's form: a discovery subsystem's port, and an NVM's. */
+	CHECK(!example("nvme-cli-convert-dc-and-subsystem.json", true, &text));
+	start();
+	CHECK(text && !conf_parse_json(&conf, "c.json", text, strlen(text), &defaults));
+	CHECK(!conf.errors && conf.nr == 2);
+	CHECK_STR(msgs(), "pfx: c.json:1: warning: ignoring \"hostsymname\": rblk sends no host symbolic name\n");
+	if (conf.nr == 2) {
+		e = &conf.e[0];
+		CHECK_STR(e->cfg.hostnqn, "nqn.2014-08.org.nvmexpress:uuid:1111");
+		CHECK(e->cfg.hostid[0] == 0x46 && e->cfg.hostid[15] == 0x80);
+		CHECK_STR(e->cfg.nqn, CONF_DISC_NQN);
+		CHECK_STR(e->cfg.traddr, "192.168.1.10");
+		CHECK_STR(e->cfg.trsvcid, "8009");
+		CHECK(e->passes);
+		e = &conf.e[1];
+		CHECK_STR(e->subnqn, "nqn.2024-01.com.example:data.vol1");
+		CHECK_STR(e->cfg.traddr, "192.168.1.20");
+		CHECK(e->cfg.nr_io_queues == 4 && (e->cfg.set & OPT(NR_IO_QUEUES)));
+		CHECK(!e->passes);
+	}
+	stop();
+	free(text);
+}
+
 /* The command line fills what the file does not say; the file wins. */
 static void json_defaults(void)
 {
@@ -1686,6 +1827,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(json_syntax_errors),
 	KTAP_CASE(json_huge),
 	KTAP_CASE(json_defaults),
+	KTAP_CASE(json_examples),
 	KTAP_CASE(disc_valid),
 	KTAP_CASE(disc_nvme_cli_options),
 	KTAP_CASE(disc_dhchap),
