@@ -6,7 +6,8 @@
 # DH-HMAC-CHAP unsupported when rblk has it; howto.rst's insmod names
 # every module rblk.ko depends on (modinfo of each rblk.ko built, else
 # what the sources call), and makes the directory of each file it
-# creates.  (nvmecfg.8 against nvmecfg: tools/tests/cli_test.sh.)  KTAP.
+# creates; the install commands of README.md and install.rst, and
+# setup.sh, name the package of every library tools/Makefile builds with.  (nvmecfg.8 against nvmecfg: tools/tests/cli_test.sh.)  KTAP.
 # shellcheck disable=SC2317 # the functions run through check
 cd "$(dirname "$0")/.." || exit 1
 
@@ -14,7 +15,7 @@ cd "$(dirname "$0")/.." || exit 1
 . tests/ktap.sh
 
 echo "KTAP version 1"
-echo "1..5"
+echo "1..6"
 
 # section FILE TITLE: the lines of reStructuredText section TITLE of FILE,
 # up to the next title (a line of "=" or "-" under one).
@@ -109,4 +110,27 @@ howto_dirs() {
 	[ -z "$bad" ] || { echo "howto.rst creates$bad without making its directory"; return 1; }
 }
 check "howto.rst makes the directories of the files it creates" howto_dirs
+
+# The -dev package of each pkg-config module tools/Makefile uses (the
+# package holding its .pc file), in README.md's and install.rst's
+# apt-get install and in setup.sh's BASE_PKGS (make check installs them).
+build_deps() {
+	local m pc='' pkg f bad=''
+	while read -r m; do
+		pc=$(pkg-config --variable=pcfiledir "$m")/$m.pc
+		pkg=$(dpkg -S "$pc" 2>/dev/null | cut -d: -f1)
+		[ -n "$pkg" ] || { bad="$bad $m(no package)"; continue; }
+		for f in README.md Documentation/install.rst; do
+			grep -E '^ +apt-get install ' "$f" | grep -qw -- "$pkg" ||
+				bad="$bad $f:$pkg"
+		done
+		sed -n '/^BASE_PKGS=(/,/)/p' scripts/setup.sh | grep -qw -- "$pkg" ||
+			bad="$bad setup.sh:$pkg"
+	done < <(grep -oE 'PKG_CONFIG\) --(cflags|libs) [a-z0-9.-]+' tools/Makefile |
+		 awk '{ print $3 }' | sort -u)
+	[ -n "$pc" ] || { echo "no pkg-config module in tools/Makefile"; return 1; }
+	[ -z "$bad" ] || { echo "not named:$bad"; return 1; }
+}
+check "the install commands name every library of tools/Makefile" build_deps
+
 exit $failed
