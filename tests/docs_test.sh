@@ -11,7 +11,9 @@
 # table of commands is nvmecfg's command table; every nvmecfg command line
 # of README.md and Documentation/*.rst parses (nvmecfg in a network
 # namespace of its own, where rblk's family is absent: only usage errors,
-# exit 2, fail).  (nvmecfg.8 against nvmecfg: tools/tests/cli_test.sh.)
+# exit 2, fail); the install commands of README.md and install.rst, and
+# setup.sh, name the package of every library tools/Makefile builds with.
+# (nvmecfg.8 against nvmecfg: tools/tests/cli_test.sh.)
 # KTAP.
 # shellcheck disable=SC2317 # the functions run through check
 cd "$(dirname "$0")/.." || exit 1
@@ -20,7 +22,7 @@ cd "$(dirname "$0")/.." || exit 1
 . tests/ktap.sh
 
 echo "KTAP version 1"
-echo "1..8"
+echo "1..9"
 
 # section FILE TITLE: the lines of reStructuredText section TITLE of FILE,
 # up to the next title (a line of "=" or "-" under one).
@@ -215,4 +217,26 @@ elif ! unshare -rn true 2>/dev/null; then
 else
 	check "the documents' nvmecfg commands parse" doc_cmds_parse
 fi
+# The -dev package of each pkg-config module tools/Makefile uses (the
+# package holding its .pc file), in README.md's and install.rst's
+# apt-get install and in setup.sh's BASE_PKGS (make check installs them).
+build_deps() {
+	local m pc='' pkg f bad=''
+	while read -r m; do
+		pc=$(pkg-config --variable=pcfiledir "$m")/$m.pc
+		pkg=$(dpkg -S "$pc" 2>/dev/null | cut -d: -f1)
+		[ -n "$pkg" ] || { bad="$bad $m(no package)"; continue; }
+		for f in README.md Documentation/install.rst; do
+			grep -E '^ +(# )?apt-get install ' "$f" | grep -qw -- "$pkg" ||
+				bad="$bad $f:$pkg"
+		done
+		sed -n '/^BASE_PKGS=(/,/)/p' scripts/setup.sh | grep -qw -- "$pkg" ||
+			bad="$bad setup.sh:$pkg"
+	done < <(grep -oE 'PKG_CONFIG\) --(cflags|libs) [a-z0-9.-]+' tools/Makefile |
+		 awk '{ print $3 }' | sort -u)
+	[ -n "$pc" ] || { echo "no pkg-config module in tools/Makefile"; return 1; }
+	[ -z "$bad" ] || { echo "not named:$bad"; return 1; }
+}
+check "the install commands name every library of tools/Makefile" build_deps
+
 exit $failed

@@ -18,6 +18,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <net/if.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -25,8 +26,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <json.h>
+
 #include "conf.h"
-#include "jsonin.h"
 
 #define CONF_MAX_ARGS	64
 #define CONF_LINE_MAX	4096
@@ -503,11 +505,336 @@ static const struct key_desc host_keys[] = {
 	{ NULL },
 };
 
+/*
+ * The file is parsed as libnvme parses it (src/nvme/json.c, parse_json()
+ * of json_read_config()): json-c's tokener at its default depth, with
+ * JSON_TOKENER_STRICT, which libnvme has set since 1.2: no comments,
+ * trailing commas or single quotes, nothing after the value.  json-c takes
+ * what RFC 8259 does not: a duplicate key (the last value wins), NaN and
+ * Infinity, control characters in strings.
+ */
+#define CONF_JSON_FLAGS	JSON_TOKENER_STRICT
+
+/*
+ * json-c keeps no positions.  After it has taken the file, a scan of the
+ * text, which it has checked, finds the line of each value and hangs it on
+ * the object or array holding it (json-c's userdata), as messages need.
+ */
+struct jloc_at {
+	char *key;		/* an object's member; NULL: an array's item */
+	unsigned int line;	/* where its value starts */
+	const char *text;	/* the value as written, while parsed */
+	size_t len;
+};
+
+struct jloc {
+	unsigned int line;	/* of the '{' or '[' */
+	size_t nr;
+	size_t cap;
+	struct jloc_at *at;	/* in the file's order, duplicates too */
+};
+
+struct jscan {
+	const char *p;
+	const char *end;
+	unsigned int line;
+	json_tokener *tok;	/* decodes the keys */
+};
+
+/* Zero the strings of @v and of what it holds, keys too: some are keys. */
+static void jzero(struct json_object *v)
+{
+	size_t i, n;
+
+	switch (json_object_get_type(v)) {
+	case json_type_string:
+		explicit_bzero((char *)json_object_get_string(v),
+			       json_object_get_string_len(v));
+		break;
+	case json_type_array:
+		n = json_object_array_length(v);
+		for (i = 0; i < n; i++)
+			jzero(json_object_array_get_idx(v, i));
+		break;
+	case json_type_object: {
+		json_object_object_foreach(v, key, val) {
+			jzero(val);
+			explicit_bzero(key, strlen(key));
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/*
+ * Zero what @tok holds: its buffer, and what it had built when it gave up.
+ * json-c frees these without zeroing them.  The fields are json-c's own
+ * (json_tokener.h); libnvme sets tok->flags the same way.
+ */
+static void jzero_tokener(json_tokener *tok)
+{
+	int i;
+
+	for (i = 0; i <= tok->depth && i < tok->max_depth; i++) {
+		jzero(tok->stack[i].current);
+		jzero(tok->stack[i].obj);
+		if (tok->stack[i].obj_field_name)
+			explicit_bzero(tok->stack[i].obj_field_name,
+				       strlen(tok->stack[i].obj_field_name));
+	}
+	explicit_bzero(tok->pb->buf, tok->pb->size);
+}
+
+static void jloc_free(struct json_object *v, void *data)
+{
+	struct jloc *l = data;
+	size_t i;
+
+	(void)v;
+	for (i = 0; i < l->nr; i++) {
+		if (l->at[i].key) {
+			explicit_bzero(l->at[i].key, strlen(l->at[i].key));
+			free(l->at[i].key);
+		}
+	}
+	free(l->at);
+	free(l);
+}
+
+static void scan_ws(struct jscan *s)
+{
+	for (; s->p < s->end; s->p++) {
+		if (*s->p == '\n')
+			s->line++;
+		else if (*s->p != ' ' && *s->p != '\t' && *s->p != '\r')
+			break;
+	}
+}
+
+/* Past the string at s->p: json-c takes a raw new line in one. */
+static void scan_string(struct jscan *s)
+{
+	for (s->p++; s->p < s->end && *s->p != '"'; s->p++) {
+		if (*s->p == '\\')
+			s->p++;
+		else if (*s->p == '\n')
+			s->line++;
+	}
+	s->p++;
+}
+
+/* A key as json-c decodes it, from @len bytes at @q; NULL: no memory. */
+static char *scan_key(struct jscan *s, const char *q, size_t len)
+{
+	struct json_object *k;
+	char *key;
+
+	json_tokener_reset(s->tok);
+	k = json_tokener_parse_ex(s->tok, q, len);
+	if (!k)
+		return NULL;
+	key = strdup(json_object_get_string(k));
+	jzero(k);
+	json_object_put(k);
+	return key;
+}
+
+static int scan_value(struct jscan *s, struct json_object *v);
+
+/*
+ * The object or array at s->p, json-c's @v (NULL: none to mark, as for
+ * the earlier values of a duplicate key).  0 or -ENOMEM.
+ */
+static int scan_container(struct jscan *s, struct json_object *v, char close)
+{
+	struct jloc *l = NULL;
+	size_t items = 0;
+	int ret;
+
+	if (v) {
+		l = calloc(1, sizeof(*l));
+		if (!l)
+			return -ENOMEM;
+		l->line = s->line;
+	}
+	for (s->p++; ; ) {
+		struct json_object *child = NULL;
+		char *key = NULL;
+
+		scan_ws(s);
+		if (s->p >= s->end)
+			break;
+		if (*s->p == close) {
+			s->p++;
+			break;
+		}
+		if (*s->p == ',') {
+			s->p++;
+			continue;
+		}
+		if (close == '}') {
+			const char *q = s->p;
+
+			scan_string(s);
+			if (l) {
+				key = scan_key(s, q, s->p - q);
+				if (!key)
+					goto nomem;
+				/* json-c's value: the last one. */
+				child = json_object_object_get(v, key);
+			}
+			scan_ws(s);
+			s->p++;		/* ':' */
+			scan_ws(s);
+		} else if (l) {
+			child = json_object_array_get_idx(v, items);
+		}
+		items++;
+		if (l) {
+			if (l->nr == l->cap) {
+				size_t n = l->cap ? 2 * l->cap : 8;
+				struct jloc_at *at = realloc(l->at,
+							     n * sizeof(*at));
+
+				if (!at) {
+					free(key);
+					goto nomem;
+				}
+				l->at = at;
+				l->cap = n;
+			}
+			l->at[l->nr].key = key;
+			l->at[l->nr].line = s->line;
+			l->at[l->nr++].text = s->p;
+		}
+		ret = scan_value(s, child);
+		if (ret) {
+			if (l)
+				jloc_free(NULL, l);
+			return ret;
+		}
+		if (l)
+			l->at[l->nr - 1].len = s->p - l->at[l->nr - 1].text;
+	}
+	/* A later duplicate's replaces an earlier one's. */
+	if (l)
+		json_object_set_userdata(v, l, jloc_free);
+	return 0;
+
+nomem:
+	jloc_free(NULL, l);
+	return -ENOMEM;
+}
+
+static int scan_value(struct jscan *s, struct json_object *v)
+{
+	scan_ws(s);
+	if (s->p >= s->end)
+		return 0;
+	switch (*s->p) {
+	case '{':
+		return scan_container(s, json_object_is_type(v, json_type_object) ?
+				      v : NULL, '}');
+	case '[':
+		return scan_container(s, json_object_is_type(v, json_type_array) ?
+				      v : NULL, ']');
+	case '"':
+		scan_string(s);
+		return 0;
+	default:
+		/* A number, true, false, null, NaN, Infinity. */
+		while (s->p < s->end && !strchr(",]} \t\r\n", *s->p))
+			s->p++;
+		return 0;
+	}
+}
+
+/* The line of object or array @v's '{' or '['; 0 if not known. */
+static unsigned int jline(struct json_object *v)
+{
+	struct jloc *l = v ? json_object_get_userdata(v) : NULL;
+
+	return l ? l->line : 0;
+}
+
+/*
+ * Where the value of @obj's @key is, the one json-c has: the last; NULL if
+ * not known.  *@times: how many times the key is given.
+ */
+static const struct jloc_at *member_at(struct json_object *obj,
+				       const char *key, size_t *times)
+{
+	struct jloc *l = json_object_get_userdata(obj);
+	const struct jloc_at *at = NULL;
+	size_t i;
+
+	*times = 0;
+	for (i = 0; l && i < l->nr; i++) {
+		if (l->at[i].key && !strcmp(l->at[i].key, key)) {
+			at = &l->at[i];
+			(*times)++;
+		}
+	}
+	return at;
+}
+
+static unsigned int member_line(struct json_object *obj, const char *key)
+{
+	size_t times;
+	const struct jloc_at *at = member_at(obj, key, &times);
+
+	return at ? at->line : jline(obj);
+}
+
+/* The line of item @i of array @arr. */
+static unsigned int item_line(struct json_object *arr, size_t i)
+{
+	struct jloc *l = json_object_get_userdata(arr);
+
+	return l && i < l->nr ? l->at[i].line : jline(arr);
+}
+
+static const char *jtype_name(struct json_object *v)
+{
+	switch (json_object_get_type(v)) {
+	case json_type_null:	return "null";
+	case json_type_boolean:	return "a boolean";
+	case json_type_double:
+	case json_type_int:	return "a number";
+	case json_type_string:	return "a string";
+	case json_type_array:	return "an array";
+	case json_type_object:	return "an object";
+	}
+	return "?";
+}
+
+/* "" or, for a key (libnvme's __add_argument()), "none": no value. */
+static bool no_value(struct json_object *v, bool none)
+{
+	const char *s;
+
+	if (!json_object_is_type(v, json_type_string))
+		return false;
+	s = json_object_get_string(v);
+	return !*s || (none && !strcmp(s, "none"));
+}
+
 struct json_ctx {
 	struct conf *c;
 	const char *name;
 	const struct cfg *defaults;
 	const char *level;	/* "host", "subsystem", "port": read now */
+};
+
+/* A member of an object: json-c's value (NULL for null), where it is. */
+struct jmember {
+	const char *key;
+	struct json_object *val;
+	unsigned int line;
+	const char *text;	/* as written */
+	int len;
 };
 
 static const struct key_desc *find_key(const struct key_desc *keys,
@@ -537,61 +864,114 @@ static const char *opt_err(const struct cfg *cfg, int opt)
 }
 
 /* Whether @v is, or holds, a string with a DH-HMAC-CHAP key in it. */
-static bool json_has_key(const struct jin_value *v)
+static bool cj_has_key(struct json_object *v)
 {
-	size_t i;
+	size_t i, n;
 
-	switch (v->type) {
-	case JIN_STRING:
-		return strstr(v->str, "DHHC-1:");
-	case JIN_ARRAY:
-		for (i = 0; i < v->nr; i++) {
-			if (json_has_key(&v->items[i]))
+	switch (json_object_get_type(v)) {
+	case json_type_string:
+		return strstr(json_object_get_string(v), "DHHC-1:");
+	case json_type_array:
+		n = json_object_array_length(v);
+		for (i = 0; i < n; i++) {
+			if (cj_has_key(json_object_array_get_idx(v, i)))
 				return true;
 		}
 		return false;
-	case JIN_OBJECT:
-		for (i = 0; i < v->nr; i++) {
-			if (strstr(v->members[i].key, "DHHC-1:") ||
-			    json_has_key(&v->members[i].val))
+	case json_type_object: {
+		json_object_object_foreach(v, key, val) {
+			if (strstr(key, "DHHC-1:") || cj_has_key(val))
 				return true;
 		}
 		return false;
+	}
 	default:
 		return false;
 	}
 }
 
 /*
+ * A whole number as libnvme reads it, json_object_get_int(): of a number,
+ * or of a string ("4"), through strtoll().  0, -EINVAL where json-c would
+ * make another number of it than the one written (a fraction, "4x",
+ * "abc": 4, 4, 0), -ERANGE where it would clamp it (to int).
+ */
+static int cj_int(struct json_object *v, int *n)
+{
+	const char *s;
+	long long ll;
+	double d;
+	char *end;
+
+	switch (json_object_get_type(v)) {
+	case json_type_int:
+		ll = json_object_get_int64(v);
+		if (ll < INT_MIN || ll > INT_MAX)
+			return -ERANGE;
+		break;
+	case json_type_double:
+		d = json_object_get_double(v);
+		if (d != d)
+			return -EINVAL;
+		if (d < INT_MIN || d > INT_MAX)
+			return -ERANGE;
+		if (d != (double)(int)d)
+			return -EINVAL;
+		break;
+	case json_type_string:
+		s = json_object_get_string(v);
+		errno = 0;
+		ll = strtoll(s, &end, 10);
+		if (end == s || *end)
+			return -EINVAL;
+		if (errno == ERANGE || ll < INT_MIN || ll > INT_MAX)
+			return -ERANGE;
+		break;
+	default:
+		return -EINVAL;
+	}
+	*n = json_object_get_int(v);
+	return 0;
+}
+
+/*
  * Member @m of an object into @cfg as @keys describe it.  0, or -1 when
  * its value is malformed (said and counted); unknown and ignored keys
- * are warnings.  *@discovery: a "discovery": true.
+ * are warnings.  *@discovery: a "discovery".
+ *
+ * Values are coerced as libnvme coerces them: json_object_get_string()
+ * of a number or boolean where a string is taken ("trsvcid": 4420 is
+ * "4420"), json_object_get_int() of a string where a number is ("4" is
+ * 4), json_object_get_boolean() of a number where a boolean is, and null
+ * is as if the key were not there.  What json-c would turn into another
+ * value than the one written, or that has no sense there (an array or an
+ * object where a string or a number is taken), is an error.
  */
-static int json_member(struct json_ctx *x, const struct key_desc *keys,
-		       const struct jin_member *m, struct cfg *cfg,
-		       bool *discovery)
+static int cj_member(struct json_ctx *x, const struct key_desc *keys,
+		     const struct jmember *m, struct cfg *cfg,
+		     bool *discovery)
 {
 	const struct key_desc *k = find_key(keys, m->key);
-	const struct jin_value *v = &m->val;
+	struct json_object *v = m->val;
+	enum json_type type = json_object_get_type(v);
 	char num[32];
-	long long n;
-	int ret;
+	int n, ret;
 
 	/*
 	 * A key where no key is taken (a misspelt name, one ignored) would
 	 * connect without it: the entry is refused, the key not said.
 	 */
 	if ((!k || (k->kind == K_IGNORE && k->why)) &&
-	    (strstr(m->key, "DHHC-1:") || json_has_key(v))) {
-		say(x->c, x->name, v->line, x->level,
+	    (strstr(m->key, "DHHC-1:") || cj_has_key(v))) {
+		say(x->c, x->name, m->line, x->level,
 		    "\"%s\": a DH-HMAC-CHAP key where none is taken (%s)",
 		    opts_shown(m->key), k ? k->why : "an unknown key");
 		x->c->errors++;
 		return -1;
 	}
 	if (!k) {
-		warn(x->c, x->name, v->line, "ignoring unknown key \"%s\"",
-		    m->key);
+		warn(x->c, x->name, m->line, "ignoring unknown key \"%s\"",
+		     m->key);
 		return 0;
 	}
 	switch (k->kind) {
@@ -599,117 +979,173 @@ static int json_member(struct json_ctx *x, const struct key_desc *keys,
 		if (!k->why)
 			return 0;
 		/* Asking for nothing rblk lacks: no need to say. */
-		if ((v->type == JIN_BOOL && !v->b) || v->type == JIN_NULL ||
-		    (v->type == JIN_STRING && !v->str[0]))
+		if ((type == json_type_boolean && !json_object_get_boolean(v)) ||
+		    type == json_type_null || no_value(v, false))
 			return 0;
-		warn(x->c, x->name, v->line, "ignoring \"%s\": %s", m->key,
-		    k->why);
+		warn(x->c, x->name, m->line, "ignoring \"%s\": %s", m->key,
+		     k->why);
 		return 0;
 	case K_REFUSE:
-		/* No key ("", null) asks for nothing. */
-		if (v->type == JIN_NULL ||
-		    (v->type == JIN_STRING && !v->str[0]))
+		/* No key (null, "", "none") asks for nothing. */
+		if (type == json_type_null || no_value(v, true))
 			return 0;
-		say(x->c, x->name, v->line, x->level, "\"%s\": %s", m->key,
+		say(x->c, x->name, m->line, x->level, "\"%s\": %s", m->key,
 		    k->why);
 		x->c->errors++;
 		return -1;
 	case K_DISCOVERY:
+		/* libnvme takes the key, whatever its value. */
+		*discovery = true;
+		if (type != json_type_boolean || !json_object_get_boolean(v))
+			warn(x->c, x->name, m->line,
+			     "\"discovery\": %s taken as true, as libnvme takes it",
+			     type == json_type_boolean ? "false" :
+			     jtype_name(v));
+		return 0;
 	case K_FLAG:
-		if (v->type != JIN_BOOL)
+		if (type == json_type_null)
+			return 0;
+		/* A string: json-c's "false" is true. */
+		if (type != json_type_boolean && type != json_type_int &&
+		    type != json_type_double)
 			break;
-		if (k->kind == K_DISCOVERY)
-			*discovery = v->b;
-		else if (v->b)
+		if (json_object_get_boolean(v))
 			opts_set(cfg, k->opt, NULL);
 		return 0;
 	case K_SECRET:
-		/* No key ("", null): the level above's, if any. */
-		if (v->type == JIN_NULL ||
-		    (v->type == JIN_STRING && !v->str[0]))
+		/* No key (null, "", "none"): the level above's, if any. */
+		if (type == json_type_null || no_value(v, true))
 			return 0;
-		if (v->type != JIN_STRING)
+		if (type != json_type_string)
 			break;
-		if (opts_set(cfg, k->opt, v->str) != OPTS_OK)
+		if (opts_set(cfg, k->opt, json_object_get_string(v)) != OPTS_OK)
 			goto bad_value;
-		if (key_src(x->c, x->name, v->line,
+		if (key_src(x->c, x->name, m->line,
 			    k->opt == OPT_DHCHAP_SECRET ?
 			    &cfg->dhchap_secret_src :
 			    &cfg->dhchap_ctrl_secret_src)) {
-			say(x->c, x->name, v->line, x->level, "%s",
+			say(x->c, x->name, m->line, x->level, "%s",
 			    strerror(ENOMEM));
 			x->c->errors++;
 			return -1;
 		}
 		return 0;
 	case K_STRING:
-		if (v->type != JIN_STRING)
+		if (type == json_type_null)
+			return 0;
+		if (type == json_type_array || type == json_type_object)
 			break;
-		if (opts_set(cfg, k->opt, v->str) != OPTS_OK)
+		if (opts_set(cfg, k->opt, json_object_get_string(v)) != OPTS_OK)
 			goto bad_value;
 		return 0;
 	case K_INT:
-		if (v->type != JIN_NUMBER)
+		if (type == json_type_null)
+			return 0;
+		if (type != json_type_int && type != json_type_double &&
+		    type != json_type_string)
 			break;
-		ret = jin_integer(v, &n);
+		ret = cj_int(v, &n);
+		if (ret && type == json_type_string) {
+			say(x->c, x->name, m->line, x->level,
+			    "\"%s\": '%s' is %s", m->key,
+			    opts_shown(json_object_get_string(v)),
+			    ret == -ERANGE ? "out of range" :
+			    "not a whole number");
+			x->c->errors++;
+			return -1;
+		}
 		if (ret) {
-			say(x->c, x->name, v->line, x->level, "\"%s\": %s is %s",
-			    m->key, v->str, ret == -ERANGE ? "out of range" :
+			/* As written: json-c's int64 would clamp it. */
+			say(x->c, x->name, m->line, x->level,
+			    "\"%s\": %.*s is %s", m->key, m->len, m->text,
+			    ret == -ERANGE ? "out of range" :
 			    "not a whole number");
 			x->c->errors++;
 			return -1;
 		}
 		if (k->has_unset && n == k->unset)
 			return 0;
-		snprintf(num, sizeof(num), "%lld", n);
+		snprintf(num, sizeof(num), "%d", n);
 		if (opts_set(cfg, k->opt, num) != OPTS_OK)
 			goto bad_value;
 		return 0;
 	}
-	say(x->c, x->name, v->line, x->level, "\"%s\": %s expected, not %s",
+	say(x->c, x->name, m->line, x->level, "\"%s\": %s expected, not %s",
 	    m->key,
 	    k->kind == K_STRING || k->kind == K_SECRET ? "a string" :
 	    k->kind == K_INT ?
-	    "a whole number" : "true or false", jin_type_name(v->type));
+	    "a whole number" : "true or false", jtype_name(v));
 	x->c->errors++;
 	return -1;
 
 bad_value:
-	say(x->c, x->name, v->line, x->level, "\"%s\": %s", m->key,
+	say(x->c, x->name, m->line, x->level, "\"%s\": %s", m->key,
 	    opt_err(cfg, k->opt));
 	x->c->errors++;
 	return -1;
 }
 
-/* An array member @key of @obj, or NULL (said and counted if not one). */
-static const struct jin_value *json_array(struct json_ctx *x,
-					  const struct jin_value *obj,
-					  const char *key, bool *bad)
+/* Each member of @obj through cj_member(); -1 at the first malformed. */
+static int cj_members(struct json_ctx *x, const struct key_desc *keys,
+		      struct json_object *obj, const char *skip,
+		      struct cfg *cfg, bool *discovery)
 {
-	const struct jin_member *m = jin_get(obj, key);
+	json_object_object_foreach(obj, key, val) {
+		struct jmember m = { key, val, jline(obj), "?", 1 };
+		const struct jloc_at *at;
+		size_t times;
+
+		at = member_at(obj, key, &times);
+		if (at) {
+			m.line = at->line;
+			m.text = at->text;
+			m.len = at->len;
+		}
+		if (times > 1)
+			warn(x->c, x->name, m.line,
+			     "\"%s\" given %zu times: the last taken, as libnvme takes it",
+			     opts_shown(key), times);
+		if (skip && !strcmp(key, skip))
+			continue;
+		if (cj_member(x, keys, &m, cfg, discovery))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * An array member @key of @obj, or NULL: none, null (libnvme's none), or
+ * said and counted if not an array.
+ */
+static struct json_object *cj_array(struct json_ctx *x,
+				    struct json_object *obj, const char *key,
+				    bool *bad)
+{
+	struct json_object *v = NULL;
 
 	*bad = false;
-	if (!m)
+	if (!json_object_object_get_ex(obj, key, &v) || !v)
 		return NULL;
-	if (m->val.type != JIN_ARRAY) {
-		say(x->c, x->name, m->val.line, x->level,
-		    "\"%s\": an array expected, not %s",
-		    key, jin_type_name(m->val.type));
+	if (!json_object_is_type(v, json_type_array)) {
+		say(x->c, x->name, member_line(obj, key), x->level,
+		    "\"%s\": an array expected, not %s", key, jtype_name(v));
 		x->c->errors++;
 		*bad = true;
 		return NULL;
 	}
-	return &m->val;
+	return v;
 }
 
-/* "what" of the item at @v: an object, or an error said and counted. */
-static bool json_object(struct json_ctx *x, const struct jin_value *v,
-			const char *what)
+/* "what", item @i of @arr: an object, or an error said and counted. */
+static bool cj_object(struct json_ctx *x, struct json_object *arr, size_t i,
+		      const char *what)
 {
-	if (v->type == JIN_OBJECT)
+	struct json_object *v = json_object_array_get_idx(arr, i);
+
+	if (json_object_is_type(v, json_type_object))
 		return true;
-	say(x->c, x->name, v->line, what, "an object expected, not %s",
-	    jin_type_name(v->type));
+	say(x->c, x->name, item_line(arr, i), what,
+	    "an object expected, not %s", jtype_name(v));
 	x->c->errors++;
 	return false;
 }
@@ -733,40 +1169,44 @@ static int keep_keys(struct conf *c, struct cfg *cfg)
 	return 0;
 }
 
-/* A port of subsystem @subnqn of the host @host says. */
-static int json_port(struct json_ctx *x, const struct jin_value *port,
-		     const struct cfg *host, const char *subnqn, bool disc)
+/*
+ * The port, item @i of @ports, of subsystem @subnqn of the host @host
+ * says.  Its "transport" as libnvme takes it, json_object_get_string():
+ * a number is its digits, and so not "rdma".
+ */
+static int cj_port(struct json_ctx *x, struct json_object *ports, size_t i,
+		   const struct cfg *host, const char *subnqn, bool disc)
 {
-	const struct jin_member *tr = jin_get(port, "transport");
+	struct json_object *port = json_object_array_get_idx(ports, i);
+	struct json_object *tr = NULL;
 	struct conf_entry *e;
 	bool discovery = false;
 	struct cfg cfg = *host;
-	size_t i;
+	const char *trs;
 
-	if (!json_object(x, port, "port"))
+	if (!cj_object(x, ports, i, "port"))
 		return 0;
-	if (!tr || tr->val.type != JIN_STRING) {
-		say(x->c, x->name, tr ? tr->val.line : port->line, "port",
+	json_object_object_get_ex(port, "transport", &tr);
+	if (!tr || json_object_is_type(tr, json_type_array) ||
+	    json_object_is_type(tr, json_type_object)) {
+		say(x->c, x->name, tr ? member_line(port, "transport") :
+		    jline(port), "port",
 		    "a port needs \"transport\" (a string)");
 		x->c->errors++;
 		return 0;
 	}
-	if (strcmp(tr->val.str, "rdma")) {
-		warn(x->c, x->name, tr->val.line,
-		     "skipping transport %s (only rdma)",
-		     opts_shown(tr->val.str));
+	trs = json_object_get_string(tr);
+	if (strcmp(trs, "rdma")) {
+		warn(x->c, x->name, member_line(port, "transport"),
+		     "skipping transport %s (only rdma)", opts_shown(trs));
 		return 0;
 	}
 	x->level = "port";
-	for (i = 0; i < port->nr; i++) {
-		if (!strcmp(port->members[i].key, "transport"))
-			continue;
-		if (json_member(x, port_keys, &port->members[i], &cfg,
-				&discovery))
-			return 0;
-	}
+	if (cj_members(x, port_keys, port, "transport", &cfg, &discovery))
+		return 0;
 	if (!(cfg.set & OPT(TRADDR))) {
-		say(x->c, x->name, port->line, "port", "a port needs \"traddr\"");
+		say(x->c, x->name, jline(port), "port",
+		    "a port needs \"traddr\"");
 		x->c->errors++;
 		return 0;
 	}
@@ -790,34 +1230,33 @@ static int json_port(struct json_ctx *x, const struct jin_value *port,
 	e->cfg = cfg;
 	e->subnqn = subnqn;
 	e->passes = disc || discovery;
-	snprintf(e->where, sizeof(e->where), "%s:%u", x->name, port->line);
+	snprintf(e->where, sizeof(e->where), "%s:%u", x->name, jline(port));
 	return 0;
 }
 
-static int json_subsys(struct json_ctx *x, const struct jin_value *s,
-		       const struct cfg *host)
+static int cj_subsys(struct json_ctx *x, struct json_object *subs, size_t i,
+		     const struct cfg *host)
 {
-	const struct jin_value *ports;
+	struct json_object *s = json_object_array_get_idx(subs, i);
+	struct json_object *ports;
 	struct cfg cfg = *host, base = *host;
 	bool bad, unused;
 	const char *nqn;
-	size_t i;
+	size_t n;
 	int ret;
 
-	if (!json_object(x, s, "subsystem"))
+	if (!cj_object(x, subs, i, "subsystem"))
 		return 0;
 	x->level = "subsystem";
-	for (i = 0; i < s->nr; i++) {
-		if (json_member(x, subsys_keys, &s->members[i], &cfg, &unused))
-			return 0;
-	}
+	if (cj_members(x, subsys_keys, s, NULL, &cfg, &unused))
+		return 0;
 	if (!(cfg.set & OPT(NQN))) {
-		say(x->c, x->name, s->line, "subsystem",
+		say(x->c, x->name, jline(s), "subsystem",
 		    "a subsystem needs \"nqn\"");
 		x->c->errors++;
 		return 0;
 	}
-	ports = json_array(x, s, "ports", &bad);
+	ports = cj_array(x, s, "ports", &bad);
 	if (!ports)
 		return 0;
 	nqn = keep(x->c, strdup(cfg.nqn));
@@ -831,108 +1270,183 @@ static int json_subsys(struct json_ctx *x, const struct jin_value *s,
 		base.dhchap_secret_src = cfg.dhchap_secret_src;
 		base.set |= OPT(DHCHAP_SECRET);
 	}
-	for (i = 0; i < ports->nr; i++) {
-		ret = json_port(x, &ports->items[i], &base, nqn,
-				!strcmp(nqn, CONF_DISC_NQN));
+	n = json_object_array_length(ports);
+	for (i = 0; i < n; i++) {
+		ret = cj_port(x, ports, i, &base, nqn,
+			      !strcmp(nqn, CONF_DISC_NQN));
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-static int json_host(struct json_ctx *x, const struct jin_value *h)
+static int cj_host(struct json_ctx *x, struct json_object *hosts, size_t i)
 {
-	const struct jin_value *subs;
+	struct json_object *h = json_object_array_get_idx(hosts, i);
+	struct json_object *subs;
 	struct cfg cfg;
 	bool bad, unused;
-	size_t i;
+	size_t n;
 	int ret;
 
-	if (!json_object(x, h, "host"))
+	if (!cj_object(x, hosts, i, "host"))
 		return 0;
 	memset(&cfg, 0, sizeof(cfg));
 	x->level = "host";
-	for (i = 0; i < h->nr; i++) {
-		if (json_member(x, host_keys, &h->members[i], &cfg, &unused))
-			return 0;
-	}
+	if (cj_members(x, host_keys, h, NULL, &cfg, &unused))
+		return 0;
 	if (!(cfg.set & OPT(HOSTNQN))) {
-		say(x->c, x->name, h->line, "host", "a host needs \"hostnqn\"");
+		say(x->c, x->name, jline(h), "host", "a host needs \"hostnqn\"");
 		x->c->errors++;
 		return 0;
 	}
 	cfg.hostnqn = keep(x->c, strdup(cfg.hostnqn));
 	if (!cfg.hostnqn || keep_keys(x->c, &cfg))
 		return -ENOMEM;
-	subs = json_array(x, h, "subsystems", &bad);
+	subs = cj_array(x, h, "subsystems", &bad);
 	if (!subs)
 		return 0;
-	for (i = 0; i < subs->nr; i++) {
-		ret = json_subsys(x, &subs->items[i], &cfg);
+	n = json_object_array_length(subs);
+	for (i = 0; i < n; i++) {
+		ret = cj_subsys(x, subs, i, &cfg);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
+/* The line and column of byte @off of @text, for a message. */
+static void text_pos(const char *text, size_t off, unsigned int *line,
+		     size_t *col)
+{
+	size_t i, start = 0;
+
+	*line = 1;
+	for (i = 0; i < off; i++) {
+		if (text[i] == '\n') {
+			(*line)++;
+			start = i + 1;
+		}
+	}
+	*col = off - start + 1;
+}
+
+/* The hosts of @root: an array, or the schema document's "hosts". */
+static struct json_object *cj_hosts(struct json_ctx *x,
+				    struct json_object *root,
+				    unsigned int line)
+{
+	struct json_object *hosts;
+	struct conf *c = x->c;
+	bool bad;
+
+	if (json_object_is_type(root, json_type_array))
+		return root;
+	if (!json_object_is_type(root, json_type_object)) {
+		say(c, x->name, line, NULL,
+		    "an array of hosts expected, not %s", jtype_name(root));
+		c->errors++;
+		return NULL;
+	}
+	/* libnvme's schema document: { "hosts": [...] } */
+	{
+		json_object_object_foreach(root, key, val) {
+			unsigned int at = member_line(root, key);
+
+			if (!strcmp(key, "hosts"))
+				continue;
+			if (strstr(key, "DHHC-1:") || cj_has_key(val)) {
+				say(c, x->name, at, NULL,
+				    "\"%s\": a DH-HMAC-CHAP key where none is taken (an unknown key)",
+				    opts_shown(key));
+				c->errors++;
+				continue;
+			}
+			warn(c, x->name, at, "ignoring unknown key \"%s\"", key);
+		}
+	}
+	hosts = cj_array(x, root, "hosts", &bad);
+	if (!hosts && !bad) {
+		say(c, x->name, line, NULL, "no \"hosts\"");
+		c->errors++;
+	}
+	return hosts;
+}
+
 int conf_parse_json(struct conf *c, const char *name, const char *text,
 		    size_t len, const struct cfg *defaults)
 {
 	struct json_ctx x = { c, name, defaults, NULL };
-	const struct jin_value *hosts = NULL;
-	struct jin_value root;
-	char err[256];
-	size_t i;
-	bool bad;
-	int ret;
+	struct json_object *root, *hosts;
+	enum json_tokener_error err;
+	struct jscan s;
+	json_tokener *tok;
+	unsigned int line;
+	size_t i, n, col;
+	char at[8];
+	int ret = 0;
 
 	/* Nothing but white space: no targets, as nvme-cli takes it. */
 	for (i = 0; i < len && strchr(" \t\r\n", text[i]); i++)
 		;
 	if (i == len)
 		return 0;
-	ret = jin_parse(text, len, &root, err, sizeof(err));
-	if (ret) {
-		say(c, name, 0, NULL, "not valid JSON: %s", err);
+	if (len > CONF_JSON_MAX) {
+		say(c, name, 0, NULL, "larger than 1 MiB");
 		c->errors++;
-		return ret == -ENOMEM ? ret : 0;
+		return 0;
 	}
-	if (root.type == JIN_ARRAY) {
-		hosts = &root;
-	} else if (root.type == JIN_OBJECT) {
-		/* libnvme's schema document: { "hosts": [...] } */
-		for (i = 0; i < root.nr; i++) {
-			const struct jin_member *m = &root.members[i];
-
-			if (!strcmp(m->key, "hosts"))
-				continue;
-			if (strstr(m->key, "DHHC-1:") || json_has_key(&m->val)) {
-				say(c, name, m->val.line, NULL,
-				    "\"%s\": a DH-HMAC-CHAP key where none is taken (an unknown key)",
-				    opts_shown(m->key));
-				c->errors++;
-				continue;
-			}
-			warn(c, name, m->val.line,
-			     "ignoring unknown key \"%s\"", m->key);
-		}
-		hosts = json_array(&x, &root, "hosts", &bad);
-		if (!hosts && !bad) {
-			say(c, name, root.line, NULL, "no \"hosts\"");
-			c->errors++;
-		}
-	} else {
-		say(c, name, root.line, NULL,
-		    "an array of hosts expected, not %s",
-		    jin_type_name(root.type));
+	tok = json_tokener_new_ex(JSON_TOKENER_DEFAULT_DEPTH);
+	if (!tok)
+		return -ENOMEM;
+	json_tokener_set_flags(tok, CONF_JSON_FLAGS);
+	/*
+	 * Its buffer as large as the file, so that it never grows: realloc()
+	 * would free a copy of a key unzeroed.
+	 */
+	if (printbuf_memset(tok->pb, 0, 0, len + 1) < 0) {
+		json_tokener_free(tok);
+		return -ENOMEM;
+	}
+	printbuf_reset(tok->pb);
+	root = json_tokener_parse_ex(tok, text, len);
+	err = json_tokener_get_error(tok);
+	if (err != json_tokener_success) {
+		i = json_tokener_get_parse_end(tok);
+		text_pos(text, i, &line, &col);
+		/* json-c's words, and the character it stopped at. */
+		at[0] = '\0';
+		if (i < len && isgraph((unsigned char)text[i]))
+			snprintf(at, sizeof(at), " '%c'", text[i]);
+		say(c, name, 0, NULL, "not valid JSON: line %u, column %zu: %s%s",
+		    line, col, err == json_tokener_continue ?
+		    "unexpected end of file" : json_tokener_error_desc(err),
+		    err == json_tokener_continue ? "" : at);
 		c->errors++;
+		goto out;
 	}
-	for (i = 0; hosts && i < hosts->nr; i++) {
-		ret = json_host(&x, &hosts->items[i]);
+	/* The lines of the values, for the messages. */
+	s.p = text;
+	s.end = text + len;
+	s.line = 1;
+	s.tok = tok;
+	scan_ws(&s);
+	line = s.line;
+	ret = scan_value(&s, root);
+	if (ret)
+		goto out;
+	hosts = cj_hosts(&x, root, line);
+	n = hosts ? json_object_array_length(hosts) : 0;
+	for (i = 0; i < n; i++) {
+		ret = cj_host(&x, hosts, i);
 		if (ret)
 			break;
 	}
-	jin_free(&root);
+out:
+	jzero(root);
+	json_object_put(root);
+	jzero_tokener(tok);
+	json_tokener_free(tok);
 	return ret;
 }
 

@@ -109,7 +109,7 @@ void json_s64(struct json *j, const char *key, int64_t val)
 	fprintf(j->f, "%" PRId64, val);
 }
 
-void json_bool(struct json *j, const char *key, bool val)
+void json_flag(struct json *j, const char *key, bool val)
 {
 	json_member(j, key);
 	fputs(val ? "true" : "false", j->f);
@@ -721,7 +721,7 @@ static void json_ctrl(struct json *j, const struct ctrl_info *c)
 		json_str(j, "dhchap_hash", dhchap_hash_name(c->dhchap_hash));
 		json_str(j, "dhchap_dhgroup",
 			 dhchap_dhgroup_name(c->dhchap_dhgroup));
-		json_bool(j, "dhchap_bidirectional",
+		json_flag(j, "dhchap_bidirectional",
 			  c->dhchap_flags & RBLK_DHCHAP_F_BIDIRECTIONAL);
 	}
 	json_namespaces(j, c);
@@ -1675,7 +1675,7 @@ void print_host(FILE *f, enum out_format fmt, const struct host_info *h)
 		if (derived(h->id_src))
 			json_str(&j, "hostid_derived_from", h->machine.path);
 		/* The module's own: a new one at each load. */
-		json_bool(&j, "persistent", h->nqn_src != ID_KERNEL &&
+		json_flag(&j, "persistent", h->nqn_src != ID_KERNEL &&
 					    h->id_src != ID_KERNEL);
 		if (h->module_loaded) {
 			json_obj_open(&j, "module");

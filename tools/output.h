@@ -39,7 +39,7 @@ void json_arr_close(struct json *j);
 void json_str(struct json *j, const char *key, const char *val);
 void json_u64(struct json *j, const char *key, uint64_t val);
 void json_s64(struct json *j, const char *key, int64_t val);
-void json_bool(struct json *j, const char *key, bool val);
+void json_flag(struct json *j, const char *key, bool val);
 /* Ends the document: a newline after the top-level value. */
 void json_end(struct json *j);
 

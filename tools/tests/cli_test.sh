@@ -38,7 +38,7 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..252"
+echo "1..255"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
@@ -415,7 +415,12 @@ expect json_help 0 "^  -J, --config FILE +targets in nvme-cli's JSON config, 'no
 printf ' \n' > "$JSON"
 expect json_empty 0 "connect-all: no targets in $JSON\$" $R $NVMECFG connect-all
 printf '[\n  {"hostnqn": "h",\n   "subsystems": [1,]}\n]\n' > "$JSON"
-expect json_syntax 2 "connect-all: $JSON: not valid JSON: line 3, column 21: expected a value, got '\\]'\$" \
+expect json_syntax 2 "connect-all: $JSON: not valid JSON: line 3, column 21: unexpected character '\\]'\$" \
+	$R $NVMECFG connect-all
+# libnvme (1.2 on) parses with JSON_TOKENER_STRICT: a comment is refused
+# as a trailing comma is, the whole file.
+printf '[\n  // a host\n  {"hostnqn": "h"}\n]\n' > "$JSON"
+expect json_comment 2 "connect-all: $JSON: not valid JSON: line 2, column 3: unexpected character '/'\$" \
 	$R $NVMECFG connect-all
 cat > "$JSON" <<'EOF_JSON'
 [
@@ -426,16 +431,16 @@ cat > "$JSON" <<'EOF_JSON'
         "nqn": "nqn.2026-12.io.rblk:test",
         "ports": [
           { "transport": "tcp", "traddr": "10.99.0.1", "host_iface": "eth0" },
-          { "transport": "rdma", "traddr": "10.99.0.1", "queue_size": "64" }
+          { "transport": "rdma", "traddr": "10.99.0.1", "queue_size": "64k" }
         ]
       }
     ]
   }
 ]
 EOF_JSON
-expect json_bad_port 2 "$JSON:9: \"queue_size\": a whole number expected, not a string; port skipped\$" \
+expect json_bad_port 2 "$JSON:9: \"queue_size\": '64k' is not a whole number; port skipped\$" \
 	$R $NVMECFG connect-all
-expect json_bad_port_messages 0 "^nvmecfg: connect-all: $JSON:8: warning: skipping transport tcp \\(only rdma\\) nvmecfg: connect-all: $JSON:9: [^ ]+ a whole number expected, not a string; port skipped \$" \
+expect json_bad_port_messages 0 "^nvmecfg: connect-all: $JSON:8: warning: skipping transport tcp \\(only rdma\\) nvmecfg: connect-all: $JSON:9: [^ ]+ '64k' is not a whole number; port skipped \$" \
 	sh -c "$R $NVMECFG connect-all 2>&1 | tr '\n' ' '"
 # A controller key of a host: refused, exit 2, the key not shown.
 cat > "$JSON" <<'EOF_JSON'
@@ -703,6 +708,7 @@ if [ -d /sys/module/rblk ]; then
 		 disconnect_all disconnect_force hostkey_absent hostkey_empty hostkey_valid \
 		 hostkey_overridden conf_valid conf_only_tcp connect_all_cmdline \
 		 conf_bad_line_others_tried json_valid json_valid_warnings \
+		 json_coerced json_coerced_quiet \
 		 json_key_taken json_key_not_shown \
 		 discover_dump set_iopolicy_module_missing list_verbose \
 		 netns_other netns_unknown nvme_cli_connect_options \
@@ -810,6 +816,18 @@ EOF_JSON
 	expect json_valid 3 'rblk module not loaded' \
 		$R $NVMECFG connect-all -J "$JSON"
 	expect json_valid_warnings 0 "^nvmecfg: connect-all: $JSON:13: warning: ignoring \"host_iface\": rblk binds by host_traddr, else by routing nvmecfg: connect-all: $JSON:16: warning: ignoring \"persistent\": rblk keeps no discovery controller connected nvmecfg: rblk module not loaded" \
+		sh -c "$R $NVMECFG connect-all 2>&1 | tr '\n' ' '"
+	# libnvme's coercions: a number where a string is taken, a string
+	# where a number is; nothing said, the kernel's turn.
+	cat > "$JSON" <<'EOF_JSON'
+[{"hostnqn": "nqn.2014-08.org.nvmexpress:uuid:12345678-9abc-def0-0123-456789abcdef",
+  "subsystems": [{"nqn": "nqn.2026-12.io.rblk:test",
+    "ports": [{"transport": "rdma", "traddr": "10.99.0.1",
+      "trsvcid": 4420, "nr_io_queues": "4", "dhchap_key": "none"}]}]}]
+EOF_JSON
+	expect json_coerced 3 'rblk module not loaded' \
+		$R $NVMECFG connect-all
+	expect json_coerced_quiet 0 '^nvmecfg: rblk module not loaded' \
 		sh -c "$R $NVMECFG connect-all 2>&1 | tr '\n' ' '"
 	# DH-HMAC-CHAP keys of a port: taken, past the file, never shown.
 	cat > "$JSON" <<'EOF_JSON'

@@ -208,7 +208,8 @@ static void json_each_option(void)
 /*
  * libnvme's "not set" values leave the option to the command line or the
  * kernel: 0 for the counts and timeouts but ctrl_loss_tmo, -1 for tos; a
- * false flag is no flag.
+ * false flag is no flag; null is no key (json-c's json_object_object_get()
+ * is NULL); a key "none" is none (libnvme's __add_argument()).
  */
 static void json_unset_values(void)
 {
@@ -218,7 +219,9 @@ static void json_unset_values(void)
 			     "\"nr_poll_queues\": 0, \"queue_size\": 0, "
 			     "\"keep_alive_tmo\": 0, \"reconnect_delay\": 0, "
 			     "\"fast_io_fail_tmo\": 0, \"tos\": -1, "
-			     "\"duplicate_connect\": false, \"discovery\": false }")));
+			     "\"duplicate_connect\": false, "
+			     "\"host_traddr\": null, \"trsvcid\": null, "
+			     "\"ctrl_loss_tmo\": null, \"dhchap_key\": \"none\" }")));
 	CHECK(conf.nr == 1 && !conf.errors);
 	if (conf.nr == 1) {
 		CHECK(conf.e[0].cfg.set == (OPT(TRADDR) | OPT(HOSTNQN)));
@@ -497,22 +500,30 @@ static void json_wrong_types(void)
 		const char *member;
 		const char *msg;
 	} bad[] = {
-		{ "\"nr_io_queues\": \"4\"", "\"nr_io_queues\": a whole number expected, not a string; port skipped" },
+		/* json-c would make 4 of these, 1 and 0, INT_MAX. */
+		{ "\"nr_io_queues\": \"4x\"", "\"nr_io_queues\": '4x' is not a whole number; port skipped" },
 		{ "\"queue_size\": 4.5", "\"queue_size\": 4.5 is not a whole number; port skipped" },
-		{ "\"queue_size\": 1e2", "\"queue_size\": 1e2 is not a whole number; port skipped" },
+		{ "\"queue_size\": \"1e2\"", "\"queue_size\": '1e2' is not a whole number; port skipped" },
+		{ "\"queue_size\": \"\"", "\"queue_size\": '' is not a whole number; port skipped" },
+		{ "\"queue_size\": 3e9", "\"queue_size\": 3e9 is out of range; port skipped" },
+		{ "\"nr_io_queues\": \"99999999999\"", "\"nr_io_queues\": '99999999999' is out of range; port skipped" },
+		{ "\"nr_io_queues\": \"129\"", "\"nr_io_queues\": 129 is out of range 1-128; port skipped" },
 		{ "\"tos\": 99999999999999999999", "\"tos\": 99999999999999999999 is out of range; port skipped" },
 		{ "\"tos\": 256", "\"tos\": 256 is out of range 0-255; port skipped" },
 		{ "\"tos\": -2", "\"tos\": -2 is out of range 0-255; port skipped" },
 		{ "\"nr_io_queues\": 129", "\"nr_io_queues\": 129 is out of range 1-128; port skipped" },
 		{ "\"nr_io_queues\": -1", "\"nr_io_queues\": -1 is out of range 1-128; port skipped" },
 		{ "\"ctrl_loss_tmo\": -2", "\"ctrl_loss_tmo\": -2 is out of range -1-" },
-		{ "\"keep_alive_tmo\": null", "\"keep_alive_tmo\": a whole number expected, not null; port skipped" },
-		{ "\"trsvcid\": 4420", "\"trsvcid\": a string expected, not a number; port skipped" },
+		{ "\"keep_alive_tmo\": true", "\"keep_alive_tmo\": a whole number expected, not a boolean; port skipped" },
+		{ "\"keep_alive_tmo\": [5]", "\"keep_alive_tmo\": a whole number expected, not an array; port skipped" },
+		{ "\"trsvcid\": 4420.5", "\"trsvcid\": '4420.5' is not a number; port skipped" },
+		{ "\"trsvcid\": true", "\"trsvcid\": 'true' is not a number; port skipped" },
 		{ "\"trsvcid\": [\"4420\"]", "\"trsvcid\": a string expected, not an array; port skipped" },
 		{ "\"host_traddr\": {}", "\"host_traddr\": a string expected, not an object; port skipped" },
 		{ "\"host_traddr\": \"\"", "\"host_traddr\": empty value; port skipped" },
-		{ "\"duplicate_connect\": 1", "\"duplicate_connect\": true or false expected, not a number; port skipped" },
-		{ "\"discovery\": \"yes\"", "\"discovery\": true or false expected, not a string; port skipped" },
+		/* json-c's "false" is true. */
+		{ "\"duplicate_connect\": \"false\"", "\"duplicate_connect\": true or false expected, not a string; port skipped" },
+		{ "\"dhchap_key\": 5", "\"dhchap_key\": a string expected, not a number; port skipped" },
 	};
 	char doc[2048];
 	size_t i;
@@ -534,6 +545,58 @@ static void json_wrong_types(void)
 	}
 }
 
+/*
+ * libnvme's coercions (src/nvme/json.c): json_object_get_string() of a
+ * number, json_object_get_int() of a string, json_object_get_boolean() of
+ * a number; a duplicate key's last value; any "discovery" makes one.
+ */
+static void json_libnvme_coercions(void)
+{
+	start();
+	CHECK(!json("[{\"hostnqn\": 5, \"hostid\": \"x\",\n"
+		    " \"hostid\": \"12345678-9abc-def0-0123-456789abcdef\",\n"
+		    " \"subsystems\": [{\"nqn\": 7, \"ports\": [\n"
+		    "  {\"transport\": \"rdma\", \"traddr\": \"10.0.0.1\", \"trsvcid\": 4420,\n"
+		    "   \"nr_io_queues\": \"4\", \"queue_size\": 128.0, \"keep_alive_tmo\": \" 7\",\n"
+		    "   \"tos\": \"-1\", \"duplicate_connect\": 1, \"ctrl_loss_tmo\": \"-1\"},\n"
+		    "  {\"transport\": \"rdma\", \"traddr\": \"10.0.0.2\", \"discovery\": false,\n"
+		    "   \"duplicate_connect\": 0.0, \"reconnect_delay\": 1e1}]}]}]"));
+	CHECK(!conf.errors && conf.nr == 2);
+	if (conf.nr == 2) {
+		const struct cfg *a = &conf.e[0].cfg, *b = &conf.e[1].cfg;
+
+		CHECK_STR(a->hostnqn, "5");
+		CHECK(a->hostid[0] == 0x12 && a->hostid[15] == 0xef);
+		CHECK_STR(conf.e[0].subnqn, "7");
+		CHECK_STR(a->trsvcid, "4420");
+		CHECK(a->nr_io_queues == 4);
+		CHECK(a->queue_size == 128);
+		CHECK(a->kato == 7);
+		CHECK(!(a->set & OPT(TOS)));
+		CHECK(a->set & OPT(DUPLICATE_CONNECT));
+		CHECK(a->ctrl_loss_tmo == -1);
+		CHECK(!conf.e[0].passes);
+		CHECK_STR(conf.e[0].where, "c.json:4");
+		/* "discovery": false is a discovery controller's port too. */
+		CHECK(conf.e[1].passes);
+		CHECK_STR(b->nqn, "7");
+		CHECK(!(b->set & OPT(DUPLICATE_CONNECT)));
+		CHECK(b->reconnect_delay == 10);
+		CHECK_STR(conf.e[1].where, "c.json:7");
+	}
+	CHECK_STR(msgs(),
+		  "pfx: c.json:2: warning: \"hostid\" given 2 times: the last taken, as libnvme takes it\n"
+		  "pfx: c.json:7: warning: \"discovery\": false taken as true, as libnvme takes it\n");
+	stop();
+	/* A duplicate's error names the line of the value taken. */
+	start();
+	CHECK(!json(ONE_PORT("{ \"transport\": \"rdma\", \"traddr\": \"10.0.0.1\", \"tos\": 1,\n"
+			     "\"tos\": 300 }")));
+	CHECK(conf.errors == 1 && !conf.nr);
+	CHECK_CONTAINS(msgs(), "c.json:9: \"tos\": 300 is out of range 0-255; port skipped\n");
+	stop();
+}
+
 /* Nesting of the wrong kind, at each level. */
 static void json_nesting_errors(void)
 {
@@ -543,7 +606,10 @@ static void json_nesting_errors(void)
 	} bad[] = {
 		{ "{\"hosts\": {}}", "pfx: c.json:1: \"hosts\": an array expected, not an object\n" },
 		{ "\"hosts\"", "pfx: c.json:1: an array of hosts expected, not a string\n" },
-		{ "42", "pfx: c.json:1: an array of hosts expected, not a number\n" },
+		{ "\n42\n", "pfx: c.json:2: an array of hosts expected, not a number\n" },
+		{ "null\n", "pfx: c.json:1: an array of hosts expected, not null\n" },
+		/* json-c takes no number at the end of the text, as libnvme. */
+		{ "42", "pfx: c.json: not valid JSON: line 1, column 3: unexpected end of file\n" },
 		{ "{\"host\": []}", "pfx: c.json:1: warning: ignoring unknown key \"host\"\npfx: c.json:1: no \"hosts\"\n" },
 		{ "[[]]", "pfx: c.json:1: an object expected, not an array; host skipped\n" },
 		{ "[\"h\"]", "pfx: c.json:1: an object expected, not a string; host skipped\n" },
@@ -551,7 +617,7 @@ static void json_nesting_errors(void)
 		{ "[{\"hostnqn\": \"h\", \"subsystems\": [null]}]", "pfx: c.json:1: an object expected, not null; subsystem skipped\n" },
 		{ "[{\"hostnqn\": \"h\", \"subsystems\": [{\"nqn\": \"n\", \"ports\": \"p\"}]}]", "pfx: c.json:1: \"ports\": an array expected, not a string; subsystem skipped\n" },
 		{ "[{\"hostnqn\": \"h\", \"subsystems\": [{\"nqn\": \"n\", \"ports\": [7]}]}]", "pfx: c.json:1: an object expected, not a number; port skipped\n" },
-		{ "[{\"hostnqn\": 5}]", "pfx: c.json:1: \"hostnqn\": a string expected, not a number; host skipped\n" },
+		{ "[{\"hostnqn\": [5]}]", "pfx: c.json:1: \"hostnqn\": a string expected, not an array; host skipped\n" },
 	};
 	size_t i;
 
@@ -576,7 +642,9 @@ static void json_required(void)
 		{ "[{\"hostnqn\": \"h\", \"hostid\": \"x\"}]", "c.json:1: \"hostid\": 'x' is not a UUID; host skipped\n" },
 		{ "[{\"hostnqn\": \"h\", \"subsystems\": [{\"ports\": []}]}]", "c.json:1: a subsystem needs \"nqn\"; subsystem skipped\n" },
 		{ "[{\"hostnqn\": \"h\", \"subsystems\": [{\"nqn\": \"n\", \"ports\": [{\"traddr\": \"1.2.3.4\"}]}]}]", "c.json:1: a port needs \"transport\" (a string); port skipped\n" },
-		{ "[{\"hostnqn\": \"h\", \"subsystems\": [{\"nqn\": \"n\", \"ports\": [{\"transport\": 1}]}]}]", "c.json:1: a port needs \"transport\" (a string); port skipped\n" },
+		{ "[{\"hostnqn\": \"h\", \"subsystems\": [{\"nqn\": \"n\", \"ports\": [{\"transport\": {}}]}]}]", "c.json:1: a port needs \"transport\" (a string); port skipped\n" },
+		{ "[{\"hostnqn\": \"h\", \"subsystems\": [{\"nqn\": \"n\", \"ports\": [{\"transport\": null}]}]}]", "c.json:1: a port needs \"transport\" (a string); port skipped\n" },
+		{ "[{\"hostnqn\": null}]", "c.json:1: a host needs \"hostnqn\"; host skipped\n" },
 		{ "[{\"hostnqn\": \"h\", \"subsystems\": [{\"nqn\": \"n\", \"ports\": [{\"transport\": \"rdma\"}]}]}]", "c.json:1: a port needs \"traddr\"; port skipped\n" },
 	};
 	char doc[512];
@@ -663,12 +731,36 @@ static void json_syntax_errors(void)
 	start();
 	CHECK(!json("[\n  {\"hostnqn\": \"h\",}\n]"));
 	CHECK(conf.errors == 1 && conf.nr == 0);
-	CHECK_STR(msgs(), "pfx: c.json: not valid JSON: line 2, column 19: expected a key (a string in \"\"), got '}'\n");
+	CHECK_STR(msgs(), "pfx: c.json: not valid JSON: line 2, column 19: unexpected character '}'\n");
 	stop();
+	/*
+	 * What json-c takes without JSON_TOKENER_STRICT and libnvme (1.2 on)
+	 * refuses, the whole file: a trailing comma, a comment, single
+	 * quotes, more after the value, a capital literal.
+	 */
+	{
+		static const char *const lax[] = {
+			"[{\"hostnqn\": \"h\", \"subsystems\": [],}]",
+			"[{\"hostnqn\": \"h\"},\n]",
+			"[\n// a comment\n{\"hostnqn\": \"h\"}]",
+			"[/* a comment */{\"hostnqn\": \"h\"}]",
+			"[{'hostnqn': 'h'}]",
+			"[{\"hostnqn\": \"h\"}] []",
+			"[{\"hostnqn\": \"h\", \"subsystems\": [{\"nqn\": \"n\", \"ports\": [{\"transport\": \"rdma\", \"traddr\": \"1.1.1.1\", \"duplicate_connect\": TRUE}]}]}]",
+		};
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(lax); i++) {
+			start();
+			CHECK(!json(lax[i]));
+			CHECK(conf.errors == 1 && conf.nr == 0);
+			CHECK_PREFIX(msgs(), "pfx: c.json: not valid JSON: line ");
+			stop();
+		}
+	}
 	start();
-	CHECK(!json("[{\"hostnqn\": \"h\", \"hostnqn\": \"i\"}]"));
-	CHECK(conf.errors == 1);
-	CHECK_CONTAINS(msgs(), "not valid JSON: line 1: duplicate key \"hostnqn\"");
+	CHECK(!json("[\n// a comment\n{\"hostnqn\": \"h\"}]"));
+	CHECK_STR(msgs(), "pfx: c.json: not valid JSON: line 2, column 1: unexpected character '/'\n");
 	stop();
 	/* Nothing but white space: nvme-cli reads no targets, no error. */
 	start();
@@ -719,9 +811,150 @@ static void json_huge(void)
 	CHECK(!json(doc));
 	CHECK(conf.errors == 1 && !conf.nr);
 	CHECK_CONTAINS(msgs(), "not valid JSON: line 1, column ");
-	CHECK_CONTAINS(msgs(), "nested deeper than 64 levels");
+	CHECK_CONTAINS(msgs(), "nesting too deep");
 	stop();
 	free(doc);
+}
+
+/*
+ * libnvme's and nvme-cli's own config.json files (config-examples/README),
+ * a copy with "transport": "rdma" for "tcp" into *@text; -1 if unread.
+ */
+static int example(const char *file, bool rdma, char **text)
+{
+	char path[256], buf[8192], *p, *out;
+	size_t len;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "config-examples/%s", file);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	len = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[len] = '\0';
+	out = malloc(2 * len + 1);
+	if (!out)
+		return -1;
+	for (p = buf, len = 0; *p; ) {
+		if (rdma && !strncmp(p, "\"tcp\"", 5)) {
+			memcpy(out + len, "\"rdma\"", 6);
+			len += 6;
+			p += 5;
+		} else {
+			out[len++] = *p++;
+		}
+	}
+	out[len] = '\0';
+	*text = out;
+	return 0;
+}
+
+/*
+ * Reads @file as it is: every port NVMe/TCP's, skipped with a warning, and
+ * @others other warnings.
+ */
+static void example_tcp(const char *file, size_t ports, size_t others)
+{
+	char *text, name[128];
+	size_t i, n = 0;
+	const char *m;
+
+	CHECK(!example(file, false, &text));
+	if (!text)
+		return;
+	snprintf(name, sizeof(name), "config-examples/%s", file);
+	start();
+	CHECK(!conf_parse_json(&conf, name, text, strlen(text), &defaults));
+	CHECK(!conf.errors && !conf.nr);
+	for (m = msgs(); (m = strstr(m, "warning: skipping transport tcp (only rdma)\n")); m++)
+		n++;
+	CHECK(n == ports);
+	for (i = 0, m = msgs(); *m; m++)
+		i += *m == '\n';
+	CHECK(i == n + others);
+	stop();
+	free(text);
+}
+
+static void json_examples(void)
+{
+	const struct conf_entry *e;
+	char *text = NULL;
+
+	example_tcp("libnvme-config-pcie-with-tcp-config.json", 4, 0);
+	example_tcp("libnvme-tls_key-1.json", 1, 0);
+	example_tcp("libnvme-tls_key-2.json", 1, 0);
+	example_tcp("libnvme-config-pcie.json", 0, 0);
+	/* "hostsymname", a host's. */
+	example_tcp("nvme-cli-convert-dc-and-subsystem.json", 2, 1);
+
+	/* Two hosts, one subsystem each, two ports; "dhchap_key": "none". */
+	CHECK(!example("libnvme-config-pcie-with-tcp-config.json", true, &text));
+	start();
+	CHECK(text && !conf_parse_json(&conf, "c.json", text, strlen(text), &defaults));
+	CHECK(!conf.errors && conf.nr == 4);
+	CHECK_STR(msgs(), "");
+	if (conf.nr == 4) {
+		e = &conf.e[0];
+		CHECK_STR(e->cfg.hostnqn, "nqn.2014-08.org.nvmexpress:uuid:2cd2c43b-a90a-45c1-a8cd-86b33ab273b5");
+		CHECK(e->cfg.hostid[0] == 0x2c && e->cfg.hostid[15] == 0xb5);
+		CHECK_STR(e->subnqn, "nqn.io-1");
+		CHECK_STR(e->cfg.traddr, "192.168.154.144");
+		CHECK_STR(e->cfg.trsvcid, "4420");
+		CHECK(!(e->cfg.set & (OPT(DHCHAP_SECRET) | OPT(DHCHAP_CTRL_SECRET))));
+		CHECK(!e->passes);
+		CHECK_STR(e->where, "c.json:9");
+		CHECK_STR(conf.e[1].cfg.trsvcid, "4421");
+		CHECK_STR(conf.e[1].where, "c.json:15");
+		e = &conf.e[3];
+		CHECK_STR(e->cfg.hostnqn, "nqn.2014-08.org.nvmexpress:uuid:befdec4c-2234-11b2-a85c-ca77c773af36");
+		CHECK_STR(e->cfg.trsvcid, "4421");
+		CHECK_STR(e->where, "c.json:38");
+	}
+	stop();
+	free(text);
+	text = NULL;
+
+	/* TLS, which rdma has not: said, the port kept. */
+	CHECK(!example("libnvme-tls_key-2.json", true, &text));
+	start();
+	CHECK(text && !conf_parse_json(&conf, "c.json", text, strlen(text), &defaults));
+	CHECK(!conf.errors && conf.nr == 1);
+	CHECK_STR(msgs(),
+		  "pfx: c.json:14: warning: ignoring \"tls\": TLS is NVMe/TCP's\n"
+		  "pfx: c.json:15: warning: ignoring unknown key \"tls_psk_identity\"\n"
+		  "pfx: c.json:16: warning: ignoring \"tls_key\": TLS is NVMe/TCP's\n");
+	if (conf.nr == 1) {
+		CHECK_STR(conf.e[0].cfg.traddr, "192.168.154.148");
+		CHECK(conf.e[0].cfg.hostid[15] == 0xb6);
+	}
+	stop();
+	free(text);
+	text = NULL;
+
+	/* The schema's form: a discovery subsystem's port, and an NVM's. */
+	CHECK(!example("nvme-cli-convert-dc-and-subsystem.json", true, &text));
+	start();
+	CHECK(text && !conf_parse_json(&conf, "c.json", text, strlen(text), &defaults));
+	CHECK(!conf.errors && conf.nr == 2);
+	CHECK_STR(msgs(), "pfx: c.json:1: warning: ignoring \"hostsymname\": rblk sends no host symbolic name\n");
+	if (conf.nr == 2) {
+		e = &conf.e[0];
+		CHECK_STR(e->cfg.hostnqn, "nqn.2014-08.org.nvmexpress:uuid:1111");
+		CHECK(e->cfg.hostid[0] == 0x46 && e->cfg.hostid[15] == 0x80);
+		CHECK_STR(e->cfg.nqn, CONF_DISC_NQN);
+		CHECK_STR(e->cfg.traddr, "192.168.1.10");
+		CHECK_STR(e->cfg.trsvcid, "8009");
+		CHECK(e->passes);
+		e = &conf.e[1];
+		CHECK_STR(e->subnqn, "nqn.2024-01.com.example:data.vol1");
+		CHECK_STR(e->cfg.traddr, "192.168.1.20");
+		CHECK(e->cfg.nr_io_queues == 4 && (e->cfg.set & OPT(NR_IO_QUEUES)));
+		CHECK(!e->passes);
+	}
+	stop();
+	free(text);
 }
 
 /* The command line fills what the file does not say; the file wins. */
@@ -1011,7 +1244,8 @@ static void disc_dhchap_real_keys(void)
 /*
  * The keys read are zeroed before they are freed: the conf's copies (a
  * discovery.conf line, split into words, and config.json's), the parsed
- * JSON, stdio's buffer of the file, a string the JSON parser gave up on.
+ * JSON, stdio's buffer of the file, a string the JSON parser gave up on,
+ * what json-c had built when it gave up.
  */
 static void keys_zeroed(void)
 {
@@ -1050,6 +1284,11 @@ static void keys_zeroed(void)
 		 key);
 	CHECK(!json(text));
 	CHECK(conf.errors == 1);
+	/* Not JSON after the key: json-c had built a string of it. */
+	snprintf(text, sizeof(text), "[{\"hostnqn\": \"h\", \"dhchap_key\": \"%s\" x}]",
+		 key);
+	CHECK(!json(text));
+	CHECK(conf.errors == 2);
 	stop();
 	explicit_bzero(text, sizeof(text));
 	freecheck_secret = NULL;
@@ -1579,6 +1818,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(json_key_misplaced),
 	KTAP_CASE(json_unknown_keys),
 	KTAP_CASE(json_wrong_types),
+	KTAP_CASE(json_libnvme_coercions),
 	KTAP_CASE(json_nesting_errors),
 	KTAP_CASE(json_required),
 	KTAP_CASE(json_transport),
@@ -1587,6 +1827,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(json_syntax_errors),
 	KTAP_CASE(json_huge),
 	KTAP_CASE(json_defaults),
+	KTAP_CASE(json_examples),
 	KTAP_CASE(disc_valid),
 	KTAP_CASE(disc_nvme_cli_options),
 	KTAP_CASE(disc_dhchap),

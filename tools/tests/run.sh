@@ -9,7 +9,7 @@ cd "$(dirname "$0")" || exit 1
 . ./ktap-run.sh
 pass=0 fail=0 skip=0
 ktap_run ./opts_test ./output_test ./nl_test ./decode_test ./host_test \
-	./jsonin_test ./conf_test ./json_test.sh ./cli_test.sh
+	./conf_test ./json_test.sh ./cli_test.sh
 
 if [ "$skip" -gt 0 ]; then
 	echo "$pass passed, $fail failed ($skip skipped)"
