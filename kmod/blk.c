@@ -53,7 +53,7 @@ static void __rblk_head_acct_end(struct request *rq)
 	rblk_acct_end(rblk_rq_ns(rq)->head->disk->part0, rq, req->head_start);
 }
 
-/* Inline: without multipath (the default) it is two tests an I/O. */
+/* Inline: without multipath (multipath=N) it is two tests an I/O. */
 static inline void rblk_head_acct_end(struct request *rq)
 {
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
@@ -394,6 +394,25 @@ static bool rblk_rq_over_limits(struct request *rq)
 }
 
 /*
+ * A queue of a deleted controller that stopped (a timeout, a broken
+ * association) while the controller still writes its disks back: nothing
+ * recovers it, yet the path stays usable for the queues that serve.  A
+ * multipath request on it fails over only to another usable path; with
+ * none, the head would send it straight back here, and a partition scan
+ * that the detach waits for would never end: it fails, as without
+ * multipath.
+ */
+static bool rblk_not_ready_for_good(struct rblk_ctrl *ctrl,
+				    struct request *rq)
+{
+	struct rblk_ns *ns = rblk_rq_ns(rq);
+
+	return rblk_state_leaving(rblk_ctrl_state(ctrl)) &&
+	       !rblk_ctrl_holds_io(ctrl) &&
+	       !rblk_head_other_path(ns->head, ns);
+}
+
+/*
  * The queue cannot take block I/O now: it waits for recovery, or fails.
  * A REQ_FAILFAST_* request fails at once with a path error, as
  * nvmf_fail_nonready_command() does: its submitter (dm-multipath) has
@@ -405,16 +424,8 @@ static blk_status_t rblk_not_ready(struct rblk_ctrl *ctrl,
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 
 	/* Multipath I/O never waits for one path (nvme does the same). */
-	if (rblk_rq_mpath(rq) && !blk_noretry_request(rq)) {
-		/*
-		 * A deleted controller whose queues stopped serves no more:
-		 * not a usable path either, or the head sends the request
-		 * straight back here, and a partition scan the detach
-		 * waits for never ends.
-		 */
-		if (rblk_state_leaving(rblk_ctrl_state(ctrl)) &&
-		    !rblk_ctrl_holds_io(ctrl))
-			clear_bit(RBLK_CTRL_IO_READY, &ctrl->flags);
+	if (rblk_rq_mpath(rq) && !blk_noretry_request(rq) &&
+	    !rblk_not_ready_for_good(ctrl, rq)) {
 		if (!blk_mq_request_started(rq))
 			blk_mq_start_request(rq);
 		/*

@@ -20,7 +20,8 @@
  * rblk_limits_start_stacking(),  blk_set_stacking_limits() on a copy,
  *   rblk_limits_stack_disk(),  blk_stack_limits(),      queue_limits_stack_bdev()
  *   struct rblk_limits_user  by hand: the write cache,  (inherited features;
- *                            the user's max_sectors_kb  max_user_sectors)
+ *                            QUEUE_FLAG_POLL, the       BLK_FEAT_POLL offered
+ *                            user's max_sectors_kb      anew; max_user_sectors)
  * rblk_limits_commit()       keeps read_ahead_kb: sets  puts back the
  *                            io_pages only              read_ahead_kb that
  *                                                       blk_apply_bdi_limits()
@@ -144,6 +145,7 @@ struct rblk_limits_user {
  * @stacking: the limits are stacked anew (6.1)
  * @wc: a disk below has a volatile write cache (6.1, stacking)
  * @fua: a disk below supports FUA (6.1, stacking)
+ * @poll: every disk below polls (6.1, stacking: QUEUE_FLAG_POLL)
  * @stack: the limits being stacked, applied at once by the commit (6.1)
  * @user: what the user set, kept by the commit (6.1, stacking)
  */
@@ -155,6 +157,7 @@ struct rblk_limits {
 	bool stacking;
 	bool wc;
 	bool fua;
+	bool poll;
 	struct queue_limits stack;
 	struct rblk_limits_user *user;
 #endif
@@ -212,7 +215,7 @@ static inline struct gendisk *rblk_alloc_bio_disk(int node)
 	lim.dma_alignment = 3;
 	/* Not zoned: the validation refuses the stacking default. */
 	lim.max_zone_append_sectors = 0;
-	lim.features |= BLK_FEAT_NOWAIT | BLK_FEAT_IO_STAT;
+	lim.features |= BLK_FEAT_NOWAIT | BLK_FEAT_IO_STAT | BLK_FEAT_POLL;
 	return blk_alloc_disk(&lim, node);
 }
 
@@ -235,7 +238,13 @@ static inline void rblk_limits_start_stacking(struct rblk_limits *l,
 	blk_set_stacking_limits(&l->lim);
 	l->lim.dma_alignment = 3;
 	l->lim.max_zone_append_sectors = 0;
-	l->lim.features |= own;
+	/*
+	 * Polled while every path polls: blk_stack_limits() clears the
+	 * feature for a path without poll queues, so it is offered anew
+	 * each time (as nvme_mpath_alloc_disk() offers it), or one such
+	 * path would turn it off for good.
+	 */
+	l->lim.features |= own | BLK_FEAT_POLL;
 	/* The user's max_sectors_kb stays. */
 	l->lim.max_user_sectors = max_user;
 }
@@ -390,6 +399,11 @@ static inline int rblk_limits_commit(struct rblk_limits *l)
 				 (PAGE_SHIFT - SECTOR_SHIFT);
 	spin_unlock_irq(&q->queue_lock);
 	blk_queue_write_cache(q, l->wc, l->fua);
+	/* Polled while every path polls, as 6.12's stacking decides. */
+	if (l->poll)
+		blk_queue_flag_set(QUEUE_FLAG_POLL, q);
+	else
+		blk_queue_flag_clear(QUEUE_FLAG_POLL, q);
 	return 0;
 }
 
@@ -416,6 +430,7 @@ static inline void rblk_limits_start_stacking(struct rblk_limits *l,
 	l->user = user;
 	l->wc = false;
 	l->fua = false;
+	l->poll = true;
 	blk_set_stacking_limits(&l->stack);
 	l->stack.dma_alignment = 3;
 }
@@ -430,6 +445,7 @@ static inline void rblk_limits_stack_disk(struct rblk_limits *l,
 	blk_stack_limits(&l->stack, &b->limits, 0);
 	l->wc |= test_bit(QUEUE_FLAG_WC, &b->queue_flags);
 	l->fua |= test_bit(QUEUE_FLAG_FUA, &b->queue_flags);
+	l->poll &= test_bit(QUEUE_FLAG_POLL, &b->queue_flags);
 }
 
 static inline void rblk_limits_max_hw_sectors(struct rblk_limits *l,

@@ -20,9 +20,9 @@
  * takes head->lock while I/O waits for it, so the head's partitions are
  * read by a work and its disk deleted with no lock held.
  *
- * Without multipath (the default: a head costs a single path about a
- * fifth more instructions per I/O, Documentation/benchmark.rst) the
- * namespace's own disk is /dev/rblkN; only the device numbers live here.
+ * Without multipath (rblk.multipath=N; Y is the default, as nvme_core's)
+ * the namespace's own disk is /dev/rblkN; only the device numbers live
+ * here.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -627,6 +627,14 @@ void rblk_head_submit_bio(struct bio *bio)
 	srcu_idx = srcu_read_lock(&head->srcu);
 	ns = rblk_head_find_path(head);
 	if (likely(ns)) {
+		/*
+		 * A reconnect took this path's poll queues away before the
+		 * head's limits were stacked anew: not polled (its queue
+		 * would refuse the bio).
+		 */
+		if (unlikely(bio->bi_opf & REQ_POLLED) &&
+		    !READ_ONCE(ns->ctrl->nr_poll_queues))
+			bio->bi_opf &= ~REQ_POLLED;
 		bio_set_dev(bio, ns->disk->part0);
 		trace_block_bio_remap(bio, disk_devt(head->disk),
 				      bio->bi_iter.bi_sector);
@@ -725,6 +733,7 @@ unsigned int rblk_head_read_stats(struct rblk_head *head,
 				  struct rblk_stats *s, struct rblk_stats *tmp)
 {
 	unsigned int nr = 0;
+	u64 npe;
 	struct rblk_ns *ns;
 	int srcu_idx;
 
@@ -747,6 +756,14 @@ unsigned int rblk_head_read_stats(struct rblk_head *head,
 		nr++;
 	}
 	srcu_read_unlock(&head->srcu, srcu_idx);
+	/*
+	 * What the head failed itself, with no path left to try: errors of
+	 * the namespace, with a path status, as a path's own not-ready
+	 * failures count.
+	 */
+	npe = atomic64_read(&head->no_path_errors);
+	s->v[RBLK_STAT_ERRORS] += npe;
+	s->v[RBLK_STAT_STATUS_PATH] += npe;
 	return nr;
 }
 
@@ -754,28 +771,32 @@ unsigned int rblk_head_read_stats(struct rblk_head *head,
  * rblk_head_state() - the controller state a head's users see
  * @head: head
  *
- * Return: LIVE when a path's controller is live, else the state of the
- * first path's (recovering, leaving), or DEAD with no path left.
+ * Return: the best of its paths' controller states: live, then
+ * recovering (resetting, connecting), new, deleting, dead (also with no
+ * path left).
  */
 enum rblk_state rblk_head_state(struct rblk_head *head)
 {
-	enum rblk_state state = RBLK_STATE_DEAD, st;
-	bool first = true;
+	/* Best first: a path that serves, one that may serve again, ... */
+	static const enum rblk_state rank[] = {
+		RBLK_STATE_LIVE, RBLK_STATE_RESETTING, RBLK_STATE_CONNECTING,
+		RBLK_STATE_NEW, RBLK_STATE_DELETING, RBLK_STATE_DEAD,
+	};
+	unsigned int best = ARRAY_SIZE(rank) - 1, i;
 	struct rblk_ns *ns;
 	int srcu_idx;
 
 	srcu_idx = srcu_read_lock(&head->srcu);
 	list_for_each_entry_srcu(ns, &head->paths, siblings,
 				 srcu_read_lock_held(&head->srcu)) {
-		st = rblk_ctrl_state(ns->ctrl);
-		if (first || st == RBLK_STATE_LIVE)
-			state = st;
-		first = false;
-		if (st == RBLK_STATE_LIVE)
-			break;
+		enum rblk_state st = rblk_ctrl_state(ns->ctrl);
+
+		for (i = 0; i < best; i++)
+			if (rank[i] == st)
+				best = i;
 	}
 	srcu_read_unlock(&head->srcu, srcu_idx);
-	return state;
+	return rank[best];
 }
 
 /**

@@ -184,7 +184,8 @@ static bool rblk_ns_limits_changed(struct rblk_ns *ns)
 
 	return ns->limits.max_hw_sectors != ctrl->max_hw_sectors ||
 	       ns->limits.max_segments != ctrl->max_segments ||
-	       ns->limits.oncs != ctrl->oncs || ns->limits.vwc != ctrl->vwc;
+	       ns->limits.oncs != ctrl->oncs || ns->limits.vwc != ctrl->vwc ||
+	       ns->limits.poll != !!ctrl->nr_poll_queues;
 }
 
 /*
@@ -238,6 +239,8 @@ static int rblk_ns_set_limits(struct rblk_ns *ns)
 	ns->limits.max_segments = ctrl->max_segments;
 	ns->limits.oncs = ctrl->oncs;
 	ns->limits.vwc = ctrl->vwc;
+	/* Whether a head above may poll (its limits are stacked anew). */
+	ns->limits.poll = ctrl->nr_poll_queues;
 	rblk_head_update(ns);
 	return 0;
 }

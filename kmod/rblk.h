@@ -446,6 +446,7 @@ struct rblk_ns {
 		u32 max_segments;
 		u16 oncs;
 		u8 vwc;
+		bool poll;
 	} limits;
 	struct rblk_iostats stats;
 	struct rblk_head *head;

@@ -534,12 +534,14 @@ static void hint_multipath(const char *name, struct rnl *r,
 	struct ctrl_info *ctrls;
 	size_t nr, i, peers = 0;
 
-	if (hinted || rnl_list(r, &ctrls, &nr))
+	/* With multipath the connect's own answer says so: no dump. */
+	if (hinted || ctrl->has_iopolicy || rnl_list(r, &ctrls, &nr))
 		return;
 	for (i = 0; i < nr; i++) {
 		if (!strcmp(ctrls[i].name, ctrl->name))
 			self = &ctrls[i];
-		else if (!strcmp(ctrls[i].subsysnqn, ctrl->subsysnqn))
+		else if (!strcmp(ctrls[i].subsysnqn, ctrl->subsysnqn) &&
+			 !strcmp(ctrls[i].hostnqn, ctrl->hostnqn))
 			peers++;
 	}
 	if (self && !self->has_iopolicy && peers) {
