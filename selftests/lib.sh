@@ -204,8 +204,8 @@ rblk_disconnect() {
 rblk_first_path() {
 	_n=${1##*/}
 	if [ -d "/sys/block/$_n/multipath" ]; then
-		for _p in "/sys/block/$_n/multipath"/*; do
-			[ -e "$_p" ] && { echo "${_p##*/}"; return 0; }
+		for _p in "/sys/block/$_n/multipath/${_n}c"*; do
+			[ -L "$_p" ] && { echo "${_p##*/}"; return 0; }
 		done
 		return 1
 	fi
@@ -232,7 +232,8 @@ rblk_attr() {
 # (of a multipath head: its first path's).
 rblk_ctrl_of() {
 	_p=$(rblk_first_path "$1") || return 1
-	_l=$(readlink "/sys/block/$_p/device") || return 1
+	_l=$(readlink "/sys/block/$_p/device") ||
+		_l=$(readlink -f "/sys/block/$_p/multipath/$_p" 2>/dev/null) || return 1
 	echo "${_l##*/}"
 }
 

@@ -23,13 +23,14 @@ out=$(dd if="$dev" of=/dev/null bs=4k count=1 iflag=direct 2>&1) &&
 	fail "read on a dead controller succeeded"
 echo "$out" | grep -qE "Input/output error|I/O error" || fail "new I/O: expected EIO, got: $out"
 # I/O failed before it reached the target is counted too.
-# (A multipath head fails them itself, with no path left: no_path_errors.)
+# (A multipath head fails them itself, with no path left: its errors_path
+# counts them, and its no_path_errors.)
+errs=$(rblk_attr "$dev" errors_path)
+[ "$errs" -ge 2 ] || fail "errors_path is $errs after two failed reads"
 if [ -d "/sys/block/${dev##*/}/multipath" ]; then
-	errs=$(rblk_attr "$dev" no_path_errors)
-else
-	errs=$(rblk_attr "$dev" errors_path)
+	[ "$(rblk_attr "$dev" no_path_errors)" -ge 2 ] ||
+		fail "no_path_errors is $(rblk_attr "$dev" no_path_errors) after two failed reads"
 fi
-[ "$errs" -ge 2 ] || fail "errors_path (no_path_errors) is $errs after two failed reads"
 hung=$(d_state_tasks)
 [ -z "$hung" ] || fail "tasks in D state: $hung"
 rblk_disconnect "$dev"

@@ -77,7 +77,7 @@ load() {
 }
 
 # Without multipath: no policy to set or show.
-rblk_load
+rblk_load multipath=N
 A=$(rblk_connect_port_ctrl "$RBLK_TRSVCID") || exit "$KSFT_FAIL"
 S=$(subsys_of "$A") || fail "$A has no subsystem"
 [ ! -e "$S/iopolicy" ] || fail "$S/iopolicy exists without multipath"

@@ -13,7 +13,9 @@
 
 command -v nvmecfg >/dev/null || fail "nvmecfg missing from the guest"
 command -v nlraw >/dev/null || fail "nlraw missing from the guest (tools/tests/nlraw)"
-rblk_load
+# multipath=N: nlraw's "set iopolicy without multipath" wants that refusal
+# (the rest does not depend on it; nl_fuzz runs with the default).
+rblk_load multipath=N
 trap 'rblk_unload' EXIT
 
 NQN=$RBLK_NQN
