@@ -1008,8 +1008,14 @@ static void rblk_head_restack(struct rblk_head *head, struct rblk_ns *from)
 	int srcu_idx, ret;
 
 	lockdep_assert_held(&head->lock);
-	/* The last path leaving: the limits stay for the dying disk. */
-	if (list_empty(&head->paths))
+	/*
+	 * The last path leaving: the limits stay for the dying disk, which
+	 * may already be deleted while another path is still on its way
+	 * out (its disk is put once that path is gone too).
+	 */
+	if (list_empty(&head->paths) ||
+	    (test_bit(RBLK_HEAD_DISK_TRIED, &head->flags) &&
+	     !test_bit(RBLK_HEAD_DISK_LIVE, &head->flags)))
 		return;
 	blk_mq_freeze_queue(head->disk->queue);
 	rblk_limits_start_stacking(&l, head->disk->queue, &head->user_limits);
@@ -1127,10 +1133,18 @@ bool rblk_head_detach(struct rblk_ns *ns, bool gone)
 	}
 	mutex_unlock(&subsys->lock);
 
+	/*
+	 * Under head->lock, as the last path clears DISK_LIVE before it
+	 * deletes the disk: a path leaving at the same time (both
+	 * controllers' scans remove a namespace the target deleted) never
+	 * unlinks from, or restacks, a disk being deleted.
+	 */
+	mutex_lock(&head->lock);
 	live = test_bit(RBLK_HEAD_DISK_LIVE, &head->flags);
 	if (live && attached)
 		sysfs_remove_link_from_group(&disk_to_dev(head->disk)->kobj,
 					     "multipath", ns->disk->disk_name);
+	mutex_unlock(&head->lock);
 	if (live && (last || last_attached)) {
 		/*
 		 * Held bios out first: through this path while it serves,
@@ -1144,10 +1158,12 @@ bool rblk_head_detach(struct rblk_ns *ns, bool gone)
 	if (live && last) {
 		/* Its partition scan may wait for I/O the kick released. */
 		flush_work(&head->partition_work);
+		mutex_lock(&head->lock);
+		clear_bit(RBLK_HEAD_DISK_LIVE, &head->flags);
+		mutex_unlock(&head->lock);
 		if (gone)
 			blk_mark_disk_dead(head->disk);
 		del_gendisk(head->disk);
-		clear_bit(RBLK_HEAD_DISK_LIVE, &head->flags);
 	}
 
 	if (attached) {

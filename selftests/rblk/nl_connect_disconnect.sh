@@ -28,7 +28,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-rblk_load
+# multipath=N: list -v and show as for a namespace of one controller (a
+# head's layout: mpath_iopolicy's).
+rblk_load multipath=N
 for d in /sys/block/rblk*; do
 	[ -e "$d" ] && fail "rblk devices exist before the test: $d"
 done

@@ -26,7 +26,9 @@ modprobe -n "$GENL_MOD" 2>/dev/null ||
 modprobe -r "$GENL_MOD" 2>/dev/null
 delay_ns_create $NSID 8
 must delay_ns_set 600000
-rblk_load io_timeout=$IO_TMO
+# multipath=N: the connect waits for the scan of a namespace's own disk
+# (a head scans its partitions in a work).
+rblk_load multipath=N io_timeout=$IO_TMO
 
 no_ctrl() { ! ls -d /sys/class/rblk/rblk-ctrl* >/dev/null 2>&1; }
 
