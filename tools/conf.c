@@ -603,20 +603,72 @@ static void jloc_free(struct json_object *v, void *data)
 	free(l);
 }
 
-static void scan_ws(struct jscan *s)
+/*
+ * Past the comment at s->p, where json-c's tokener ends it (states
+ * _comment, _comment_end; the same from 0.10 to 0.19): a line comment
+ * before the new line, a block comment at a '/' after an odd number of
+ * '*', not counting the opening one: json-c takes them in pairs, so a
+ * comment closed by two stars, unlike C's, is not ended there.
+ */
+static void scan_comment(struct jscan *s)
 {
-	for (; s->p < s->end; s->p++) {
-		if (*s->p == '\n')
+	if (s->p[1] == '/') {
+		while (s->p < s->end && *s->p != '\n')
+			s->p++;
+		return;
+	}
+	for (s->p += 2; s->p < s->end; s->p++) {
+		if (*s->p == '\n') {
 			s->line++;
-		else if (*s->p != ' ' && *s->p != '\t' && *s->p != '\r')
-			break;
+		} else if (*s->p == '*' && s->p + 1 < s->end) {
+			s->p++;
+			if (*s->p == '/') {
+				s->p++;
+				return;
+			}
+			if (*s->p == '\n')
+				s->line++;
+		}
 	}
 }
 
-/* Past the string at s->p: json-c takes a raw new line in one. */
+/*
+ * Past white space and comments: json-c's tokener skips both wherever it
+ * skips white space (without JSON_TOKENER_STRICT).
+ */
+static void scan_ws(struct jscan *s)
+{
+	while (s->p < s->end) {
+		switch (*s->p) {
+		case '\n':
+			s->line++;
+			/* fall through */
+		case ' ':
+		case '\t':
+		case '\r':
+			s->p++;
+			break;
+		case '/':
+			if (s->p + 1 == s->end ||
+			    (s->p[1] != '/' && s->p[1] != '*'))
+				return;
+			scan_comment(s);
+			break;
+		default:
+			return;
+		}
+	}
+}
+
+/*
+ * Past the string at s->p, in double or (json-c's) single quotes: json-c
+ * takes a raw new line in one, and a quote of the other kind as it is.
+ */
 static void scan_string(struct jscan *s)
 {
-	for (s->p++; s->p < s->end && *s->p != '"'; s->p++) {
+	char quote = *s->p;
+
+	for (s->p++; s->p < s->end && *s->p != quote; s->p++) {
 		if (*s->p == '\\')
 			s->p++;
 		else if (*s->p == '\n')
@@ -741,11 +793,15 @@ static int scan_value(struct jscan *s, struct json_object *v)
 		return scan_container(s, json_object_is_type(v, json_type_array) ?
 				      v : NULL, ']');
 	case '"':
+	case '\'':
 		scan_string(s);
 		return 0;
 	default:
-		/* A number, true, false, null, NaN, Infinity. */
-		while (s->p < s->end && !strchr(",]} \t\r\n", *s->p))
+		/*
+		 * A number, true, false, null, NaN, Infinity (json-c takes
+		 * them in any case), up to what may follow: a comment too.
+		 */
+		while (s->p < s->end && !strchr(",]}/ \t\r\n", *s->p))
 			s->p++;
 		return 0;
 	}
