@@ -506,14 +506,22 @@ static const struct key_desc host_keys[] = {
 };
 
 /*
- * The file is parsed as libnvme parses it (src/nvme/json.c, parse_json()
- * of json_read_config()): json-c's tokener at its default depth, with
- * JSON_TOKENER_STRICT, which libnvme has set since 1.2: no comments,
- * trailing commas or single quotes, nothing after the value.  json-c takes
- * what RFC 8259 does not: a duplicate key (the last value wins), NaN and
- * Infinity, control characters in strings.
+ * The file is parsed with json-c's tokener at its default depth and in
+ * its default, non-strict mode, as the project decided (issue: nvme-cli's
+ * files as nvme-cli takes them, never one refused that nvme-cli reads).
+ * libnvme 1.0 and 1.1 (json_object_from_fd()) and nvme-cli 3's converter
+ * (json_object_from_file()) parse that way; libnvme 1.2 and later set
+ * JSON_TOKENER_STRICT (src/nvme/json.c, parse_json()), which takes less:
+ * what strict json-c takes, non-strict json-c takes too, so no libnvme's
+ * file is refused.  Non-strict json-c also takes // and block comments
+ * where white space may be, a trailing comma in an object or an array,
+ * strings and keys in single quotes, true, false, null, NaN and Infinity
+ * in any case, leading zeros, and text after the value, which it does
+ * not read (a warning here).  Both modes take what RFC 8259 does not: a
+ * duplicate key (the last value wins), NaN and Infinity, control
+ * characters in strings.
  */
-#define CONF_JSON_FLAGS	JSON_TOKENER_STRICT
+#define CONF_JSON_FLAGS	0
 
 /*
  * json-c keeps no positions.  After it has taken the file, a scan of the
@@ -1438,7 +1446,7 @@ int conf_parse_json(struct conf *c, const char *name, const char *text,
 	struct jscan s;
 	json_tokener *tok;
 	unsigned int line;
-	size_t i, n, col;
+	size_t i, n, col, rest;
 	char at[8];
 	int ret = 0;
 
@@ -1481,6 +1489,8 @@ int conf_parse_json(struct conf *c, const char *name, const char *text,
 		c->errors++;
 		goto out;
 	}
+	/* Where json-c stopped: text after the value, unread. */
+	rest = json_tokener_get_parse_end(tok);
 	/* The lines of the values, for the messages. */
 	s.p = text;
 	s.end = text + len;
@@ -1497,6 +1507,11 @@ int conf_parse_json(struct conf *c, const char *name, const char *text,
 		ret = cj_host(&x, hosts, i);
 		if (ret)
 			break;
+	}
+	if (!ret && rest < len) {
+		text_pos(text, rest, &line, &col);
+		warn(c, name, line,
+		     "ignoring what follows the JSON value (json-c reads the first only)");
 	}
 out:
 	jzero(root);
