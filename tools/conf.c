@@ -506,14 +506,22 @@ static const struct key_desc host_keys[] = {
 };
 
 /*
- * The file is parsed as libnvme parses it (src/nvme/json.c, parse_json()
- * of json_read_config()): json-c's tokener at its default depth, with
- * JSON_TOKENER_STRICT, which libnvme has set since 1.2: no comments,
- * trailing commas or single quotes, nothing after the value.  json-c takes
- * what RFC 8259 does not: a duplicate key (the last value wins), NaN and
- * Infinity, control characters in strings.
+ * The file is parsed with json-c's tokener at its default depth and in
+ * its default, non-strict mode, as the project decided (issue: nvme-cli's
+ * files as nvme-cli takes them, never one refused that nvme-cli reads).
+ * libnvme 1.0 and 1.1 (json_object_from_fd()) and nvme-cli 3's converter
+ * (json_object_from_file()) parse that way; libnvme 1.2 and later set
+ * JSON_TOKENER_STRICT (src/nvme/json.c, parse_json()), which takes less:
+ * what strict json-c takes, non-strict json-c takes too, so no libnvme's
+ * file is refused.  Non-strict json-c also takes // and block comments
+ * where white space may be, a trailing comma in an object or an array,
+ * strings and keys in single quotes, true, false, null, NaN and Infinity
+ * in any case, leading zeros, and text after the value, which it does
+ * not read (a warning here).  Both modes take what RFC 8259 does not: a
+ * duplicate key (the last value wins), NaN and Infinity, control
+ * characters in strings.
  */
-#define CONF_JSON_FLAGS	JSON_TOKENER_STRICT
+#define CONF_JSON_FLAGS	0
 
 /*
  * json-c keeps no positions.  After it has taken the file, a scan of the
@@ -603,20 +611,72 @@ static void jloc_free(struct json_object *v, void *data)
 	free(l);
 }
 
-static void scan_ws(struct jscan *s)
+/*
+ * Past the comment at s->p, where json-c's tokener ends it (states
+ * _comment, _comment_end; the same from 0.10 to 0.19): a line comment
+ * before the new line, a block comment at a '/' after an odd number of
+ * '*', not counting the opening one: json-c takes them in pairs, so a
+ * comment closed by two stars, unlike C's, is not ended there.
+ */
+static void scan_comment(struct jscan *s)
 {
-	for (; s->p < s->end; s->p++) {
-		if (*s->p == '\n')
+	if (s->p[1] == '/') {
+		while (s->p < s->end && *s->p != '\n')
+			s->p++;
+		return;
+	}
+	for (s->p += 2; s->p < s->end; s->p++) {
+		if (*s->p == '\n') {
 			s->line++;
-		else if (*s->p != ' ' && *s->p != '\t' && *s->p != '\r')
-			break;
+		} else if (*s->p == '*' && s->p + 1 < s->end) {
+			s->p++;
+			if (*s->p == '/') {
+				s->p++;
+				return;
+			}
+			if (*s->p == '\n')
+				s->line++;
+		}
 	}
 }
 
-/* Past the string at s->p: json-c takes a raw new line in one. */
+/*
+ * Past white space and comments: json-c's tokener skips both wherever it
+ * skips white space (without JSON_TOKENER_STRICT).
+ */
+static void scan_ws(struct jscan *s)
+{
+	while (s->p < s->end) {
+		switch (*s->p) {
+		case '\n':
+			s->line++;
+			/* fall through */
+		case ' ':
+		case '\t':
+		case '\r':
+			s->p++;
+			break;
+		case '/':
+			if (s->p + 1 == s->end ||
+			    (s->p[1] != '/' && s->p[1] != '*'))
+				return;
+			scan_comment(s);
+			break;
+		default:
+			return;
+		}
+	}
+}
+
+/*
+ * Past the string at s->p, in double or (json-c's) single quotes: json-c
+ * takes a raw new line in one, and a quote of the other kind as it is.
+ */
 static void scan_string(struct jscan *s)
 {
-	for (s->p++; s->p < s->end && *s->p != '"'; s->p++) {
+	char quote = *s->p;
+
+	for (s->p++; s->p < s->end && *s->p != quote; s->p++) {
 		if (*s->p == '\\')
 			s->p++;
 		else if (*s->p == '\n')
@@ -741,11 +801,15 @@ static int scan_value(struct jscan *s, struct json_object *v)
 		return scan_container(s, json_object_is_type(v, json_type_array) ?
 				      v : NULL, ']');
 	case '"':
+	case '\'':
 		scan_string(s);
 		return 0;
 	default:
-		/* A number, true, false, null, NaN, Infinity. */
-		while (s->p < s->end && !strchr(",]} \t\r\n", *s->p))
+		/*
+		 * A number, true, false, null, NaN, Infinity (json-c takes
+		 * them in any case), up to what may follow: a comment too.
+		 */
+		while (s->p < s->end && !strchr(",]}/ \t\r\n", *s->p))
 			s->p++;
 		return 0;
 	}
@@ -1382,7 +1446,7 @@ int conf_parse_json(struct conf *c, const char *name, const char *text,
 	struct jscan s;
 	json_tokener *tok;
 	unsigned int line;
-	size_t i, n, col;
+	size_t i, n, col, rest;
 	char at[8];
 	int ret = 0;
 
@@ -1425,6 +1489,8 @@ int conf_parse_json(struct conf *c, const char *name, const char *text,
 		c->errors++;
 		goto out;
 	}
+	/* Where json-c stopped: text after the value, unread. */
+	rest = json_tokener_get_parse_end(tok);
 	/* The lines of the values, for the messages. */
 	s.p = text;
 	s.end = text + len;
@@ -1441,6 +1507,11 @@ int conf_parse_json(struct conf *c, const char *name, const char *text,
 		ret = cj_host(&x, hosts, i);
 		if (ret)
 			break;
+	}
+	if (!ret && rest < len) {
+		text_pos(text, rest, &line, &col);
+		warn(c, name, line,
+		     "ignoring what follows the JSON value (json-c reads the first only)");
 	}
 out:
 	jzero(root);

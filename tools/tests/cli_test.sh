@@ -38,7 +38,7 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..255"
+echo "1..257"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
@@ -414,14 +414,21 @@ expect json_help 0 "^  -J, --config FILE +targets in nvme-cli's JSON config, 'no
 	$NVMECFG connect-all --help
 printf ' \n' > "$JSON"
 expect json_empty 0 "connect-all: no targets in $JSON\$" $R $NVMECFG connect-all
-printf '[\n  {"hostnqn": "h",\n   "subsystems": [1,]}\n]\n' > "$JSON"
-expect json_syntax 2 "connect-all: $JSON: not valid JSON: line 3, column 21: unexpected character '\\]'\$" \
+printf '[\n  {"hostnqn": "h",\n   "subsystems": [1,,]}\n]\n' > "$JSON"
+expect json_syntax 2 "connect-all: $JSON: not valid JSON: line 3, column 21: unexpected character ','\$" \
 	$R $NVMECFG connect-all
-# libnvme (1.2 on) parses with JSON_TOKENER_STRICT: a comment is refused
-# as a trailing comma is, the whole file.
-printf '[\n  // a host\n  {"hostnqn": "h"}\n]\n' > "$JSON"
-expect json_comment 2 "connect-all: $JSON: not valid JSON: line 2, column 3: unexpected character '/'\$" \
-	$R $NVMECFG connect-all
+# Parsed as json-c parses without JSON_TOKENER_STRICT (libnvme 1.0, 1.1):
+# comments and trailing commas are taken, the lines after them right.
+cat > "$JSON" <<'EOF_JSON'
+[
+  // a host, "h" [ {
+  {"hostnqn": "h", /* a "b",
+  c */ "subsystems": [{"nqn": "n",
+    "ports": [{"transport": "tcp", "traddr": "10.99.0.1",},],},],},
+]
+EOF_JSON
+expect json_comment 0 "^nvmecfg: connect-all: $JSON:5: warning: skipping transport tcp \\(only rdma\\) nvmecfg: connect-all: no targets in $JSON \$" \
+	sh -c "$R $NVMECFG connect-all 2>&1 | tr '\n' ' '"
 cat > "$JSON" <<'EOF_JSON'
 [
   {
@@ -708,7 +715,7 @@ if [ -d /sys/module/rblk ]; then
 		 disconnect_all disconnect_force hostkey_absent hostkey_empty hostkey_valid \
 		 hostkey_overridden conf_valid conf_only_tcp connect_all_cmdline \
 		 conf_bad_line_others_tried json_valid json_valid_warnings \
-		 json_coerced json_coerced_quiet \
+		 json_coerced json_coerced_quiet json_lax json_lax_quiet \
 		 json_key_taken json_key_not_shown \
 		 discover_dump set_iopolicy_module_missing list_verbose \
 		 netns_other netns_unknown nvme_cli_connect_options \
@@ -828,6 +835,33 @@ EOF_JSON
 	expect json_coerced 3 'rblk module not loaded' \
 		$R $NVMECFG connect-all
 	expect json_coerced_quiet 0 '^nvmecfg: rblk module not loaded' \
+		sh -c "$R $NVMECFG connect-all 2>&1 | tr '\n' ' '"
+	# The issue's four cases in one file: a trailing comma, a comment,
+	# "trsvcid": 4420 and "nr_io_queues": "4"; the port read, no error.
+	cat > "$JSON" <<'EOF_JSON'
+[
+  {
+    "hostnqn": "nqn.2014-08.org.nvmexpress:uuid:12345678-9abc-def0-0123-456789abcdef",
+    // the array's target
+    "subsystems": [
+      {
+        "nqn": "nqn.2026-12.io.rblk:test",
+        "ports": [
+          {
+            "transport": "rdma",
+            "traddr": "10.99.0.1",
+            "trsvcid": 4420,
+            "nr_io_queues": "4",
+          }
+        ]
+      }
+    ]
+  }
+]
+EOF_JSON
+	expect json_lax 3 'rblk module not loaded' \
+		$R $NVMECFG connect-all
+	expect json_lax_quiet 0 '^nvmecfg: rblk module not loaded [^:]*$' \
 		sh -c "$R $NVMECFG connect-all 2>&1 | tr '\n' ' '"
 	# DH-HMAC-CHAP keys of a port: taken, past the file, never shown.
 	cat > "$JSON" <<'EOF_JSON'

@@ -726,42 +726,110 @@ static void json_hosts_object(void)
 	stop();
 }
 
+/*
+ * What json-c takes without JSON_TOKENER_STRICT, as config.json is read:
+ * comments, trailing commas, single quotes, literals in any case; the
+ * lines of what follows stay right.
+ */
+static void json_lax(void)
+{
+	const struct conf_entry *e;
+
+	start();
+	CHECK(!json("[\n"
+		    "  // hosts: \"a\", [b], {c}, d, /* e\n"
+		    "  {\n"
+		    "    \"hostnqn\": \"h\", /* \"x\": [1, { // */\n"
+		    "    'subsystems': [\n"
+		    "      {\n"
+		    "        \"nqn\": \"n//not a comment/*\",\n"
+		    "        /* over two lines, \"quoted\", ] } ,\n"
+		    "           '' ** * */\n"
+		    "        \"ports\": [\n"
+		    "          { \"transport\": \"rdma\", \"traddr\": \"10.0.0.1\", \"trsvcid\": 4420, \"nr_io_queues\": \"4\", \"duplicate_connect\": TRUE, },\n"
+		    "          /**/ { 'transport': 'rdma', \"traddr\": '10.0.0.2', // \"x\", {\n"
+		    "            \"host_iface\": \"eth\\\"0'\"/* , */, \"tos\": 0010/**/, 'hostnqn\"': Null },\n"
+		    "          {\"transport\": \"rdma\", \"traddr\": \"10.0.0.3\",\n"
+		    "           \"queue_size\": \"64k\",\n"
+		    "          },\n"
+		    "        ],\n"
+		    "      },\n"
+		    "    ],\n"
+		    "  },\n"
+		    "]\n"
+		    "/* the end */\n"));
+	CHECK(conf.errors == 1 && conf.nr == 2);
+	CHECK_STR(msgs(),
+		  "pfx: c.json:13: warning: ignoring \"host_iface\": rblk binds by host_traddr, else by routing\n"
+		  "pfx: c.json:13: warning: ignoring unknown key \"hostnqn\"\"\n"
+		  "pfx: c.json:15: \"queue_size\": '64k' is not a whole number; port skipped\n");
+	if (conf.nr == 2) {
+		e = &conf.e[0];
+		CHECK_STR(e->where, "c.json:11");
+		CHECK_STR(e->subnqn, "n//not a comment/*");
+		CHECK_STR(e->cfg.traddr, "10.0.0.1");
+		CHECK_STR(e->cfg.trsvcid, "4420");
+		CHECK(e->cfg.nr_io_queues == 4);
+		CHECK(e->cfg.set & OPT(DUPLICATE_CONNECT));
+		e = &conf.e[1];
+		CHECK_STR(e->where, "c.json:12");
+		CHECK_STR(e->cfg.traddr, "10.0.0.2");
+		CHECK(e->cfg.tos == 10);
+	}
+	stop();
+
+	/* A comment before the value, in a member, after the last. */
+	start();
+	CHECK(!json("// config.json\n"
+		    "{\"hosts\" /* : */ : /* [ */ [],\n"
+		    " \"x\": 1, // a key\n"
+		    "} // the end\n"));
+	CHECK(!conf.errors && !conf.nr);
+	CHECK_STR(msgs(), "pfx: c.json:3: warning: ignoring unknown key \"x\"\n");
+	stop();
+
+	/* json-c reads the first value; the rest is said, not read. */
+	start();
+	CHECK(!json(ONE_PORT("{\"transport\": \"rdma\", \"traddr\": \"10.0.0.1\"}")
+		    "// more\n"
+		    "[{\"hostnqn\": \"h2\"}]\n"));
+	CHECK(!conf.errors && conf.nr == 1);
+	CHECK_STR(msgs(), "pfx: c.json:15: warning: ignoring what follows the JSON value (json-c reads the first only)\n");
+	stop();
+}
+
 static void json_syntax_errors(void)
 {
-	start();
-	CHECK(!json("[\n  {\"hostnqn\": \"h\",}\n]"));
-	CHECK(conf.errors == 1 && conf.nr == 0);
-	CHECK_STR(msgs(), "pfx: c.json: not valid JSON: line 2, column 19: unexpected character '}'\n");
-	stop();
-	/*
-	 * What json-c takes without JSON_TOKENER_STRICT and libnvme (1.2 on)
-	 * refuses, the whole file: a trailing comma, a comment, single
-	 * quotes, more after the value, a capital literal.
-	 */
-	{
-		static const char *const lax[] = {
-			"[{\"hostnqn\": \"h\", \"subsystems\": [],}]",
-			"[{\"hostnqn\": \"h\"},\n]",
-			"[\n// a comment\n{\"hostnqn\": \"h\"}]",
-			"[/* a comment */{\"hostnqn\": \"h\"}]",
-			"[{'hostnqn': 'h'}]",
-			"[{\"hostnqn\": \"h\"}] []",
-			"[{\"hostnqn\": \"h\", \"subsystems\": [{\"nqn\": \"n\", \"ports\": [{\"transport\": \"rdma\", \"traddr\": \"1.1.1.1\", \"duplicate_connect\": TRUE}]}]}]",
-		};
-		size_t i;
+	/* What json-c refuses without JSON_TOKENER_STRICT too. */
+	static const struct {
+		const char *doc;
+		const char *msg;
+	} bad[] = {
+		{ "[\n  {\"hostnqn\": \"h\"\n]", "line 3, column 1: object value separator ',' expected ']'" },
+		{ "[{\"hostnqn\": \"h}]", "line 1, column 18: unexpected end of file" },
+		{ "[{\"hostnqn\": \"h\"},\n ,]", "line 2, column 2: unexpected character ','" },
+		{ "[{hostnqn: \"h\"}]", "line 1, column 3: quoted object property name expected 'h'" },
+		{ "# a comment\n[]", "line 1, column 1: unexpected character '#'" },
+		{ "[\n  {} / not a comment\n]", "line 2, column 7: expected comment" },
+		{ "[] /* not ended", "line 1, column 16: unexpected end of file" },
+		/* json-c ends no block comment at a "**" before its "/". */
+		{ "[]\n/** a banner **/\n", "line 3, column 1: unexpected end of file" },
+		{ "[] // no new line at the end", "line 1, column 29: unexpected end of file" },
+		{ "['it\\'s']", "line 1, column 6: invalid string sequence '''" },
+		{ "// nothing but a comment\n", "line 2, column 1: unexpected end of file" },
+	};
+	char want[160];
+	size_t i;
 
-		for (i = 0; i < ARRAY_SIZE(lax); i++) {
-			start();
-			CHECK(!json(lax[i]));
-			CHECK(conf.errors == 1 && conf.nr == 0);
-			CHECK_PREFIX(msgs(), "pfx: c.json: not valid JSON: line ");
-			stop();
-		}
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		start();
+		CHECK(!json(bad[i].doc));
+		CHECK(conf.errors == 1 && conf.nr == 0);
+		snprintf(want, sizeof(want), "pfx: c.json: not valid JSON: %s\n",
+			 bad[i].msg);
+		CHECK_STR(msgs(), want);
+		stop();
 	}
-	start();
-	CHECK(!json("[\n// a comment\n{\"hostnqn\": \"h\"}]"));
-	CHECK_STR(msgs(), "pfx: c.json: not valid JSON: line 2, column 1: unexpected character '/'\n");
-	stop();
 	/* Nothing but white space: nvme-cli reads no targets, no error. */
 	start();
 	CHECK(!json(" \n\t\r\n"));
@@ -1244,8 +1312,8 @@ static void disc_dhchap_real_keys(void)
 /*
  * The keys read are zeroed before they are freed: the conf's copies (a
  * discovery.conf line, split into words, and config.json's), the parsed
- * JSON, stdio's buffer of the file, a string the JSON parser gave up on,
- * what json-c had built when it gave up.
+ * JSON, stdio's buffer of the file, a comment json-c copied, a string
+ * the JSON parser gave up on, what json-c had built when it gave up.
  */
 static void keys_zeroed(void)
 {
@@ -1279,6 +1347,17 @@ static void keys_zeroed(void)
 		 key, key2);
 	CHECK(!json(text));
 	CHECK(!conf.errors && conf.nr == 2);
+	/*
+	 * In comments, which json-c copies into its buffer (the last one
+	 * left there), and in single quotes.
+	 */
+	snprintf(text, sizeof(text),
+		 ONE_PORT("{\"transport\": \"rdma\", // \"dhchap_key\": \"%s\",\n"
+			  "\"traddr\": \"10.0.0.3\", 'dhchap_key': '%s', }")
+		 "/* \"dhchap_ctrl_key\": \"%s\" */\n",
+		 key, key, key2);
+	CHECK(!json(text));
+	CHECK(!conf.errors && conf.nr == 3);
 	/* Not JSON: the parser stops in the middle of the key. */
 	snprintf(text, sizeof(text), "[{\"hostnqn\": \"h\", \"dhchap_key\": \"%s\\q\"}]",
 		 key);
@@ -1824,6 +1903,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(json_transport),
 	KTAP_CASE(json_discovery_ports),
 	KTAP_CASE(json_hosts_object),
+	KTAP_CASE(json_lax),
 	KTAP_CASE(json_syntax_errors),
 	KTAP_CASE(json_huge),
 	KTAP_CASE(json_defaults),
