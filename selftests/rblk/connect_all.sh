@@ -250,12 +250,13 @@ done
 must nvmecfg disconnect-all
 # /etc/nvme/config.json without -J, no discovery.conf; a bad port fails
 # the run (exit 2), the good one still connects.
-sed 's/"trsvcid": "'"$RBLK_TRSVCID"'" }/"trsvcid": "'"$RBLK_TRSVCID"'", "queue_size": "64" }/; s/"transport": "tcp"/"transport": "rdma"/' \
+# ("64" would be taken: libnvme's json_object_get_int() coerces it.)
+sed 's/"trsvcid": "'"$RBLK_TRSVCID"'" }/"trsvcid": "'"$RBLK_TRSVCID"'", "queue_size": "abc" }/; s/"transport": "tcp"/"transport": "rdma"/' \
 	/tmp/ca.json > "$JSON"
 rc=0
 nvmecfg connect-all > /tmp/ca.out 2> /tmp/ca.err || rc=$?
 [ "$rc" -eq 2 ] || { cat /tmp/ca.err; fail "config.json with a bad port: exit $rc, want 2"; }
-warned "$JSON:19: \"queue_size\": a whole number expected, not a string; port skipped"
+warned "$JSON:19: \"queue_size\": 'abc' is not a whole number; port skipped"
 [ "$(nctrls)" -eq 2 ] || fail "$JSON with a bad port: $(nctrls) controllers, want 2"
 must nvmecfg disconnect-all
 rm -f "$JSON"
