@@ -39,7 +39,8 @@ wait_queues() {
 	_o=$(rblk_attr "$1" outstanding) || fail "outstanding unreadable"
 	[ "$(echo "$_o" | wc -w)" -eq "$2" ] ||
 		fail "outstanding lists '$_o' for $2 queues"
-	_h=$(find "/sys/block/${1##*/}/mq" -mindepth 1 -maxdepth 1 | wc -l)
+	# The path's blk-mq queues (a multipath head is bio-based).
+	_h=$(find "/sys/block/$(rblk_first_path "$1")/mq" -mindepth 1 -maxdepth 1 | wc -l)
 	[ "$_h" -eq "$2" ] || fail "reconnect $3: $_h blk-mq hardware queues, expected $2"
 	log "reconnect $3: $2 I/O queues"
 }

@@ -107,8 +107,10 @@ expect model "$(cat "$RBLK_NVMET_SUBSYS/attr_model")"
 expect serial "$(cat "$RBLK_NVMET_SUBSYS/attr_serial")"
 expect firmware_rev "$(uname -r | cut -c1-8 | sed 's/ *$//')"
 [ "$(st outstanding | wc -w)" -eq 1 ] || fail "outstanding '$(st outstanding)' has not 1 field"
-nhw=$(for q in "$SYS"/mq/*; do [ -d "$q" ] && echo "$q"; done | wc -l)
-[ "$nhw" -eq 1 ] || fail "$SYS/mq has $nhw hardware queues, expected 1"
+# The blk-mq queues are the path's (a multipath head is bio-based).
+MQ=/sys/block/$(rblk_first_path "$DEV")/mq
+nhw=$(for q in "$MQ"/*; do [ -d "$q" ] && echo "$q"; done | wc -l)
+[ "$nhw" -eq 1 ] || fail "$MQ has $nhw hardware queues, expected 1"
 [ $(($(cat "$SYS/size") * 512)) -eq "$RBLK_BACKING_SIZE" ] ||
 	fail "size $(($(cat "$SYS/size") * 512)) != backing file $RBLK_BACKING_SIZE"
 expect reconnects 0
