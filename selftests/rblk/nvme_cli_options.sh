@@ -27,6 +27,8 @@ b=$(rblk_connect_all -D | head -n 1)
 ns=$(cat "/sys/class/rblk/$b/"rblk*/dev 2>/dev/null | head -n 1)
 nsname=$(ls -d "/sys/class/rblk/$b/"rblk[0-9]* 2>/dev/null | head -n 1)
 nsname=${nsname##*/}
+# A multipath path rblkNcM: its namespace is the head rblkN.
+nsname=${nsname%c*}
 if [ -n "$nsname" ]; then
 	rc=0
 	nvmecfg disconnect -d "$a,$nsname" > /tmp/d.log 2>&1 || rc=$?
