@@ -34,7 +34,9 @@ orig=$(cat "$qid_max")
 trap 'echo "$orig" > "$qid_max"' EXIT
 echo 2 > "$qid_max" || fail "cannot set attr_qid_max"
 
-rblk_load
+# multipath=N: a held request of the retired poll queue is resubmitted on
+# another queue of its controller (with a head it fails over instead).
+rblk_load multipath=N
 dev=$(rblk_connect "$RBLK_NSID_FILE" -i 1 -P 1 -k 2 -c 1 -l 60) || exit 1
 ctrl=$(rblk_ctrl_of "$dev") || fail "no controller for $dev"
 cd_=/sys/class/rblk/$ctrl

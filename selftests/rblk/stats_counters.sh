@@ -73,9 +73,9 @@ log "$nq I/O queues, logical block $lbs, target inline data $inline_max bytes"
 echo 1 > "$ST/reset_stats" || fail "writing 1 to reset_stats failed"
 expect_all_zero
 [ "$(st latency_hist | wc -w)" -eq 24 ] || fail "latency_hist has not 24 fields: $(st latency_hist)"
-[ "$(st outstanding | wc -w)" -eq "$nq" ] || fail "outstanding has not $nq fields: $(st outstanding)"
-for n in $(st outstanding); do
-	[ "$n" = 0 ] || fail "idle device has outstanding requests: $(st outstanding)"
+[ "$(rblk_attr "$dev" outstanding | wc -w)" -eq "$nq" ] || fail "outstanding has not $nq fields: $(rblk_attr "$dev" outstanding)"
+for n in $(rblk_attr "$dev" outstanding); do
+	[ "$n" = 0 ] || fail "idle device has outstanding requests: $(rblk_attr "$dev" outstanding)"
 done
 
 # --- 100 reads of 4 KiB ---

@@ -93,11 +93,17 @@ log "$A and $B are paths of $S ($RBLK_NQN)"
 # The files, against the ABI document (the driver core's and the links
 # aside), read-only and one line each.
 present=$(cd "$SC/$S" && for f in *; do
-	case $f in uevent|subsystem|power|rblk-ctrl*) ;; *) echo "$f" ;; esac
+	# (rblk<N>: the heads' disks, children of the subsystem with multipath)
+	case $f in uevent|subsystem|power|rblk-ctrl*|rblk[0-9]*) ;; *) echo "$f" ;; esac
 done | sort)
 # iopolicy exists only with multipath (mpath_iopolicy tests it), as nvme's.
+if [ "$(cat /sys/module/rblk/parameters/multipath)" = Y ]; then
+	nompath=nothing
+else
+	nompath=iopolicy
+fi
 documented=$(sed -n 's|^What:[[:space:]]*/sys/class/rblk-subsystem/rblk-subsys<K>/||p' "$doc" |
-	grep . | grep -vx iopolicy | sort)
+	grep . | grep -vx "$nompath" | sort)
 [ "$present" = "$documented" ] ||
 	fail "$S has: $(echo "$present" | tr '\n' ' '); $doc documents: $(echo "$documented" | tr '\n' ' ')"
 for f in $present; do
