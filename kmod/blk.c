@@ -396,20 +396,17 @@ static bool rblk_rq_over_limits(struct request *rq)
 /*
  * A queue of a deleted controller that stopped (a timeout, a broken
  * association) while the controller still writes its disks back: nothing
- * recovers it, yet the path stays usable for the queues that serve.  A
- * multipath request on it fails over only to another usable path; with
- * none, the head would send it straight back here, and a partition scan
- * that the detach waits for would never end: it fails, as without
- * multipath.
+ * recovers it.  The namespace is no usable path from then on (its other
+ * queues may still serve, but the head cannot choose a queue), so that
+ * the head sends a request that meets it elsewhere, holds it for a path
+ * that may come back, or fails it: never straight back here, where a
+ * partition scan that the detach waits for would loop for ever.
  */
-static bool rblk_not_ready_for_good(struct rblk_ctrl *ctrl,
-				    struct request *rq)
+static void rblk_path_down(struct rblk_ctrl *ctrl, struct request *rq)
 {
-	struct rblk_ns *ns = rblk_rq_ns(rq);
-
-	return rblk_state_leaving(rblk_ctrl_state(ctrl)) &&
-	       !rblk_ctrl_holds_io(ctrl) &&
-	       !rblk_head_other_path(ns->head, ns);
+	if (rblk_state_leaving(rblk_ctrl_state(ctrl)) &&
+	    !rblk_ctrl_holds_io(ctrl))
+		set_bit(RBLK_NS_PATH_DOWN, &rblk_rq_ns(rq)->flags);
 }
 
 /*
@@ -424,8 +421,8 @@ static blk_status_t rblk_not_ready(struct rblk_ctrl *ctrl,
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 
 	/* Multipath I/O never waits for one path (nvme does the same). */
-	if (rblk_rq_mpath(rq) && !blk_noretry_request(rq) &&
-	    !rblk_not_ready_for_good(ctrl, rq)) {
+	if (rblk_rq_mpath(rq) && !blk_noretry_request(rq)) {
+		rblk_path_down(ctrl, rq);
 		if (!blk_mq_request_started(rq))
 			blk_mq_start_request(rq);
 		/*

@@ -19,6 +19,7 @@
  *                            queue flags                (lim.features)
  * rblk_limits_start_stacking(),  blk_set_stacking_limits() on a copy,
  *   rblk_limits_stack_disk(),  blk_stack_limits(),      queue_limits_stack_bdev()
+ *   rblk_limits_stack_poll()
  *   struct rblk_limits_user  by hand: the write cache,  (inherited features;
  *                            QUEUE_FLAG_POLL, the       BLK_FEAT_POLL offered
  *                            user's max_sectors_kb      anew; max_user_sectors)
@@ -257,6 +258,17 @@ static inline void rblk_limits_stack_disk(struct rblk_limits *l,
 	queue_limits_stack_bdev(&l->lim, disk->part0, 0, name);
 }
 
+/*
+ * A path whose controller has no poll queues: the head does not poll.
+ * Told, not stacked: 6.12's blk-mq keeps BLK_FEAT_POLL on a queue whose
+ * poll map emptied (blk_mq_can_poll() decides per bio).
+ */
+static inline void rblk_limits_stack_poll(struct rblk_limits *l, bool poll)
+{
+	if (!poll)
+		l->lim.features &= ~BLK_FEAT_POLL;
+}
+
 static inline void rblk_limits_max_hw_sectors(struct rblk_limits *l,
 					      unsigned int sectors)
 {
@@ -446,6 +458,11 @@ static inline void rblk_limits_stack_disk(struct rblk_limits *l,
 	l->wc |= test_bit(QUEUE_FLAG_WC, &b->queue_flags);
 	l->fua |= test_bit(QUEUE_FLAG_FUA, &b->queue_flags);
 	l->poll &= test_bit(QUEUE_FLAG_POLL, &b->queue_flags);
+}
+
+static inline void rblk_limits_stack_poll(struct rblk_limits *l, bool poll)
+{
+	l->poll &= poll;
 }
 
 static inline void rblk_limits_max_hw_sectors(struct rblk_limits *l,

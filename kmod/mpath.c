@@ -129,6 +129,7 @@ static bool rblk_path_usable(struct rblk_ns *ns)
 	enum rblk_state state;
 
 	if (test_bit(RBLK_NS_DEAD, &ns->flags) ||
+	    test_bit(RBLK_NS_PATH_DOWN, &ns->flags) ||
 	    !test_bit(RBLK_CTRL_IO_READY, &ctrl->flags) ||
 	    test_bit(RBLK_NS_ANA_PENDING, &ns->flags) ||
 	    !rblk_ana_state_usable(READ_ONCE(ns->ana_state)))
@@ -634,7 +635,7 @@ void rblk_head_submit_bio(struct bio *bio)
 		 */
 		if (unlikely(bio->bi_opf & REQ_POLLED) &&
 		    !READ_ONCE(ns->ctrl->nr_poll_queues))
-			bio->bi_opf &= ~REQ_POLLED;
+			bio_clear_polled(bio);
 		bio_set_dev(bio, ns->disk->part0);
 		trace_block_bio_remap(bio, disk_devt(head->disk),
 				      bio->bi_iter.bi_sector);
@@ -1021,8 +1022,10 @@ static void rblk_head_restack(struct rblk_head *head, struct rblk_ns *from)
 	rblk_limits_start_stacking(&l, head->disk->queue, &head->user_limits);
 	srcu_idx = srcu_read_lock(&head->srcu);
 	list_for_each_entry_srcu(ns, &head->paths, siblings,
-				 srcu_read_lock_held(&head->srcu))
+				 srcu_read_lock_held(&head->srcu)) {
 		rblk_limits_stack_disk(&l, ns->disk, head->name);
+		rblk_limits_stack_poll(&l, READ_ONCE(ns->limits.poll));
+	}
 	srcu_read_unlock(&head->srcu, srcu_idx);
 	ret = rblk_limits_commit(&l);
 	blk_mq_unfreeze_queue(head->disk->queue);
@@ -1144,6 +1147,12 @@ bool rblk_head_detach(struct rblk_ns *ns, bool gone)
 	if (live && attached)
 		sysfs_remove_link_from_group(&disk_to_dev(head->disk)->kobj,
 					     "multipath", ns->disk->disk_name);
+	/*
+	 * The disk stays while this path writes back through it, even if
+	 * the last path (one never attached) deletes and puts it meanwhile.
+	 */
+	if (live && (last || last_attached))
+		get_device(disk_to_dev(head->disk));
 	mutex_unlock(&head->lock);
 	if (live && (last || last_attached)) {
 		/*
@@ -1165,6 +1174,8 @@ bool rblk_head_detach(struct rblk_ns *ns, bool gone)
 			blk_mark_disk_dead(head->disk);
 		del_gendisk(head->disk);
 	}
+	if (live && (last || last_attached))
+		put_disk(head->disk);
 
 	if (attached) {
 		mutex_lock(&subsys->lock);

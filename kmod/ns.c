@@ -184,8 +184,7 @@ static bool rblk_ns_limits_changed(struct rblk_ns *ns)
 
 	return ns->limits.max_hw_sectors != ctrl->max_hw_sectors ||
 	       ns->limits.max_segments != ctrl->max_segments ||
-	       ns->limits.oncs != ctrl->oncs || ns->limits.vwc != ctrl->vwc ||
-	       ns->limits.poll != !!ctrl->nr_poll_queues;
+	       ns->limits.oncs != ctrl->oncs || ns->limits.vwc != ctrl->vwc;
 }
 
 /*
@@ -239,8 +238,8 @@ static int rblk_ns_set_limits(struct rblk_ns *ns)
 	ns->limits.max_segments = ctrl->max_segments;
 	ns->limits.oncs = ctrl->oncs;
 	ns->limits.vwc = ctrl->vwc;
-	/* Whether a head above may poll (its limits are stacked anew). */
-	ns->limits.poll = ctrl->nr_poll_queues;
+	/* Whether a head above may poll (rblk_ns_paths_work() follows it). */
+	WRITE_ONCE(ns->limits.poll, ctrl->nr_poll_queues);
 	rblk_head_update(ns);
 	return 0;
 }
@@ -980,12 +979,22 @@ static void rblk_ns_paths_work(struct work_struct *work)
 {
 	struct rblk_ctrl *ctrl = container_of(work, struct rblk_ctrl,
 					      paths_work);
+	bool poll = READ_ONCE(ctrl->nr_poll_queues);
 	struct rblk_ns *ns;
 
 	down_read(&ctrl->namespaces_rwsem);
 	list_for_each_entry(ns, &ctrl->namespaces, entry) {
-		if (ns->head)
-			rblk_head_kick(ns->head);
+		if (!ns->head)
+			continue;
+		/*
+		 * A reconnect changed the poll queues (after the namespaces'
+		 * revalidation): the head polls while every path does.
+		 */
+		if (READ_ONCE(ns->limits.poll) != poll) {
+			WRITE_ONCE(ns->limits.poll, poll);
+			rblk_head_update(ns);
+		}
+		rblk_head_kick(ns->head);
 	}
 	up_read(&ctrl->namespaces_rwsem);
 }

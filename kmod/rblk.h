@@ -322,6 +322,7 @@ enum rblk_ns_flags {
 	RBLK_NS_REMOVING,	/* rblk_ns_remove() owns it */
 	RBLK_NS_ATTACHED,	/* on its head's path list (mpath.c) */
 	RBLK_NS_ANA_PENDING,	/* an ANA status came back: the log is reread */
+	RBLK_NS_PATH_DOWN,	/* its leaving controller's queue stopped (blk.c) */
 };
 
 enum rblk_head_flags {
