@@ -22,7 +22,12 @@ IMG=/tmp/delay.img
 trap delay_ns_destroy EXIT
 delay_ns_create $NSID $MIB
 
-rblk_load io_timeout=$IO_TMO
+# multipath=N: a namespace's own device spends a retry per timeout.  With
+# a head (the default) a timed-out command fails over and comes back as a
+# new request, as in nvme-core: retries do not cross a failover, and only
+# ctrl_loss_tmo bounds it (Documentation/multipath.rst, "When a path
+# fails").
+rblk_load multipath=N io_timeout=$IO_TMO
 all=$(rblk_connect_all -k 5 -c $DELAY -l 120) || { echo "$all"; exit 1; }
 ctrl=$(echo "$all" | head -n 1)
 dev=$(rblk_ns_dev "$ctrl" $NSID) || fail "no device for namespace $NSID: $all"
