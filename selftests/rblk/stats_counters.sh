@@ -50,14 +50,17 @@ hist_sum() {
 	echo "$_s"
 }
 
-blk_reads() { awk '{ print $1 }' "$SYS/stat"; }
-blk_writes() { awk '{ print $5 }' "$SYS/stat"; }
+# The block layer's requests of the disk whose queue rblk counts: a
+# multipath head's path (the head counts bios, before the path merges).
+blk_reads() { awk '{ print $1 }' "$PSYS/stat"; }
+blk_writes() { awk '{ print $5 }' "$PSYS/stat"; }
 
 rblk_load
 dev=$(rblk_connect "$RBLK_NSID_FILE" -i 2) || { echo "$dev"; exit "$KSFT_FAIL"; }
 DEV=${dev#/dev/}
 SYS=/sys/block/$DEV
 ST=$SYS/rblk
+PSYS=/sys/block/$(rblk_first_path "$DEV")
 expect state live
 nq=$(rblk_attr "$dev" nr_io_queues)
 lbs=$(cat "$SYS/queue/logical_block_size")

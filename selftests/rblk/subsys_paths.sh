@@ -47,7 +47,9 @@ done
 
 nvmet_port2_add
 
-rblk_load
+# multipath=N: the subsystem object with the namespace's two own devices
+# (the heads' side: mpath_head, mpath_iopolicy).
+rblk_load multipath=N
 [ -d "$SC" ] || fail "$SC missing"
 
 # subsys_of CTRL: the rblk-subsysK that links controller CTRL; 1 if none.
