@@ -725,7 +725,14 @@ static int rblk_alloc_io_tagset(struct rblk_ctrl *ctrl)
 	mutex_lock(&ctrl->hw_queues_lock);
 	ret = rblk_alloc_tagset(ctrl, &ctrl->tag_set, ctrl->ops->io_mq_ops,
 				ctrl->opts.queue_size - 1, RBLK_IOQ_RESERVED,
-				BLK_MQ_F_SHOULD_MERGE, ctrl->nr_io_queues,
+				/*
+				 * No elevator unless asked for: the target
+				 * orders its own I/O, and a multipath path's
+				 * hidden disk gets no udev rule to say so.
+				 */
+				BLK_MQ_F_SHOULD_MERGE |
+				BLK_MQ_F_NO_SCHED_BY_DEFAULT,
+				ctrl->nr_io_queues,
 				rblk_io_timeout * HZ, &ctrl->connect_q);
 	mutex_unlock(&ctrl->hw_queues_lock);
 	return ret;

@@ -30,7 +30,8 @@ trap cleanup EXIT
 grep -q " $TR " /proc/mounts || mount -t tracefs nodev "$TR" || fail "cannot mount tracefs"
 grep -q " /sys/kernel/debug " /proc/mounts ||
 	mount -t debugfs debugfs /sys/kernel/debug || fail "cannot mount debugfs"
-# types DISK: the hctx types of a disk, in hctx order, one line.
+# types DISK: the hctx types of a disk, in hctx order, one line (of a
+# multipath head: of its path, rblk_first_path).
 types() {
 	for _h in /sys/kernel/debug/block/"$1"/hctx*; do
 		cat "$_h/type"
@@ -54,7 +55,7 @@ ctrl=$(echo "$all" | head -n 1)
 dev=$(rblk_ns_dev "$ctrl" "$RBLK_NSID_FILE") || fail "no device for nsid $RBLK_NSID_FILE"
 [ "$(cat "/sys/class/rblk/$ctrl/nr_io_queues")" = 2 ] || fail "nr_io_queues $(cat "/sys/class/rblk/$ctrl/nr_io_queues"), want 2"
 [ "$(cat "/sys/class/rblk/$ctrl/nr_write_queues")" = 1 ] || fail "nr_write_queues $(cat "/sys/class/rblk/$ctrl/nr_write_queues"), want 1"
-ours=$(types "${dev#/dev/}")
+ours=$(types "$(rblk_first_path "$dev")")
 log "rblk -i 1 -W 1: hctx types: $ours"
 
 must modprobe nvme-rdma
@@ -95,7 +96,7 @@ all=$(rblk_connect_all -i 1 -W 1) || { echo "$all"; exit "$KSFT_FAIL"; }
 ctrl=$(echo "$all" | head -n 1)
 dev=$(rblk_ns_dev "$ctrl" "$RBLK_NSID_FILE") || fail "no device for nsid $RBLK_NSID_FILE"
 capped=$(cat "/sys/class/rblk/$ctrl/nr_io_queues")/$(cat "/sys/class/rblk/$ctrl/nr_write_queues")
-ours=$(types "${dev#/dev/}")
+ours=$(types "$(rblk_first_path "$dev")")
 must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN" -i 1 -W 1
 ndev=$(nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE") || fail "nvme-rdma shows no device"
 theirs=$(nvme_types "$ndev")
