@@ -1039,15 +1039,17 @@ static void rblk_head_restack(struct rblk_head *head, struct rblk_ns *from)
 /**
  * rblk_head_update() - a path's format, limits or size changed
  * @ns: the path, attached
+ * @size: the head takes @ns's size too (not for a change of its
+ *	controller's queues alone: a path on its way out has none)
  */
-void rblk_head_update(struct rblk_ns *ns)
+void rblk_head_update(struct rblk_ns *ns, bool size)
 {
 	struct rblk_head *head = ns->head;
 
 	if (!head || !test_bit(RBLK_NS_ATTACHED, &ns->flags))
 		return;
 	mutex_lock(&head->lock);
-	rblk_head_restack(head, ns);
+	rblk_head_restack(head, size ? ns : NULL);
 	mutex_unlock(&head->lock);
 }
 

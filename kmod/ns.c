@@ -240,7 +240,7 @@ static int rblk_ns_set_limits(struct rblk_ns *ns)
 	ns->limits.vwc = ctrl->vwc;
 	/* Whether a head above may poll (rblk_ns_paths_work() follows it). */
 	WRITE_ONCE(ns->limits.poll, ctrl->nr_poll_queues);
-	rblk_head_update(ns);
+	rblk_head_update(ns, true);
 	return 0;
 }
 
@@ -251,7 +251,7 @@ static void rblk_ns_set_capacity(struct rblk_ns *ns, sector_t capacity)
 	rblk_info(ns->ctrl, "%s: namespace %u is now %llu sectors\n",
 		  ns->name, ns->nsid, (unsigned long long)capacity);
 	set_capacity_and_notify(ns->disk, capacity);
-	rblk_head_update(ns);
+	rblk_head_update(ns, true);
 	rblk_notify(ns->ctrl, ns, RBLK_EVENT_NS_RESIZED);
 }
 
@@ -990,9 +990,11 @@ static void rblk_ns_paths_work(struct work_struct *work)
 		 * A reconnect changed the poll queues (after the namespaces'
 		 * revalidation): the head polls while every path does.
 		 */
-		if (READ_ONCE(ns->limits.poll) != poll) {
+		if (READ_ONCE(ns->limits.poll) != poll &&
+		    !test_bit(RBLK_NS_DEAD, &ns->flags) &&
+		    !test_bit(RBLK_NS_REMOVING, &ns->flags)) {
 			WRITE_ONCE(ns->limits.poll, poll);
-			rblk_head_update(ns);
+			rblk_head_update(ns, false);
 		}
 		rblk_head_kick(ns->head);
 	}

@@ -922,7 +922,7 @@ void rblk_head_put(struct rblk_head *head);
 int rblk_head_attach(struct rblk_ns *ns, const struct attribute_group **groups);
 bool rblk_head_detach(struct rblk_ns *ns, bool gone);
 void rblk_head_finish(struct rblk_ns *ns);
-void rblk_head_update(struct rblk_ns *ns);
+void rblk_head_update(struct rblk_ns *ns, bool size);
 void rblk_head_submit_bio(struct bio *bio);
 int rblk_head_open(struct rblk_head *head);
 void rblk_head_kick(struct rblk_head *head);
