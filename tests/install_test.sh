@@ -52,10 +52,10 @@ check "the man page formats and its synopsis has every command" sh -c '
 
 unit=$D/lib/systemd/system/rblk-autoconnect.service
 check "the unit runs the installed nvmecfg connect-all" \
-	grep -qx 'ExecStart=/usr/sbin/nvmecfg connect-all' "$unit"
+	grep -qx 'ExecStart=/usr/sbin/nvmecfg connect-all --conf-dir /etc/rblk --record /run/rblk/autoconnect' "$unit"
 # The rest of the unit: tests/unit_test.sh.
 check "the unit disconnects with the installed nvmecfg disconnect-all" \
-	grep -qx 'ExecStop=/usr/sbin/nvmecfg disconnect-all' "$unit"
+	grep -qx 'ExecStop=/usr/sbin/nvmecfg disconnect-all --record /run/rblk/autoconnect' "$unit"
 
 # The completion, driven as bash drives it.
 comp() {
@@ -83,7 +83,7 @@ make --no-print-directory -s install DESTDIR="$D" KVER="$KVER" >/dev/null 2>&1
 check "default PREFIX /usr/local: tool, man page, completion, unit" sh -c "
 	test -x '$D/usr/local/sbin/nvmecfg' && test -f '$D/usr/local/share/man/man8/nvmecfg.8' &&
 	test -f '$D/usr/local/share/bash-completion/completions/nvmecfg' &&
-	grep -qx 'ExecStart=/usr/local/sbin/nvmecfg connect-all' '$D/lib/systemd/system/rblk-autoconnect.service'"
+	grep -q '^ExecStart=/usr/local/sbin/nvmecfg connect-all ' '$D/lib/systemd/system/rblk-autoconnect.service'"
 make --no-print-directory -s uninstall DESTDIR="$D" KVER="$KVER" >/dev/null 2>&1
 check "uninstall with the default PREFIX leaves no file" test -z "$(find "$D" -type f -o -type l)"
 

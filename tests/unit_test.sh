@@ -1,8 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # rblk-autoconnect.service as make install writes it: systemd-analyze
-# verify finds nothing to say about it, it runs the installed nvmecfg
-# (connect-all at start, disconnect-all at stop, so RemainAfterExit=yes),
+# verify finds nothing to say about it, it runs the installed nvmecfg on
+# its own files, /etc/rblk (connect-all --record at start and at reload,
+# disconnect-all --record at stop, so RemainAfterExit=yes: only what it
+# connected), so that it can run beside nvme-cli's nvmf-autoconnect.service
+# (no Conflicts=; that one reads /etc/nvme),
 # orders as Documentation/install.rst says (after the network and the RDMA
 # device, before remote-fs-pre.target, so that _netdev mounts come after
 # the connect and go before the disconnect), retries a failed connect but
@@ -19,7 +22,7 @@ trap 'rm -rf "$T"' EXIT
 skip() { n=$((n + 1)); echo "ok $n $1 # SKIP $2"; }
 
 echo "KTAP version 1"
-echo "1..9"
+echo "1..12"
 
 D=$T/root
 check "make install-tools DESTDIR PREFIX=/usr" \
@@ -47,10 +50,23 @@ else
 	skip "systemd-analyze verify: no error, no warning" "no systemd-analyze"
 fi
 
-check "start: modprobe rblk, then the installed nvmecfg connect-all" test \
-	"$(key ExecStartPre) $(key ExecStart)" = "/sbin/modprobe rblk /usr/sbin/nvmecfg connect-all"
-check "stop: the installed nvmecfg disconnect-all, run since a oneshot stays active" test \
-	"$(key ExecStop) $(key Type) $(key RemainAfterExit)" = "/usr/sbin/nvmecfg disconnect-all oneshot yes"
+REC=/run/rblk/autoconnect
+CA="/usr/sbin/nvmecfg connect-all --conf-dir /etc/rblk --record $REC"
+check "start: modprobe rblk, then the installed nvmecfg connect-all of /etc/rblk, recorded" test \
+	"$(key ExecStartPre) $(key ExecStart)" = "/sbin/modprobe rblk $CA"
+check "reload: the same connect-all (new entries, recorded)" test "$(key ExecReload)" = "$CA"
+check "stop: disconnect-all of the record only, run since a oneshot stays active" test \
+	"$(key ExecStop) $(key Type) $(key RemainAfterExit)" = "/usr/sbin/nvmecfg disconnect-all --record $REC oneshot yes"
+# The record's directory: systemd's, kept after a failed start.
+check "/run/rblk is its RuntimeDirectory=, preserved" test \
+	"$(key RuntimeDirectory) $(key RuntimeDirectoryPreserve)" = "rblk yes"
+# Runs beside nvme-cli's unit, on files of its own: nvme-cli's reads
+# /etc/nvme (its ConditionPathExists=, its connect-all).
+own_files() {
+	! grep -q '^Conflicts=' "$U" && ! grep -v '^#' "$U" | grep -q /etc/nvme &&
+		[ "$(key ConditionPathExists | tr '\n' ' ')" = "|/etc/rblk/discovery.conf |/etc/rblk/config.json " ]
+}
+check "no Conflicts=, no /etc/nvme: runs only on /etc/rblk's files" own_files
 online() { has After network-online.target && has Wants network-online.target; }
 check "after network-online.target, which it wants" online
 # rdma-core's target: After= only (no Requires=, Requisite=, BindsTo=,

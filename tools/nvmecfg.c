@@ -610,12 +610,85 @@ static bool in_list(const char *list, const char *s)
 }
 
 /*
+ * --record FILE: the controllers connect-all made, a line each, "NAME
+ * TRADDR TRSVCID SUBNQN" as the kernel lists them; disconnect-all
+ * --record disconnects a controller only while its line is still the
+ * same, so a name the kernel gave again (the recorded controller gone) to
+ * a connection to another target is not taken for it.
+ */
+static int record_line(const struct ctrl_info *c, char *buf, size_t len)
+{
+	return snprintf(buf, len, "%s %s %s %s", c->name, c->traddr,
+			c->trsvcid, c->subsysnqn);
+}
+
+/* Whether record @rec (the file's text, NUL-ended) has @c's line. */
+static bool recorded(const char *rec, const struct ctrl_info *c)
+{
+	char line[RBLK_DISK_NAME_LEN + RBLK_TRADDR_MAX_LEN +
+		  RBLK_TRSVCID_MAX_LEN + RBLK_NQN_MAX_LEN + 8];
+	size_t n = record_line(c, line, sizeof(line));
+	const char *p;
+
+	for (p = rec; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p))
+		if (!strncmp(p, line, n) && (p[n] == '\n' || !p[n]))
+			return true;
+	return false;
+}
+
+/* A record over this is not one connect-all wrote. */
+#define RECORD_MAX	(1024 * 1024)
+
+/*
+ * The text of record @path, NUL-ended, into *@text (freed by the caller;
+ * NULL when there is no such file).  EXIT_OK or the exit code, said.
+ */
+static int record_read(const struct cmd *cmd, const char *path, char **text)
+{
+	size_t len = 0;
+	ssize_t n;
+	char *buf;
+	int fd;
+
+	*text = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		return EXIT_OK;
+	buf = fd < 0 ? NULL : malloc(RECORD_MAX + 1);
+	if (!buf)
+		goto fail;
+	while ((n = read(fd, buf + len, RECORD_MAX + 1 - len)) > 0) {
+		len += n;
+		if (len > RECORD_MAX) {
+			errno = EFBIG;
+			n = -1;
+			break;
+		}
+	}
+	if (n < 0)
+		goto fail;
+	close(fd);
+	buf[len] = 0;
+	*text = buf;
+	return EXIT_OK;
+fail:
+	fprintf(stderr, "nvmecfg: %s: --record %s: %s\n", cmd->name, path,
+		strerror(errno));
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+	return EXIT_USAGE;
+}
+
+/*
  * Every controller, or every one of subsystems @nqn ("NQN,NQN..."): nvme-cli's
  * disconnect -n and disconnect-all, built from list and disconnect; then
- * wait until all of them are gone.
+ * wait until all of them are gone.  With @rec (disconnect-all --record),
+ * only the controllers it has a line of.
  */
 static int disconnect_many(const struct cmd *cmd, struct rnl *r,
-			   const struct cfg *cfg, const char *nqn)
+			   const struct cfg *cfg, const char *nqn,
+			   const char *rec)
 {
 	uint64_t deadline = wait_deadline(cfg, 0);
 	struct ctrl_info *ctrls;
@@ -636,6 +709,8 @@ static int disconnect_many(const struct cmd *cmd, struct rnl *r,
 		struct cfg one = { .set = OPT(DEVICE) };
 
 		if (nqn && !in_list(nqn, ctrls[i].subsysnqn))
+			continue;
+		if (rec && !recorded(rec, &ctrls[i]))
 			continue;
 		one.device = ctrls[i].name;
 		ret = rnl_disconnect(r, &one);
@@ -727,7 +802,7 @@ static int do_disconnect(const struct cmd *cmd, struct rnl *r,
 	if (ret)
 		return ret;
 	if (cfg->set & OPT(NQN))
-		return disconnect_many(cmd, r, cfg, cfg->nqn);
+		return disconnect_many(cmd, r, cfg, cfg->nqn, NULL);
 	if (cfg->set & OPT(DEVICE)) {
 		if (strlen(cfg->device) >= sizeof(list)) {
 			fprintf(stderr, "nvmecfg: %s: too many devices\n",
@@ -897,15 +972,44 @@ static int do_ns_rescan(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 	return ctrl_ioctl(cmd, r, cfg, NVME_IOCTL_RESCAN);
 }
 
+/*
+ * Every controller; with --record FILE, only those connect-all --record
+ * FILE made (rblk-autoconnect.service's stop), then FILE is removed.  No
+ * FILE, or an empty one: nothing to do, and no netlink (the module may
+ * be gone).
+ */
 static int do_disconnect_all(const struct cmd *cmd, struct rnl *r,
 			     struct cfg *cfg)
 {
+	char *rec = NULL;
 	int ret;
 
+	if (cfg->set & OPT(RECORD)) {
+		ret = record_read(cmd, cfg->record, &rec);
+		if (ret)
+			return ret;
+		if (!rec || !*rec) {
+			free(rec);
+			if (unlink(cfg->record) && errno != ENOENT) {
+				fprintf(stderr, "nvmecfg: %s: --record %s: %s\n",
+					cmd->name, cfg->record, strerror(errno));
+				return EXIT_USAGE;
+			}
+			printf("disconnected 0 controller(s)\n");
+			return EXIT_OK;
+		}
+	}
 	ret = open_nl(r);
-	if (ret)
-		return ret;
-	return disconnect_many(cmd, r, cfg, NULL);
+	if (!ret)
+		ret = disconnect_many(cmd, r, cfg, NULL, rec);
+	/* Kept if one is left: a second stop tries it again. */
+	if (rec && ret == EXIT_OK && unlink(cfg->record) && errno != ENOENT) {
+		fprintf(stderr, "nvmecfg: %s: --record %s: %s\n", cmd->name,
+			cfg->record, strerror(errno));
+		ret = EXIT_USAGE;
+	}
+	free(rec);
+	return ret;
 }
 
 static int do_list(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
@@ -1177,6 +1281,7 @@ struct connect_all {
 	bool key_bad;		/* the default key file: said, unusable */
 	int rc;			/* of the first failure */
 	struct json j;		/* -o json: {"connected": [...]} */
+	int record_fd;		/* --record FILE, else -1 */
 };
 
 /*
@@ -1221,6 +1326,29 @@ static void add_ctrl(struct connect_all *ca, const struct ctrl_info *c)
 	ca->ctrls[ca->nr_ctrls].nr_ns = 0;
 	ca->ctrls[ca->nr_ctrls].ns_cap = 0;
 	ca->nr_ctrls++;
+}
+
+/*
+ * @c's line into --record's file, at once: what an interrupted run made
+ * is recorded too.  Not written: a failure (the unit's stop would not
+ * disconnect it).
+ */
+static void record_add(struct connect_all *ca, const struct ctrl_info *c)
+{
+	char line[RBLK_DISK_NAME_LEN + RBLK_TRADDR_MAX_LEN +
+		  RBLK_TRSVCID_MAX_LEN + RBLK_NQN_MAX_LEN + 8];
+	int n;
+
+	if (ca->record_fd < 0)
+		return;
+	n = record_line(c, line, sizeof(line) - 1);
+	line[n++] = '\n';
+	if (write(ca->record_fd, line, n) != n) {
+		fprintf(stderr, "nvmecfg: %s: --record %s: %s not recorded: %s\n",
+			ca->cmd->name, ca->defaults->record, c->name,
+			strerror(errno ? errno : ENOSPC));
+		ca_fail(ca, EXIT_KERNEL);
+	}
 }
 
 /* Referral @e in the log of @parent: queued, or a warning why not. */
@@ -1369,6 +1497,7 @@ static void connect_all_one(struct connect_all *ca,
 			putchar('\n');
 		}
 		hint_multipath(name, ca->r, &ctrl);
+		record_add(ca, &ctrl);
 		add_ctrl(ca, &ctrl);
 		rnl_ctrl_free(&ctrl);
 	}
@@ -1385,7 +1514,7 @@ out:
 static int read_confs(const struct cmd *cmd, struct conf *conf,
 		      const struct cfg *cfg)
 {
-	char json[512], disc[512];
+	char json[4200], disc[4200];
 	bool no_json = false;
 	int ret;
 
@@ -1393,9 +1522,14 @@ static int read_confs(const struct cmd *cmd, struct conf *conf,
 		no_json = true;
 	else if (cfg->set & OPT(CONFIG))
 		snprintf(json, sizeof(json), "%s", cfg->config);
+	else if (cfg->set & OPT(CONF_DIR))
+		snprintf(json, sizeof(json), "%s/config.json", cfg->conf_dir);
 	else
 		host_conf_path("config.json", json, sizeof(json));
-	host_conf_path("discovery.conf", disc, sizeof(disc));
+	if (cfg->set & OPT(CONF_DIR))
+		snprintf(disc, sizeof(disc), "%s/discovery.conf", cfg->conf_dir);
+	else
+		host_conf_path("discovery.conf", disc, sizeof(disc));
 
 	if (!no_json) {
 		ret = conf_read_json(conf, json, cfg);
@@ -1445,11 +1579,12 @@ static int queue_targets(const struct cmd *cmd, const struct cfg *cfg,
 	snprintf(prefix, sizeof(prefix), "nvmecfg: %s: ", cmd->name);
 	conf_init(conf, stderr, prefix);
 	if (cfg->set & OPT(TRADDR)) {
-		if (cfg->set & OPT(CONFIG)) {
+		if (cfg->set & (OPT(CONFIG) | OPT(CONF_DIR))) {
 			fprintf(stderr,
-				"nvmecfg: %s: --config (-J) names targets: not with --traddr (-a)\n"
+				"nvmecfg: %s: %s names targets: not with --traddr (-a)\n"
 				"Try 'nvmecfg %s --help'.\n",
-				cmd->name, cmd->name);
+				cmd->name, cfg->set & OPT(CONFIG) ?
+				"--config (-J)" : "--conf-dir", cmd->name);
 			return EXIT_USAGE;
 		}
 		return conf_queue_add(q, cfg, true, NULL) ? EXIT_OK :
@@ -1475,7 +1610,8 @@ static int queue_targets(const struct cmd *cmd, const struct cfg *cfg,
 static int do_connect_all(const struct cmd *cmd, struct rnl *r,
 			  struct cfg *cfg)
 {
-	struct connect_all ca = { .cmd = cmd, .r = r, .defaults = cfg };
+	struct connect_all ca = { .cmd = cmd, .r = r, .defaults = cfg,
+				  .record_fd = -1 };
 	struct ctrl_info *ctrls;
 	struct conf conf;
 	size_t i, nr;
@@ -1490,6 +1626,18 @@ static int do_connect_all(const struct cmd *cmd, struct rnl *r,
 		json_init(&ca.j, stdout, true);
 		json_obj_open(&ca.j, NULL);
 		json_arr_open(&ca.j, "connected");
+	}
+	/* Created even if nothing is to connect: the unit's, in /run. */
+	if (cfg->set & OPT(RECORD)) {
+		ca.record_fd = open(cfg->record,
+				    O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+				    0644);
+		if (ca.record_fd < 0) {
+			fprintf(stderr, "nvmecfg: %s: --record %s: %s\n",
+				cmd->name, cfg->record, strerror(errno));
+			ca_fail(&ca, EXIT_USAGE);
+			goto out;
+		}
 	}
 
 	if (ca.q.nr) {
@@ -1525,6 +1673,8 @@ out:
 		json_obj_close(&ca.j);
 		json_end(&ca.j);
 	}
+	if (ca.record_fd >= 0)
+		close(ca.record_fd);
 	conf_queue_free(&ca.q);
 	free(ca.ctrls);
 	conf_free(&conf);
@@ -1592,8 +1742,9 @@ static const struct cmd cmds[] = {
 	  .ctx = OPTS_CTX_CONNECT, .wait_default = CONNECT_WAIT_WORDS },
 	{ CMD("connect-all", do_connect_all,
 	  TARGET_OPTS | TUNING_OPTS | AUTH_OPTS | OPT(WAIT_TIMEOUT) |
-	  OPT(CONFIG) | OPT(OUTPUT) | OPT(DUMP_CONFIG) | OPT(QUIET) |
-	  OPT(HELP), 0, "[-a ADDR | -J FILE] [OPTIONS]",
+	  OPT(CONFIG) | OPT(CONF_DIR) | OPT(RECORD) | OPT(OUTPUT) |
+	  OPT(DUMP_CONFIG) | OPT(QUIET) | OPT(HELP), 0,
+	  "[-a ADDR | -J FILE | --conf-dir DIR] [--record FILE] [OPTIONS]",
 	  "connect every subsystem of discovery logs (-a, or the files)"),
 	  .ctx = OPTS_CTX_DISCOVER, .wait_default = CONNECT_WAIT_WORDS },
 	{ CMD("disconnect", do_disconnect,
@@ -1603,9 +1754,10 @@ static const struct cmd cmds[] = {
 	  "delete controllers (or a subsystem's) and their devices"),
 	  .ctx = OPTS_CTX_DISCONNECT, .lists = true,
 	  .wait_default = "no limit" },
-	{ CMD("disconnect-all", do_disconnect_all, OPT(WAIT_TIMEOUT) | OPT(HELP),
-	  0, "[--wait-timeout SEC]",
-	  "delete every controller and its devices"),
+	{ CMD("disconnect-all", do_disconnect_all,
+	  OPT(WAIT_TIMEOUT) | OPT(RECORD) | OPT(HELP),
+	  0, "[--record FILE] [--wait-timeout SEC]",
+	  "delete every controller (or connect-all --record's) and its devices"),
 	  .wait_default = "no limit" },
 	{ CMD("reset", do_reset, DEV_OPTS | OPT(HELP), OPT(DEVICE),
 	  "{NAME | -d NAME | --index N}",

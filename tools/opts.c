@@ -141,6 +141,15 @@ static const struct opt_desc opt_descs[NR_OPTS] = {
 	/* nvme-cli's, long only since 2.10 (its -S was it before). */
 	[OPT_QUIET]	= { 0, "quiet", NULL,
 			    "do not say what is already connected" },
+	/*
+	 * Not nvme-cli's: long only.  rblk-autoconnect.service reads its
+	 * own files (/etc/rblk), so that nvme-cli's nvmf-autoconnect.service
+	 * keeps /etc/nvme's, and disconnects only what it connected.
+	 */
+	[OPT_CONF_DIR]	= { 0, "conf-dir", "DIR",
+			    "discovery.conf and config.json of DIR", "/etc/nvme" },
+	[OPT_RECORD]	= { 0, "record", "FILE",
+			    "connect-all: add what it connects to FILE; disconnect-all: only those, then remove FILE" },
 	/* nvme-cli's list -v: the subsystem, controller, namespace tree. */
 	[OPT_VERBOSE]	= { 'v', "verbose", NULL,
 			    "detail: subsystems, controllers and namespaces" },
@@ -481,6 +490,18 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 		if (r)
 			return r;
 		cfg->config = val;
+		break;
+	case OPT_CONF_DIR:
+		r = check_len(cfg, id, val, 4000);
+		if (r)
+			return r;
+		cfg->conf_dir = val;
+		break;
+	case OPT_RECORD:
+		r = check_len(cfg, id, val, 4095);
+		if (r)
+			return r;
+		cfg->record = val;
 		break;
 	case OPT_DUPLICATE_CONNECT:
 	case OPT_RESET:
@@ -881,7 +902,7 @@ void opts_merge(struct cfg *dst, const struct cfg *def)
 	dst->set |= add & ~(OPT(DEVICE) | OPT(INDEX) | OPT(COUNT) |
 			    OPT(TIMEOUT) | OPT(CONFIG) | OPT(RESET) |
 			    OPT(FORCE) | OPT(DUMP_CONFIG) | OPT(QUIET) |
-			    OPT(HELP));
+			    OPT(CONF_DIR) | OPT(RECORD) | OPT(HELP));
 }
 
 /* The option an attribute of our requests comes from, or -1. */

@@ -48,6 +48,8 @@ enum opt_id {
 	OPT_FORCE,	/* disconnect: a namespace's name for its controller */
 	OPT_DUMP_CONFIG,	/* -O: the configuration as config.json */
 	OPT_QUIET,	/* connect-all: no "already connected" */
+	OPT_CONF_DIR,	/* connect-all: discovery.conf, config.json of DIR */
+	OPT_RECORD,	/* connect-all, disconnect-all: the controllers made */
 	OPT_HELP,
 	NR_OPTS,
 };
@@ -99,6 +101,8 @@ struct cfg {
 	uint32_t wait_timeout;	/* with OPT(WAIT_TIMEOUT) only */
 	uint8_t iopolicy;	/* enum rblk_iopolicy */
 	const char *config;	/* -J: a config.json, or "none" */
+	const char *conf_dir;	/* --conf-dir: instead of SYSCONFDIR/nvme */
+	const char *record;	/* --record: connect-all's list of its own */
 	char err[256];
 };
 

@@ -1,24 +1,31 @@
 #!/bin/sh
 # rblk-autoconnect.service's commands, as systemd runs them: the guest has
-# no systemd, so its ExecStartPre=, ExecStart= and ExecStop= lines are read
-# from the unit file scripts/mkinitramfs.sh generated (as make install
-# does) and run by hand, in order, against the guest's target:
-#  - ExecStartPre loads rblk; ExecStart connects every subsystem of
-#    /etc/nvme/discovery.conf, whose namespaces appear, and data written
-#    through them is in the target's backing files;
+# no systemd, so its ExecStartPre=, ExecStart=, ExecReload= and ExecStop=
+# lines are read from the unit file scripts/mkinitramfs.sh generated (as
+# make install does) and run by hand, in order, against the guest's
+# target, its RuntimeDirectory= made as systemd would:
+#  - with the second subsystem connected by hand first, ExecStartPre loads
+#    rblk; ExecStart connects the other subsystem of
+#    /etc/rblk/discovery.conf (the unit's file) and skips the hand-made
+#    one; the namespaces appear, and data written through them is in the
+#    target's backing files;
 #  - ExecStart again (the unit restarted) exits 0 and connects nothing new;
-#  - ExecStop disconnects everything, and again is no error;
+#  - ExecStop disconnects what ExecStart connected and leaves the
+#    hand-made controller; again it is no error and still leaves it;
 #  - a discovery controller that is not reachable yet fails ExecStart with
 #    an exit status the unit retries (not in RestartPreventExitStatus=),
 #    after connecting what is reachable; retries connect no duplicate, and
-#    the first after the target appears connects it.
+#    the first after the target appears connects it; ExecStop then
+#    disconnects all 3 (every try recorded what it connected);
+#  - ExecReload after an entry is added to the file connects that entry's
+#    subsystems, exit 0, and ExecStop disconnects them too.
 # rblk-timeout: 300
 # rblk-lockdep: port-disable
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 UNIT=/usr/lib/systemd/system/rblk-autoconnect.service
-CONF=/etc/nvme/discovery.conf
+CONF=/etc/rblk/discovery.conf
 SECOND=nqn.2026-12.io.rblk:autoconnect
 
 cleanup() {
@@ -35,6 +42,10 @@ cleanup() {
 trap cleanup EXIT
 
 [ -f "$UNIT" ] || fail "$UNIT not in the guest (scripts/mkinitramfs.sh should generate it)"
+# systemd makes RuntimeDirectory= (/run/rblk, the record's) before a start.
+RUNDIR=$(sed -n 's/^RuntimeDirectory=//p' "$UNIT")
+[ -n "$RUNDIR" ] || fail "no RuntimeDirectory= in $UNIT"
+mkdir -p "/run/$RUNDIR"
 
 # run_unit KEY: run the unit's KEY= command lines in order, as systemd
 # would (no shell: words split at blanks), stopping at the first failure;
@@ -109,14 +120,18 @@ check_data() {
 nvmet_subsys_add "$SECOND" /tmp/au.img 16
 rblk_unload
 [ -f "$CONF" ] && mv "$CONF" "$CONF.saved"
-mkdir -p /etc/nvme
+mkdir -p /etc/rblk
 printf '%s\n' "--transport=rdma --traddr=$RBLK_TRADDR --trsvcid=$RBLK_TRSVCID" > "$CONF"
 unit_would_run || fail "the unit's ConditionPathExists= do not hold with $CONF"
 
-# --- start: both subsystems of the discovery log ---
+# --- start: both subsystems of the discovery log, one made by hand ---
 run_unit ExecStartPre
 [ "$rc" -eq 0 ] || fail "ExecStartPre exited $rc"
 rblk_loaded || fail "ExecStartPre did not load rblk"
+nvmecfg connect -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$SECOND" > /tmp/au.out 2>&1 ||
+	fail "connecting $SECOND by hand: $(cat /tmp/au.out)"
+hand=$(ctrls)
+[ "$(ctrls_of "$SECOND")" -eq 1 ] || fail "by hand: controllers $hand, want one of $SECOND"
 run_unit ExecStart
 [ "$rc" -eq 0 ] || fail "ExecStart exited $rc"
 { [ "$(ctrls_of "$RBLK_NQN")" -eq 1 ] && [ "$(ctrls_of "$SECOND")" -eq 1 ] &&
@@ -143,16 +158,19 @@ run_unit ExecStart
 [ "$(ctrls)" = "$before" ] || fail "ExecStart again: controllers $(ctrls), were $before"
 log "ExecStart again: exit 0, the same controllers"
 
-# --- stop: every controller gone ---
+# --- stop: what ExecStart connected gone, the hand-made one kept ---
 run_unit ExecStop
 [ "$rc" -eq 0 ] || fail "ExecStop exited $rc"
-[ "$(nctrls)" -eq 0 ] || fail "ExecStop left $(ctrls)"
-for b in /sys/block/rblk*; do
-	[ -e "$b" ] && fail "ExecStop left ${b##*/}"
-done
+[ "$(ctrls)" = "$hand" ] || fail "ExecStop left $(ctrls), want only $hand (made by hand)"
 run_unit ExecStop
-[ "$rc" -eq 0 ] || fail "ExecStop with nothing connected exited $rc"
-log "ExecStop: everything disconnected; again: exit 0"
+[ "$rc" -eq 0 ] || fail "ExecStop again exited $rc"
+[ "$(ctrls)" = "$hand" ] || fail "ExecStop again left $(ctrls), want only $hand (made by hand)"
+log "ExecStop: $RBLK_NQN disconnected, $hand (made by hand) kept; again: exit 0, $hand kept"
+nvmecfg disconnect "$hand" > /dev/null || fail "disconnecting $hand by hand"
+[ "$(nctrls)" -eq 0 ] || fail "left after disconnecting $hand: $(ctrls)"
+for b in /sys/block/rblk*; do
+	[ -e "$b" ] && fail "left ${b##*/}"
+done
 
 # --- a target not reachable yet: a failure the unit retries ---
 printf '%s\n' "--transport=rdma --traddr=$RBLK_TRADDR --trsvcid=$NVMET_SVC2" >> "$CONF"
@@ -177,6 +195,19 @@ run_unit ExecStart
 run_unit ExecStop
 { [ "$rc" -eq 0 ] && [ "$(nctrls)" -eq 0 ]; } || fail "ExecStop: exit $rc, left $(ctrls)"
 log "port $NVMET_SVC2 up: the retry connects it; ExecStop disconnects all 3"
+
+# --- reload: an entry added to the file is connected, and recorded ---
+printf '%s\n' "--transport=rdma --traddr=$RBLK_TRADDR --trsvcid=$RBLK_TRSVCID" > "$CONF"
+run_unit ExecStart
+{ [ "$rc" -eq 0 ] && [ "$(nctrls)" -eq 2 ]; } || fail "ExecStart of port $RBLK_TRSVCID only: exit $rc, controllers $(ctrls)"
+printf '%s\n' "--transport=rdma --traddr=$RBLK_TRADDR --trsvcid=$NVMET_SVC2" >> "$CONF"
+run_unit ExecReload
+[ "$rc" -eq 0 ] || fail "ExecReload with port $NVMET_SVC2 added exited $rc"
+{ [ "$(ctrls_of "$RBLK_NQN")" -eq 2 ] && [ "$(nctrls)" -eq 3 ]; } ||
+	fail "ExecReload with port $NVMET_SVC2 added: controllers $(ctrls), want $RBLK_NQN on both ports and $SECOND"
+run_unit ExecStop
+{ [ "$rc" -eq 0 ] && [ "$(nctrls)" -eq 0 ]; } || fail "ExecStop after ExecReload: exit $rc, left $(ctrls)"
+log "ExecReload: port $NVMET_SVC2's entry connected; ExecStop disconnects it too"
 
 splat=$(dmesg_splats) && fail "kernel splat: $splat"
 exit 0

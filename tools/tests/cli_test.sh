@@ -38,7 +38,7 @@ LONG_NQN=nqn.$(printf '%0220d' 0)
 
 echo "KTAP version 1"
 echo "# suite: cli"
-echo "1..257"
+echo "1..273"
 
 expect help 0 'Exit status: 0 success' $NVMECFG --help
 expect help_command 0 '^Usage: nvmecfg connect ' $NVMECFG help connect
@@ -519,6 +519,50 @@ expect list_subsys_json_no_iopolicy 0 \
 	'"Name": *"rblk-subsys1", *"NQN": *"nqn.2026-12.io.rblk:other", *"Paths": *\[' \
 	sh -c "env NVMECFG_TEST_ROOT='$ROOT' $NVMECFG list-subsys -o json | tr -d '\n'"
 expect list_subsys_no_module 3 'rblk module not loaded' $NVMECFG list-subsys
+
+# --conf-dir DIR: rblk-autoconnect.service's files (/etc/rblk), not
+# /etc/nvme's; --record FILE: what connect-all made, and all that
+# disconnect-all --record FILE disconnects.  Neither needs the module
+# where there is nothing to connect or disconnect.
+CD=$ROOT/etc/rblk
+mkdir -p "$CD"
+expect conf_dir_none 2 "connect-all: no -a given and no $CD/discovery.conf or $CD/config.json\$" \
+	$NVMECFG connect-all --conf-dir "$CD"
+printf -- '--traddr=10.99.0.1 --frob\n' > "$CD/discovery.conf"
+expect conf_dir_read 2 "connect-all: $CD/discovery.conf:1: unknown option '--frob'" \
+	$NVMECFG connect-all --conf-dir "$CD"
+expect conf_dir_json_too 2 "connect-all: $CD/config.json: not valid JSON" \
+	sh -c "echo '[,' > '$CD/config.json'; $NVMECFG connect-all --conf-dir '$CD'"
+expect conf_dir_json_override 2 "connect-all: $ROOT/x.json: No such file or directory\$" \
+	$NVMECFG connect-all --conf-dir "$CD" -J "$ROOT/x.json"
+rm -f "$CD/config.json"
+expect conf_dir_and_traddr 2 'connect-all: --conf-dir names targets: not with --traddr \(-a\)' \
+	$NVMECFG connect-all --conf-dir "$CD" -a 10.99.0.1
+expect conf_dir_empty 2 'conf-dir: empty value' $NVMECFG connect-all --conf-dir ''
+: > "$CD/discovery.conf"
+REC=$ROOT/run/autoconnect
+mkdir -p "$ROOT/run"
+expect record_created 0 "^created, empty\$" \
+	sh -c "$NVMECFG connect-all --conf-dir '$CD' --record '$REC' 2>/dev/null;
+		[ -f '$REC' ] && [ ! -s '$REC' ] && echo created, empty"
+expect record_unwritable 2 "connect-all: --record $ROOT/no/such: No such file or directory\$" \
+	$NVMECFG connect-all --conf-dir "$CD" --record "$ROOT/no/such"
+expect record_empty_value 2 'record: empty value' $NVMECFG connect-all --record ''
+expect record_not_connect 2 "connect: unknown option '--record'" \
+	$NVMECFG connect -a 10.99.0.1 -n $NQN --record "$REC"
+expect record_not_disconnect 2 "disconnect: unknown option '--record'" \
+	$NVMECFG disconnect rblk-ctrl0 --record "$REC"
+expect conf_dir_not_disconnect_all 2 "disconnect-all: unknown option '--conf-dir'" \
+	$NVMECFG disconnect-all --conf-dir "$CD"
+expect disconnect_all_record_none 0 '^disconnected 0 controller\(s\)$' \
+	$NVMECFG disconnect-all --record "$ROOT/no/such"
+expect disconnect_all_record_empty 0 '^disconnected 0 controller\(s\)$' \
+	$NVMECFG disconnect-all --record "$REC"
+expect disconnect_all_record_removed 0 '^removed$' \
+	sh -c "[ -e '$REC' ] || echo removed"
+# Lines to disconnect need the module: exit 3, and the record is kept.
+expect disconnect_all_record_kept 3 'rblk module not loaded' \
+	sh -c "echo 'rblk-ctrl0 10.99.0.1 4420 $NQN' > '$REC'; $NVMECFG disconnect-all --record '$REC'; rc=\$?; [ -s '$REC' ] && echo kept; exit \$rc"
 
 # The man page describes every command and every option of each.
 MAN=${NVMECFG_MAN:-../../Documentation/nvmecfg.8}
