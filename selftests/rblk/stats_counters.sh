@@ -159,7 +159,12 @@ log "latency_hist: $(st latency_hist)"
 jq -e . /tmp/stats.json >/dev/null || fail "nvmecfg stats -o json is not JSON: $(cat /tmp/stats.json)"
 json() { jq -r ".$1" /tmp/stats.json; }
 [ "$(json name)" = "$DEV" ] || fail "nvmecfg stats name is $(json name)"
-[ "$(json controller)" = "$(rblk_ctrl_of "$DEV")" ] || fail "nvmecfg stats controller is $(json controller)"
+# A multipath head's are its paths' together: nr_paths, no controller.
+if [ -d "$SYS/multipath" ]; then
+	[ "$(json nr_paths)" = 1 ] || fail "nvmecfg stats nr_paths is $(json nr_paths), the head has one path"
+else
+	[ "$(json controller)" = "$(rblk_ctrl_of "$DEV")" ] || fail "nvmecfg stats controller is $(json controller)"
+fi
 for c in $COUNTERS errors; do
 	[ "$(json "$c")" = "$(st "$c")" ] ||
 		fail "nvmecfg stats $c is $(json "$c"), sysfs says $(st "$c")"
