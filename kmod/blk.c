@@ -66,8 +66,8 @@ static inline void rblk_head_acct_end(struct request *rq)
  * A path request of a multipath head, which another path may serve: it
  * carries the head's bios; or it is the flush of a flush sequence, which
  * has none, and a Flush on another path stands in for it while another
- * path is usable, each time charged a retry (else it waits for its own,
- * as without multipath).
+ * path is usable, each time charged a retry (else rblk_route_flush()
+ * holds or fails it by the head's rules).
  */
 static bool rblk_rq_mpath(struct request *rq)
 {
@@ -81,6 +81,27 @@ static bool rblk_rq_mpath(struct request *rq)
 	return req_op(rq) == REQ_OP_FLUSH &&
 	       req->retries < RBLK_MAX_RETRIES &&
 	       rblk_head_other_path(ns->head, ns);
+}
+
+/* A multipath head's flush of a flush sequence: no bio for the head. */
+static inline bool rblk_rq_head_flush(struct rblk_ns *ns, struct request *rq)
+{
+	return ns && ns->head && !rq->bio && req_op(rq) == REQ_OP_FLUSH;
+}
+
+/*
+ * A path error (an ANA status, or the host's own verdict on the path):
+ * an ANA state changed, so the path is not chosen until the log, read
+ * again, says what it is now (as nvme_update_ana()).
+ */
+static void rblk_path_error_seen(struct request *rq)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+
+	if (rblk_status_is_ana(req->status)) {
+		set_bit(RBLK_NS_ANA_PENDING, &rblk_rq_ns(rq)->flags);
+		queue_work(rblk_wq, &req->queue->ctrl->ana_work);
+	}
 }
 
 /*
@@ -97,15 +118,7 @@ static void rblk_failover_rq(struct request *rq)
 	unsigned long flags;
 	struct bio *bio;
 
-	/*
-	 * The path's ANA state changed: not used until the log, read again,
-	 * says what it is now (as nvme_update_ana()).
-	 */
-	if (rblk_status_is_ana(req->status)) {
-		set_bit(RBLK_NS_ANA_PENDING, &ns->flags);
-		queue_work(rblk_wq, &req->queue->ctrl->ana_work);
-	}
-
+	rblk_path_error_seen(rq);
 	atomic64_inc(&head->failovers);
 	trace_rblk_failover(ns, rq, req->status);
 	rblk_head_acct_end(rq);
@@ -471,6 +484,47 @@ static bool rblk_queue_ready(struct rblk_ctrl *ctrl, struct rblk_queue *queue,
 	       test_bit(RBLK_Q_TR_READY, &queue->flags);
 }
 
+/*
+ * A head's data-less flush on a ready queue whose path takes no I/O now
+ * (its ANA state is being read again, or is inaccessible or in change):
+ * sent to the target there, it would be refused, and an fsync would fail
+ * (or, as nvme-core ends such a flush, return having flushed nothing).  A
+ * Flush on another usable path stands in for it; else it waits in its own
+ * queue, uncharged, while a path may come back, as the head holds its
+ * bios; it fails only when no path may.  Returns true if it was not sent.
+ */
+static noinline __cold bool rblk_route_flush(struct request *rq,
+					     blk_status_t *sts)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+
+	*sts = BLK_STS_OK;
+	switch (rblk_head_flush_route(rblk_rq_ns(rq))) {
+	case RBLK_FLUSH_OWN:
+		return false;
+	case RBLK_FLUSH_OTHER:
+		if (req->retries < RBLK_MAX_RETRIES) {
+			/* Ours from here, as in rblk_not_ready(). */
+			blk_mq_start_request(rq);
+			blk_mq_set_request_complete(rq);
+			req->status = NVME_SC_HOST_PATH_ERROR;
+			rblk_failover_rq(rq);
+			return true;
+		}
+		/* Its stand-ins failed: its own path answers it. */
+		fallthrough;
+	case RBLK_FLUSH_HOLD:
+		trace_rblk_flush_held(rblk_rq_ns(rq), 0);
+		rblk_head_flush_requeue(rq);
+		return true;
+	case RBLK_FLUSH_FAIL:
+	default:
+		*sts = rblk_fail_rq(rq, NVME_SC_HOST_PATH_ERROR |
+				       NVME_STATUS_DNR);
+		return true;
+	}
+}
+
 /* The queue did not take a request: hold it, or fail it. */
 static noinline __cold blk_status_t
 rblk_submit_failed(struct rblk_ctrl *ctrl, struct rblk_queue *queue,
@@ -554,6 +608,9 @@ static blk_status_t rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 		sts = rblk_not_ready(ctrl, queue, rq);
 		goto out;
 	}
+	if (unlikely(!rq->bio) && rblk_rq_head_flush(ns, rq) &&
+	    rblk_route_flush(rq, &sts))
+		goto out;
 
 	sqe = rblk_queue_sqe(queue, rq);
 	if (ns && !blk_rq_is_passthrough(rq)) {
@@ -613,6 +670,7 @@ enum rblk_disposition {
 	RBLK_REQUEUE,
 	RBLK_DELAY_RETRY,
 	RBLK_FAILOVER,
+	RBLK_HOLD_FLUSH,
 };
 
 static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
@@ -669,9 +727,14 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 	 * read again, or the host itself found it unusable); other path
 	 * errors retry here, within the retry count.
 	 */
-	if (rblk_rq_mpath(rq) && (rblk_status_is_ana(req->status) ||
-				  rblk_status_is_host_path(req->status)))
-		return RBLK_FAILOVER;
+	if (rblk_status_is_ana(req->status) ||
+	    rblk_status_is_host_path(req->status)) {
+		if (rblk_rq_mpath(rq))
+			return RBLK_FAILOVER;
+		/* No other path takes it now: held, uncharged, as bios. */
+		if (rblk_rq_head_flush(rblk_rq_ns(rq), rq))
+			return RBLK_HOLD_FLUSH;
+	}
 	if (RBLK_STATUS_CRD(req->status) &&
 	    test_bit(RBLK_CTRL_ACRE, &ctrl->flags))
 		return RBLK_DELAY_RETRY;
@@ -726,6 +789,11 @@ static noinline __cold void rblk_complete_rq_status(struct request *rq)
 		return;
 	case RBLK_FAILOVER:
 		rblk_failover_rq(rq);
+		return;
+	case RBLK_HOLD_FLUSH:
+		trace_rblk_flush_held(rblk_rq_ns(rq), req->status);
+		rblk_path_error_seen(rq);
+		rblk_head_flush_requeue(rq);
 		return;
 	case RBLK_DELAY_RETRY:
 		/* Command Retry Delay: the target asked for a pause. */

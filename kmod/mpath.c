@@ -432,6 +432,33 @@ bool rblk_head_other_path(struct rblk_head *head, struct rblk_ns *ns)
 }
 
 /**
+ * rblk_head_flush_route() - where a path's data-less flush goes now
+ * @ns: the path it is queued on, a head's
+ *
+ * The head's bios' rules, for a request that has no bio to give the head:
+ * its own path if usable, else another usable one, else it waits while a
+ * path may come back (rblk_head_available()), else it fails.
+ *
+ * Return: &enum rblk_flush_route.
+ */
+enum rblk_flush_route rblk_head_flush_route(struct rblk_ns *ns)
+{
+	struct rblk_head *head = ns->head;
+	enum rblk_flush_route route = RBLK_FLUSH_FAIL;
+	int srcu_idx;
+
+	if (rblk_path_usable(ns))
+		return RBLK_FLUSH_OWN;
+	srcu_idx = srcu_read_lock(&head->srcu);
+	if (rblk_head_other_path_rcu(head, ns))
+		route = RBLK_FLUSH_OTHER;
+	else if (rblk_head_available(head))
+		route = RBLK_FLUSH_HOLD;
+	srcu_read_unlock(&head->srcu, srcu_idx);
+	return route;
+}
+
+/**
  * rblk_head_forward_flush() - flush a head's namespace on another path for
  *	a path's data-less flush
  * @head: head
@@ -457,12 +484,17 @@ void rblk_head_forward_flush(struct rblk_head *head, struct request *rq)
 	kblockd_mod_delayed_work_on(WORK_CPU_UNBOUND, &head->flush_work, 0);
 }
 
-/*
- * Back to its own path, to wait there as without multipath: no other
- * path takes the flush, or it failed there without a verdict of the
- * target.  Any context.
+/**
+ * rblk_head_flush_requeue() - a path's data-less flush waits in its own
+ *	queue
+ * @rq: the flush; started or not, not in flight
+ *
+ * As without multipath: no other path takes the flush, or it failed there
+ * without a verdict of the target.  Idle in the queue's requeue list, it
+ * holds no tag a recovery cancels; rblk_queue_rq() routes it again after
+ * RBLK_REQUEUE_DELAY_MS.  Any context.
  */
-static void rblk_head_flush_requeue(struct request *rq)
+void rblk_head_flush_requeue(struct request *rq)
 {
 	struct request_queue *q = rq->q;
 

@@ -927,6 +927,23 @@ void rblk_head_submit_bio(struct bio *bio);
 int rblk_head_open(struct rblk_head *head);
 void rblk_head_kick(struct rblk_head *head);
 bool rblk_head_other_path(struct rblk_head *head, struct rblk_ns *ns);
+
+/**
+ * enum rblk_flush_route - where a head's data-less flush goes now
+ * @RBLK_FLUSH_OWN: its own path takes I/O: sent there
+ * @RBLK_FLUSH_OTHER: another path does: a Flush there stands in for it
+ * @RBLK_FLUSH_HOLD: none does, but one may come back: it waits
+ * @RBLK_FLUSH_FAIL: none may: it fails
+ */
+enum rblk_flush_route {
+	RBLK_FLUSH_OWN,
+	RBLK_FLUSH_OTHER,
+	RBLK_FLUSH_HOLD,
+	RBLK_FLUSH_FAIL,
+};
+
+enum rblk_flush_route rblk_head_flush_route(struct rblk_ns *ns);
+void rblk_head_flush_requeue(struct request *rq);
 void rblk_head_forward_flush(struct rblk_head *head, struct request *rq);
 void rblk_mpath_set_iopolicy(struct rblk_subsys *subsys, int iopolicy);
 struct rblk_ns *rblk_head_open_path(struct rblk_head *head);

@@ -249,6 +249,30 @@ TRACE_EVENT(rblk_failover,
 );
 
 /* A head's bio that no path can take now: held, or failed. */
+/*
+ * A head's data-less flush waits for a path: it met a path error (@status),
+ * or its path takes no I/O now (0; again every RBLK_REQUEUE_DELAY_MS).
+ */
+TRACE_EVENT(rblk_flush_held,
+	TP_PROTO(struct rblk_ns *ns, u16 status),
+	TP_ARGS(ns, status),
+	TP_STRUCT__entry(
+		__field(int, ctrl)
+		__array(char, path, RBLK_DISK_NAME_LEN)
+		__field(u32, nsid)
+		__field(u16, status)
+	),
+	TP_fast_assign(
+		__entry->ctrl = ns->ctrl->index;
+		strscpy(__entry->path, ns->disk->disk_name, RBLK_DISK_NAME_LEN);
+		__entry->nsid = ns->nsid;
+		__entry->status = status;
+	),
+	TP_printk("rblk-ctrl%d path=%s nsid=%u status=%#x",
+		  __entry->ctrl, __entry->path, __entry->nsid,
+		  __entry->status)
+);
+
 TRACE_EVENT(rblk_no_path,
 	TP_PROTO(struct rblk_head *mph, struct bio *bio, bool held),
 	TP_ARGS(mph, bio, held),

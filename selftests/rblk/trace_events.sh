@@ -39,7 +39,7 @@ grep -q " $TR tracefs" /proc/mounts || mount -t tracefs tracefs "$TR" ||
 rblk_load
 [ -d "$TR/events/rblk" ] || fail "no rblk events in $TR/events"
 for e in rblk_setup_cmd rblk_complete_rq rblk_ctrl_state rblk_queue_connect \
-	 rblk_error_recovery rblk_failover rblk_no_path; do
+	 rblk_error_recovery rblk_failover rblk_flush_held rblk_no_path; do
 	[ -f "$TR/events/rblk/$e/format" ] || fail "no tracepoint $e"
 done
 
