@@ -13,6 +13,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/slab.h>
 
 #include "rblk.h"
@@ -385,17 +386,56 @@ static void __rblk_unquiesce_io(struct rblk_ctrl *ctrl)
 		rblk_ns_unquiesce(ctrl, ns);
 }
 
-static void rblk_quiesce_io(struct rblk_ctrl *ctrl)
+/*
+ * Every quiesce and unquiesce of the namespace queues is under
+ * quiesce_lock: a quiesce that finds them quiesced already knows that its
+ * quiescer waited for the dispatches under way, and that nobody undoes it
+ * before its holder lets go.
+ */
+static void rblk_quiesce_io_locked(struct rblk_ctrl *ctrl)
 {
+	lockdep_assert_held(&ctrl->quiesce_lock);
 	down_read(&ctrl->namespaces_rwsem);
 	__rblk_quiesce_io(ctrl);
 	up_read(&ctrl->namespaces_rwsem);
 }
 
-static void rblk_unquiesce_io(struct rblk_ctrl *ctrl)
+static void rblk_quiesce_io(struct rblk_ctrl *ctrl)
 {
+	mutex_lock(&ctrl->quiesce_lock);
+	rblk_quiesce_io_locked(ctrl);
+	mutex_unlock(&ctrl->quiesce_lock);
+}
+
+static void rblk_unquiesce_io_locked(struct rblk_ctrl *ctrl)
+{
+	lockdep_assert_held(&ctrl->quiesce_lock);
 	down_read(&ctrl->namespaces_rwsem);
 	__rblk_unquiesce_io(ctrl);
+	up_read(&ctrl->namespaces_rwsem);
+}
+
+static void rblk_unquiesce_io(struct rblk_ctrl *ctrl)
+{
+	mutex_lock(&ctrl->quiesce_lock);
+	rblk_unquiesce_io_locked(ctrl);
+	mutex_unlock(&ctrl->quiesce_lock);
+}
+
+/*
+ * Teardown: with no dispatch running, every namespace queue on the list
+ * is quiesced (a dead one is not: it fails what it is given).  A dispatch
+ * beside the cancel could end a request twice (rblk_not_ready() starts a
+ * request before it marks it complete).
+ */
+static void rblk_check_quiesced(struct rblk_ctrl *ctrl)
+{
+	struct rblk_ns *ns;
+
+	down_read(&ctrl->namespaces_rwsem);
+	list_for_each_entry(ns, &ctrl->namespaces, entry)
+		WARN_ON_ONCE(!test_bit(RBLK_NS_DEAD, &ns->flags) &&
+			     !blk_queue_quiesced(ns->queue));
 	up_read(&ctrl->namespaces_rwsem);
 }
 
@@ -789,16 +829,25 @@ static void rblk_teardown_io_queues(struct rblk_ctrl *ctrl)
 
 	if (!ctrl->connect_q)
 		return;
-	rblk_quiesce_io(ctrl);
+	/*
+	 * Held to the end: a reconnect that went live just before the error
+	 * that brought us here must not unquiesce under the cancel.
+	 */
+	mutex_lock(&ctrl->quiesce_lock);
+	rblk_quiesce_io_locked(ctrl);
+	if (rblk_fault_pause_teardown())
+		msleep(500);
 	blk_mq_quiesce_queue(ctrl->connect_q);
 	rblk_sync_io(ctrl);
 	blk_sync_queue(ctrl->connect_q);
 	for (i = 1; i <= ctrl->nr_io_queues; i++)
 		rblk_queue_stop(&ctrl->queues[i]);
+	rblk_check_quiesced(ctrl);
 	rblk_cancel_requests(&ctrl->tag_set);
 	for (i = 1; i <= ctrl->nr_io_queues; i++)
 		rblk_queue_free(&ctrl->queues[i]);
 	blk_mq_unquiesce_queue(ctrl->connect_q);
+	mutex_unlock(&ctrl->quiesce_lock);
 }
 
 static const char *rblk_cm_errmsg(struct rblk_ctrl *ctrl, int err)
@@ -996,6 +1045,7 @@ static int rblk_change_nr_io_queues(struct rblk_ctrl *ctrl, u32 nr,
 	u32 i;
 
 	rblk_info(ctrl, "target granted %u I/O queues, had %u\n", nr, old);
+	mutex_lock(&ctrl->quiesce_lock);
 	down_read(&ctrl->namespaces_rwsem);
 	/* Counted under resubmit_lock once a queue is retired. */
 	ctrl->nr_resubmitted = 0;
@@ -1050,6 +1100,7 @@ static int rblk_change_nr_io_queues(struct rblk_ctrl *ctrl, u32 nr,
 	list_for_each_entry(ns, &ctrl->namespaces, entry)
 		blk_mq_unfreeze_queue(ns->queue);
 	up_read(&ctrl->namespaces_rwsem);
+	mutex_unlock(&ctrl->quiesce_lock);
 	return ret;
 }
 
@@ -1203,7 +1254,20 @@ out_teardown_admin:
 /* Live: I/O flows, namespaces get checked, events are asked for. */
 static void rblk_ctrl_went_live(struct rblk_ctrl *ctrl)
 {
-	rblk_unquiesce_io(ctrl);
+	if (rblk_fault_live_error()) {
+		rblk_error_recovery(ctrl);
+		/* Its teardown finds the queues quiesced, and waits there. */
+		msleep(100);
+	}
+	/*
+	 * Only while live: an error right after going live started a
+	 * recovery, whose teardown found the queues quiesced (revalidation
+	 * left them so) and unquiesces them itself once it is done.
+	 */
+	mutex_lock(&ctrl->quiesce_lock);
+	if (rblk_ctrl_state(ctrl) == RBLK_STATE_LIVE)
+		rblk_unquiesce_io_locked(ctrl);
+	mutex_unlock(&ctrl->quiesce_lock);
 	rblk_paths_changed(ctrl);
 	if (ctrl->ops->live)
 		ctrl->ops->live(ctrl);
@@ -1351,6 +1415,7 @@ static void rblk_ctrl_release(struct device *dev)
 	for (i = 0; i <= rblk_opts_max_queues(&ctrl->opts); i++)
 		mutex_destroy(&ctrl->queues[i].stop_lock);
 	mutex_destroy(&ctrl->hw_queues_lock);
+	mutex_destroy(&ctrl->quiesce_lock);
 	mutex_destroy(&ctrl->scan_lock);
 	rblk_ana_free(ctrl);
 	rblk_auth_keys_free(&ctrl->opts);
@@ -1419,6 +1484,7 @@ struct rblk_ctrl *rblk_ctrl_alloc(const struct rblk_ctrl_opts *opts,
 	strscpy(ctrl->name, opts->discovery ? "rblk-discovery" : "rblk",
 		sizeof(ctrl->name));
 	mutex_init(&ctrl->hw_queues_lock);
+	mutex_init(&ctrl->quiesce_lock);
 	INIT_LIST_HEAD(&ctrl->namespaces);
 	init_rwsem(&ctrl->namespaces_rwsem);
 	mutex_init(&ctrl->scan_lock);

@@ -31,6 +31,13 @@
  *	a successful block I/O completes with status 191h (Authentication
  *	Required) without DNR, as from a target that asks the host to
  *	authenticate again (nvmet always sets DNR).
+ *
+ *   /sys/kernel/debug/rblk/live_error/
+ *	a controller that goes live (a reconnect, a first connect) starts
+ *	error recovery at once, 100 ms before it unquiesces its namespace
+ *	queues, and that recovery's teardown waits 500 ms after its quiesce:
+ *	an error right after a reconnect went live, with the unquiesce of
+ *	going live inside the teardown's window.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -46,6 +53,8 @@ static DECLARE_FAULT_ATTR(rblk_fail_add_disk);
 static DECLARE_FAULT_ATTR(rblk_hold_reset);
 static DECLARE_FAULT_ATTR(rblk_flip_ns_ids);
 static DECLARE_FAULT_ATTR(rblk_auth_required);
+static DECLARE_FAULT_ATTR(rblk_live_error);
+static atomic_t rblk_teardown_pause = ATOMIC_INIT(0);
 
 /**
  * rblk_fault_drop_completion() - whether to ignore a work completion
@@ -103,6 +112,31 @@ bool rblk_fault_auth_required(void)
 	return should_fail(&rblk_auth_required, 1);
 }
 
+/**
+ * rblk_fault_live_error() - whether a controller going live fails at once
+ *
+ * The next teardown then pauses (rblk_fault_pause_teardown()).
+ *
+ * Return: true if the injected fault says so.
+ */
+bool rblk_fault_live_error(void)
+{
+	if (!should_fail(&rblk_live_error, 1))
+		return false;
+	atomic_set(&rblk_teardown_pause, 1);
+	return true;
+}
+
+/**
+ * rblk_fault_pause_teardown() - whether a teardown waits after its quiesce
+ *
+ * Return: true once after rblk_fault_live_error() said true.
+ */
+bool rblk_fault_pause_teardown(void)
+{
+	return atomic_xchg(&rblk_teardown_pause, 0);
+}
+
 /** rblk_fault_init() - create the debugfs knobs; failures are ignored */
 void rblk_fault_init(void)
 {
@@ -116,6 +150,7 @@ void rblk_fault_init(void)
 				  &rblk_flip_ns_ids);
 	fault_create_debugfs_attr("auth_required", rblk_debugfs,
 				  &rblk_auth_required);
+	fault_create_debugfs_attr("live_error", rblk_debugfs, &rblk_live_error);
 }
 
 /** rblk_fault_exit() - remove them */

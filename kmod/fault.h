@@ -15,6 +15,8 @@ bool rblk_fault_fail_add_disk(void);
 bool rblk_fault_hold_reset(void);
 bool rblk_fault_flip_ns_ids(void);
 bool rblk_fault_auth_required(void);
+bool rblk_fault_live_error(void);
+bool rblk_fault_pause_teardown(void);
 void rblk_fault_init(void);
 void rblk_fault_exit(void);
 #else
@@ -39,6 +41,16 @@ static inline bool rblk_fault_flip_ns_ids(void)
 }
 
 static inline bool rblk_fault_auth_required(void)
+{
+	return false;
+}
+
+static inline bool rblk_fault_live_error(void)
+{
+	return false;
+}
+
+static inline bool rblk_fault_pause_teardown(void)
 {
 	return false;
 }

@@ -583,6 +583,9 @@ struct rblk_refusal {
  *	(@reauths, @reauth_at, @reauth_refused)
  * @ns_lock: orders recovery's quiesce of a namespace queue against
  *	rblk_ctrl_kill_ns()
+ * @quiesce_lock: one quiesce or unquiesce of the namespace queues at a
+ *	time, and none while a teardown stops their queues and cancels their
+ *	requests; taken before @namespaces_rwsem
  * @state: &enum rblk_state
  * @flags: &enum rblk_ctrl_flags
  * @queues: admin queue followed by the I/O queues
@@ -702,6 +705,7 @@ struct rblk_ctrl {
 
 	spinlock_t lock;
 	spinlock_t ns_lock;
+	struct mutex quiesce_lock;
 	enum rblk_state state;
 	unsigned long flags;
 
