@@ -493,36 +493,45 @@ static bool rblk_queue_ready(struct rblk_ctrl *ctrl, struct rblk_queue *queue,
  * queue, uncharged, while a path may come back, as the head holds its
  * bios; it fails only when no path may.  Returns true if it was not sent.
  */
-static noinline __cold bool rblk_route_flush(struct request *rq,
+static noinline __cold bool rblk_route_flush(struct rblk_ctrl *ctrl,
+					     struct request *rq,
 					     blk_status_t *sts)
 {
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 
+	/*
+	 * Only on a live controller: a reconnect's queue-count change waits
+	 * for held requests to drain (CONNECTING), and a delete for the
+	 * disks' (DELETING); there it is sent, its retries bound it.
+	 */
+	if (rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE)
+		return false;
 	*sts = BLK_STS_OK;
 	switch (rblk_head_flush_route(rblk_rq_ns(rq))) {
 	case RBLK_FLUSH_OWN:
 		return false;
 	case RBLK_FLUSH_OTHER:
-		if (req->retries < RBLK_MAX_RETRIES) {
-			/* Ours from here, as in rblk_not_ready(). */
-			blk_mq_start_request(rq);
-			blk_mq_set_request_complete(rq);
-			req->status = NVME_SC_HOST_PATH_ERROR;
-			rblk_failover_rq(rq);
-			return true;
-		}
 		/* Its stand-ins failed: its own path answers it. */
-		fallthrough;
+		if (req->retries >= RBLK_MAX_RETRIES)
+			return false;
+		/* Ours from here, as in rblk_not_ready(). */
+		blk_mq_start_request(rq);
+		blk_mq_set_request_complete(rq);
+		req->status = NVME_SC_HOST_PATH_ERROR;
+		rblk_failover_rq(rq);
+		return true;
 	case RBLK_FLUSH_HOLD:
+		/* Its submitter (dm-multipath) has another path to try. */
+		if (blk_noretry_request(rq))
+			break;
 		trace_rblk_flush_held(rblk_rq_ns(rq), 0);
 		rblk_head_flush_requeue(rq);
 		return true;
 	case RBLK_FLUSH_FAIL:
-	default:
-		*sts = rblk_fail_rq(rq, NVME_SC_HOST_PATH_ERROR |
-				       NVME_STATUS_DNR);
-		return true;
+		break;
 	}
+	*sts = rblk_fail_rq(rq, NVME_SC_HOST_PATH_ERROR | NVME_STATUS_DNR);
+	return true;
 }
 
 /* The queue did not take a request: hold it, or fail it. */
@@ -609,7 +618,7 @@ static blk_status_t rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 		goto out;
 	}
 	if (unlikely(!rq->bio) && rblk_rq_head_flush(ns, rq) &&
-	    rblk_route_flush(rq, &sts))
+	    rblk_route_flush(ctrl, rq, &sts))
 		goto out;
 
 	sqe = rblk_queue_sqe(queue, rq);
@@ -731,8 +740,14 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 	    rblk_status_is_host_path(req->status)) {
 		if (rblk_rq_mpath(rq))
 			return RBLK_FAILOVER;
-		/* No other path takes it now: held, uncharged, as bios. */
-		if (rblk_rq_head_flush(rblk_rq_ns(rq), rq))
+		/*
+		 * No other path takes it now: held, uncharged, as bios, on an
+		 * ANA status (its path is not used until the log is read
+		 * again), on a live controller (rblk_route_flush()).
+		 */
+		if (rblk_status_is_ana(req->status) &&
+		    rblk_rq_head_flush(rblk_rq_ns(rq), rq) &&
+		    rblk_ctrl_state(ctrl) == RBLK_STATE_LIVE)
 			return RBLK_HOLD_FLUSH;
 	}
 	if (RBLK_STATUS_CRD(req->status) &&

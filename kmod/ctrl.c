@@ -433,9 +433,13 @@ static void rblk_check_quiesced(struct rblk_ctrl *ctrl)
 	struct rblk_ns *ns;
 
 	down_read(&ctrl->namespaces_rwsem);
-	list_for_each_entry(ns, &ctrl->namespaces, entry)
+	list_for_each_entry(ns, &ctrl->namespaces, entry) {
+		/* Against rblk_ctrl_kill_ns(), which unquiesces a dead one. */
+		spin_lock(&ctrl->ns_lock);
 		WARN_ON_ONCE(!test_bit(RBLK_NS_DEAD, &ns->flags) &&
 			     !blk_queue_quiesced(ns->queue));
+		spin_unlock(&ctrl->ns_lock);
+	}
 	up_read(&ctrl->namespaces_rwsem);
 }
 
