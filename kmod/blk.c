@@ -413,13 +413,31 @@ static bool rblk_rq_over_limits(struct request *rq)
  * queues may still serve, but the head cannot choose a queue), so that
  * the head sends a request that meets it elsewhere, holds it for a path
  * that may come back, or fails it: never straight back here, where a
- * partition scan that the detach waits for would loop for ever.
+ * partition scan that the detach waits for would loop for ever.  Returns
+ * true to fail the request over; false to fail it here.
  */
-static void rblk_path_down(struct rblk_ctrl *ctrl, struct request *rq)
+static bool rblk_path_down(struct rblk_ctrl *ctrl, struct request *rq)
 {
-	if (rblk_state_leaving(rblk_ctrl_state(ctrl)) &&
-	    !rblk_ctrl_holds_io(ctrl))
-		set_bit(RBLK_NS_PATH_DOWN, &rblk_rq_ns(rq)->flags);
+	struct rblk_ns *ns = rblk_rq_ns(rq);
+	u32 i;
+
+	if (!rblk_state_leaving(rblk_ctrl_state(ctrl)) ||
+	    rblk_ctrl_holds_io(ctrl))
+		return true;
+	/*
+	 * The mark is the namespace's: with no other path to take its I/O,
+	 * not while another queue of the controller still serves its
+	 * write-back.  This request fails here instead, as without
+	 * multipath.
+	 */
+	if (!rblk_head_other_path(ns->head, ns)) {
+		for (i = 1; i <= READ_ONCE(ctrl->nr_io_queues); i++) {
+			if (test_bit(RBLK_Q_LIVE, &ctrl->queues[i].flags))
+				return false;
+		}
+	}
+	set_bit(RBLK_NS_PATH_DOWN, &ns->flags);
+	return true;
 }
 
 /*
@@ -434,8 +452,8 @@ static blk_status_t rblk_not_ready(struct rblk_ctrl *ctrl,
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 
 	/* Multipath I/O never waits for one path (nvme does the same). */
-	if (rblk_rq_mpath(rq) && !blk_noretry_request(rq)) {
-		rblk_path_down(ctrl, rq);
+	if (rblk_rq_mpath(rq) && !blk_noretry_request(rq) &&
+	    rblk_path_down(ctrl, rq)) {
 		if (!blk_mq_request_started(rq))
 			blk_mq_start_request(rq);
 		/*
