@@ -17,6 +17,7 @@
 
 #include <linux/async.h>
 #include <linux/blkdev.h>
+#include <linux/hdreg.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 
@@ -74,9 +75,22 @@ static void rblk_ns_free_disk(struct gendisk *disk)
 	rblk_ns_put(disk->private_data);
 }
 
+/*
+ * A made-up geometry, nvme's: partitioning tools and multipath-tools ask
+ * (HDIO_GETGEO) and log an error when refused.
+ */
+static int rblk_getgeo(struct block_device *bdev, struct hd_geometry *geo)
+{
+	geo->heads = 1 << 6;
+	geo->sectors = 1 << 5;
+	geo->cylinders = get_capacity(bdev->bd_disk) >> 11;
+	return 0;
+}
+
 static const struct block_device_operations rblk_ns_fops = {
 	.owner		= THIS_MODULE,
 	.open		= rblk_ns_open,
+	.getgeo		= rblk_getgeo,
 	.ioctl		= rblk_ns_ioctl,
 	.compat_ioctl	= blkdev_compat_ptr_ioctl,
 	.free_disk	= rblk_ns_free_disk,
@@ -93,6 +107,7 @@ static const struct block_device_operations rblk_head_fops = {
 	.owner		= THIS_MODULE,
 	.submit_bio	= rblk_head_submit_bio,
 	.open		= rblk_head_bdev_open,
+	.getgeo		= rblk_getgeo,
 	.ioctl		= rblk_head_ioctl,
 	.compat_ioctl	= blkdev_compat_ptr_ioctl,
 	.free_disk	= rblk_head_free_disk,
