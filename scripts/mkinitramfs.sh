@@ -29,7 +29,7 @@ MODULES="configfs crc32_generic crc32c_generic libcrc32c dummy rdma_rxe ib_core
 	 null_blk ext4 loop ${RBLK_EXTRA_MODULES:-}"
 # Modules some tests use and skip without (a debug kernel may lack them);
 # team registers a generic netlink family (nl_genl_not_blocked).
-OPTIONAL_MODULES="dm-delay dm-multipath dm-round-robin siw team"
+OPTIONAL_MODULES="dm-delay dm-multipath dm-round-robin dm-service-time siw team"
 
 die() { echo "mkinitramfs: ERROR: $*" >&2; exit 1; }
 
@@ -105,6 +105,18 @@ copy_bin /usr/sbin/blkdiscard
 copy_bin /usr/sbin/losetup
 # device-mapper: dm-delay under a namespace makes the target slow at will.
 copy_bin /usr/sbin/dmsetup
+# multipath-tools with its checker and prioritizer plugins (dlopen()ed, so
+# not in ldd's list) and the example configuration for rblk devices
+# (dm_mpath_conf).
+copy_bin /sbin/multipath
+copy_bin /sbin/multipathd
+for lib in /lib/multipath/*.so; do
+	copy_file "$lib"
+	for dep in $(ldd "$lib" | awk '/=> \// { print $3 }'); do
+		copy_file "$dep"
+	done
+done
+copy_file Documentation/examples/multipath.conf /usr/share/rblk/multipath.conf
 for l in mkfs.ext4 mkfs.ext2; do rm -f "$ROOT/usr/bin/$l" "$ROOT/usr/sbin/$l"; ln -s mke2fs "$ROOT/usr/sbin/$l"; done
 for l in fsck.ext4 fsck.ext2; do ln -sf e2fsck "$ROOT/usr/sbin/$l"; done
 # udevd and udevadm (one binary) with the storage rules, for the by-id links

@@ -29,14 +29,15 @@ export DEBIAN_FRONTEND=noninteractive
 # gcc..python3: builds and the bench report (libjson-c-dev: nvmecfg reads
 # config.json with json-c, as libnvme); util-linux: blkdiscard and
 # losetup in the guest; flex..libssl-dev: the debug kernel (make check-debug);
-# dmsetup: dm-delay namespaces in the guest;
+# dmsetup: dm-delay namespaces in the guest; multipath-tools: dm-multipath
+# over rblk devices in the guest (dm_mpath_conf);
 # linux-perf: perf in the guest for `make bench RBLK_BENCH_PERF=1`;
 # dkms: the DKMS build test; udev: udevd and its rules in the guest (the
 # by-id links test); smartmontools: smartctl -d nvme in the guest (passthru).
 BASE_PKGS=(qemu-system-x86 busybox-static kmod cpio iproute2 libnl-genl-3-dev
       libnl-3-dev libjson-c-dev pkg-config nvme-cli fio e2fsprogs sparse jq
       gnuplot-nox gcc make python3 util-linux flex bison bc libelf-dev libssl-dev
-      dmsetup linux-perf dkms udev smartmontools)
+      dmsetup multipath-tools linux-perf dkms udev smartmontools)
 # The headers package, or what its unpacked copy needs (decided below).
 HDR_PKGS_FILE=$BUILD/.setup-$KVER.hdr-pkgs
 HDR_PKGS=("$HDR")
