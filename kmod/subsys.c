@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rblk subsystems: the controllers one host identity has to one NVM
- * subsystem are paths to the same namespaces (Documentation/multipath.rst).
+ * rblk subsystems: the controllers to one NVM subsystem are paths to the
+ * same namespaces (Documentation/multipath.rst), whatever host NQN each
+ * connected with: as nvme-core, a subsystem is known by its NQN alone.
  *
  * A controller binds to its subsystem when Identify Controller is read on
  * its first association (&rblk_ctrl_ops.identified), creating the
@@ -23,7 +24,7 @@
 
 #include "rblk.h"
 
-/* Subsystems with a reference, by (subsystem NQN, host NQN). */
+/* Subsystems with a reference, by subsystem NQN. */
 static LIST_HEAD(rblk_subsys_list);
 static DEFINE_MUTEX(rblk_subsys_mutex);
 static DEFINE_IDA(rblk_subsys_ida);
@@ -114,15 +115,13 @@ void rblk_subsys_put(struct rblk_subsys *subsys)
 }
 
 /* Under rblk_subsys_mutex: a listed subsystem's reference is never zero. */
-static struct rblk_subsys *__rblk_subsys_find(const char *subnqn,
-					      const char *hostnqn)
+static struct rblk_subsys *__rblk_subsys_find(const char *subnqn)
 {
 	struct rblk_subsys *subsys;
 
 	lockdep_assert_held(&rblk_subsys_mutex);
 	list_for_each_entry(subsys, &rblk_subsys_list, entry) {
-		if (!strcmp(subsys->subnqn, subnqn) &&
-		    !strcmp(subsys->hostnqn, hostnqn)) {
+		if (!strcmp(subsys->subnqn, subnqn)) {
 			kref_get(&subsys->ref);
 			return subsys;
 		}
@@ -131,7 +130,7 @@ static struct rblk_subsys *__rblk_subsys_find(const char *subnqn,
 }
 
 /*
- * The subsystem of @ctrl's SUBNQN and host NQN, with a reference: the
+ * The subsystem of @ctrl's SUBNQN, with a reference: the
  * listed one, or a new one registered with the first controller's
  * identity.  Created under the mutex, so that two controllers connecting
  * at once find the same.
@@ -149,7 +148,6 @@ static struct rblk_subsys *rblk_subsys_lookup_or_add(struct rblk_ctrl *ctrl)
 	INIT_LIST_HEAD(&subsys->ctrls);
 	INIT_LIST_HEAD(&subsys->heads);
 	strscpy(subsys->subnqn, ctrl->subnqn, sizeof(subsys->subnqn));
-	strscpy(subsys->hostnqn, ctrl->opts.hostnqn, sizeof(subsys->hostnqn));
 	memcpy(subsys->serial, ctrl->serial, sizeof(subsys->serial));
 	memcpy(subsys->model, ctrl->model, sizeof(subsys->model));
 	memcpy(subsys->firmware, ctrl->firmware, sizeof(subsys->firmware));
@@ -161,7 +159,7 @@ static struct rblk_subsys *rblk_subsys_lookup_or_add(struct rblk_ctrl *ctrl)
 	subsys->instance = -1;
 
 	mutex_lock(&rblk_subsys_mutex);
-	found = __rblk_subsys_find(subsys->subnqn, subsys->hostnqn);
+	found = __rblk_subsys_find(subsys->subnqn);
 	if (found) {
 		mutex_unlock(&rblk_subsys_mutex);
 		put_device(&subsys->dev);
