@@ -904,6 +904,11 @@ void rblk_subsys_get(struct rblk_subsys *subsys);
 void rblk_subsys_put(struct rblk_subsys *subsys);
 struct rblk_subsys *rblk_ctrl_get_subsys(struct rblk_ctrl *ctrl);
 void rblk_subsys_set_iopolicy(struct rblk_subsys *subsys, int iopolicy);
+int rblk_subsys_check_global_ids(struct rblk_ctrl *ctrl, u32 nsid,
+				 const struct rblk_ns_ids *ids);
+int rblk_subsys_check_ids(struct rblk_ctrl *ctrl, u32 nsid,
+			  const struct rblk_ns_ids *ids);
+int rblk_subsys_add_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns);
 int rblk_iopolicy_parse(const char *buf);
 extern const char * const rblk_iopolicy_names[__RBLK_IOPOLICY_MAX];
 void rblk_subsys_exit(void);
