@@ -978,12 +978,14 @@ out_free:
  * @fops: the operations of a new head's disk
  *
  * The subsystem's head of @nsid, or a new one (its disk not added until a
- * path is attached).  A head whose identifiers differ from @info's is
- * not joined, as nvme-core refuses it.
+ * path is attached).  As nvme_init_ns_head(): a namespace with an
+ * identifier of another subsystem's, or one of another NSID of this
+ * subsystem that would get a head of its own, is refused; so is a path
+ * whose identifiers differ from its head's.
  *
  * Return: the head, referenced (for &rblk_ns.head) and counting the
  * path until rblk_head_detach(), or an ERR_PTR(): -EINVAL if the
- * namespace may not join the head, -ENOMEM.
+ * namespace may not join or make a head, -ENOMEM.
  */
 struct rblk_head *rblk_head_get(struct rblk_ctrl *ctrl, u32 nsid,
 				const struct rblk_ns_info *info,
@@ -991,7 +993,11 @@ struct rblk_head *rblk_head_get(struct rblk_ctrl *ctrl, u32 nsid,
 {
 	struct rblk_subsys *subsys = ctrl->subsys;
 	struct rblk_head *head;
+	int ret;
 
+	ret = rblk_subsys_check_global_ids(ctrl, nsid, &info->ids);
+	if (ret)
+		return ERR_PTR(ret);
 	mutex_lock(&subsys->lock);
 	head = rblk_head_lookup(subsys, nsid);
 	if (head) {
@@ -1006,6 +1012,11 @@ struct rblk_head *rblk_head_get(struct rblk_ctrl *ctrl, u32 nsid,
 			goto refuse;
 		}
 		head->nr_paths++;
+		goto out_unlock;
+	}
+	ret = rblk_subsys_check_ids(ctrl, nsid, &info->ids);
+	if (ret) {
+		head = ERR_PTR(ret);
 		goto out_unlock;
 	}
 	head = rblk_head_alloc(ctrl, nsid, info, fops);

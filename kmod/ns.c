@@ -379,6 +379,10 @@ static struct rblk_ns *rblk_ns_prepare(struct rblk_ctrl *ctrl, u32 nsid,
 		}
 		ns->index = ns->head->index;
 	} else {
+		/* The subsystem's own check is made with the addition. */
+		ret = rblk_subsys_check_global_ids(ctrl, nsid, &info->ids);
+		if (ret)
+			goto out_free_stats;
 		ret = rblk_disk_index_alloc();
 		if (ret < 0)
 			goto out_free_stats;
@@ -425,8 +429,19 @@ static struct rblk_ns *rblk_ns_prepare(struct rblk_ctrl *ctrl, u32 nsid,
 	}
 	set_capacity(disk, rblk_ns_capacity(info));
 
-	/* On the list first: recovery must quiesce the partition scan too. */
-	rblk_ctrl_add_ns(ctrl, ns);
+	/*
+	 * On the list first: recovery must quiesce the partition scan too.
+	 * Without a head, the subsystem's duplicate check is made here.
+	 */
+	if (ns->head) {
+		rblk_ctrl_add_ns(ctrl, ns);
+	} else {
+		ret = rblk_subsys_add_ns(ctrl, ns);
+		if (ret) {
+			put_disk(disk);
+			goto out_abandon;
+		}
+	}
 	/* Its ANA state from the last log: before its head may use it. */
 	rblk_ana_apply(ctrl);
 	return ns;

@@ -508,8 +508,8 @@ enum rblk_ctrl_flags {
 #define RBLK_FIRMWARE_SIZE	(sizeof_field(struct nvme_id_ctrl, fr) + 1)
 
 /**
- * struct rblk_subsys - an NVM subsystem as one host identity sees it: the
- *	controllers to it are its paths
+ * struct rblk_subsys - an NVM subsystem: the controllers to it are its
+ *	paths, whatever host NQN each connected with (as nvme-core)
  * @dev: rblk-subsysK in /sys/class/rblk-subsystem/; its reference count
  *	keeps the memory
  * @ref: held by each bound controller and each lookup; the last put
@@ -520,10 +520,9 @@ enum rblk_ctrl_flags {
  * @lock: protects @ctrls and @heads
  * @ctrls: &struct rblk_ctrl bound to it, by @subsys_entry
  * @heads: its multipath heads (&struct rblk_head)
- * @subnqn: subsystem NQN (Identify SUBNQN, else the connect's NQN)
- * @hostnqn: the host NQN its controllers connected with: targets mask
- *	namespaces and keep reservations per host, so two host identities
- *	never share a subsystem (unlike nvme, which keys on @subnqn alone)
+ * @subnqn: subsystem NQN (Identify SUBNQN, else the connect's NQN): its
+ *	key, as nvme-core's; a namespace a target shows to one host NQN
+ *	only has the paths of that host NQN's controllers
  * @serial: serial number of the first controller
  * @model: model number of the first controller
  * @firmware: firmware revision of the controller that connected last;
@@ -539,7 +538,6 @@ struct rblk_subsys {
 	struct list_head ctrls;
 	struct list_head heads;
 	char subnqn[RBLK_NQN_SIZE];
-	char hostnqn[RBLK_NQN_SIZE];
 	char serial[RBLK_SERIAL_SIZE];
 	char model[RBLK_MODEL_SIZE];
 	char firmware[RBLK_FIRMWARE_SIZE];
@@ -910,6 +908,11 @@ void rblk_subsys_get(struct rblk_subsys *subsys);
 void rblk_subsys_put(struct rblk_subsys *subsys);
 struct rblk_subsys *rblk_ctrl_get_subsys(struct rblk_ctrl *ctrl);
 void rblk_subsys_set_iopolicy(struct rblk_subsys *subsys, int iopolicy);
+int rblk_subsys_check_global_ids(struct rblk_ctrl *ctrl, u32 nsid,
+				 const struct rblk_ns_ids *ids);
+int rblk_subsys_check_ids(struct rblk_ctrl *ctrl, u32 nsid,
+			  const struct rblk_ns_ids *ids);
+int rblk_subsys_add_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns);
 int rblk_iopolicy_parse(const char *buf);
 extern const char * const rblk_iopolicy_names[__RBLK_IOPOLICY_MAX];
 void rblk_subsys_exit(void);

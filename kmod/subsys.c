@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rblk subsystems: the controllers one host identity has to one NVM
- * subsystem are paths to the same namespaces (Documentation/multipath.rst).
+ * rblk subsystems: the controllers to one NVM subsystem are paths to the
+ * same namespaces (Documentation/multipath.rst), whatever host NQN each
+ * connected with: as nvme-core, a subsystem is known by its NQN alone.
  *
  * A controller binds to its subsystem when Identify Controller is read on
  * its first association (&rblk_ctrl_ops.identified), creating the
@@ -11,6 +12,10 @@
  * a subsystem whose CMIC does not allow several, is refused at the first
  * connect; a reconnect must find the same subsystem NQN, and refreshes the
  * firmware revision.
+ *
+ * Namespace identifiers are checked here as nvme-core checks them: a new
+ * namespace reporting an identifier of another namespace of its
+ * subsystem (another NSID) or of any other subsystem is refused.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -23,7 +28,7 @@
 
 #include "rblk.h"
 
-/* Subsystems with a reference, by (subsystem NQN, host NQN). */
+/* Subsystems with a reference, by subsystem NQN. */
 static LIST_HEAD(rblk_subsys_list);
 static DEFINE_MUTEX(rblk_subsys_mutex);
 static DEFINE_IDA(rblk_subsys_ida);
@@ -114,15 +119,13 @@ void rblk_subsys_put(struct rblk_subsys *subsys)
 }
 
 /* Under rblk_subsys_mutex: a listed subsystem's reference is never zero. */
-static struct rblk_subsys *__rblk_subsys_find(const char *subnqn,
-					      const char *hostnqn)
+static struct rblk_subsys *__rblk_subsys_find(const char *subnqn)
 {
 	struct rblk_subsys *subsys;
 
 	lockdep_assert_held(&rblk_subsys_mutex);
 	list_for_each_entry(subsys, &rblk_subsys_list, entry) {
-		if (!strcmp(subsys->subnqn, subnqn) &&
-		    !strcmp(subsys->hostnqn, hostnqn)) {
+		if (!strcmp(subsys->subnqn, subnqn)) {
 			kref_get(&subsys->ref);
 			return subsys;
 		}
@@ -131,7 +134,7 @@ static struct rblk_subsys *__rblk_subsys_find(const char *subnqn,
 }
 
 /*
- * The subsystem of @ctrl's SUBNQN and host NQN, with a reference: the
+ * The subsystem of @ctrl's SUBNQN, with a reference: the
  * listed one, or a new one registered with the first controller's
  * identity.  Created under the mutex, so that two controllers connecting
  * at once find the same.
@@ -149,7 +152,6 @@ static struct rblk_subsys *rblk_subsys_lookup_or_add(struct rblk_ctrl *ctrl)
 	INIT_LIST_HEAD(&subsys->ctrls);
 	INIT_LIST_HEAD(&subsys->heads);
 	strscpy(subsys->subnqn, ctrl->subnqn, sizeof(subsys->subnqn));
-	strscpy(subsys->hostnqn, ctrl->opts.hostnqn, sizeof(subsys->hostnqn));
 	memcpy(subsys->serial, ctrl->serial, sizeof(subsys->serial));
 	memcpy(subsys->model, ctrl->model, sizeof(subsys->model));
 	memcpy(subsys->firmware, ctrl->firmware, sizeof(subsys->firmware));
@@ -161,7 +163,7 @@ static struct rblk_subsys *rblk_subsys_lookup_or_add(struct rblk_ctrl *ctrl)
 	subsys->instance = -1;
 
 	mutex_lock(&rblk_subsys_mutex);
-	found = __rblk_subsys_find(subsys->subnqn, subsys->hostnqn);
+	found = __rblk_subsys_find(subsys->subnqn);
 	if (found) {
 		mutex_unlock(&rblk_subsys_mutex);
 		put_device(&subsys->dev);
@@ -371,6 +373,138 @@ void rblk_subsys_set_iopolicy(struct rblk_subsys *subsys, int iopolicy)
 		pr_notice("%s: iopolicy changed from %s to %s\n",
 			  dev_name(&subsys->dev), rblk_iopolicy_names[old],
 			  rblk_iopolicy_names[iopolicy]);
+}
+
+/*
+ * Whether a namespace of @subsys other than @nsid (0: any) reports one of
+ * @ids, as nvme_subsys_check_duplicate_ids(): with multipath a head (the
+ * last path's removal takes it off the list), without one a namespace of
+ * a controller of @subsys that is not being removed (a namespace's
+ * identifiers never change: one of another identity is replaced).
+ * Caller holds @subsys->lock.
+ */
+static bool rblk_subsys_has_ids(struct rblk_subsys *subsys, u32 nsid,
+				const struct rblk_ns_ids *ids)
+{
+	struct rblk_head *head;
+	struct rblk_ctrl *ctrl;
+	struct rblk_ns *ns;
+	bool found = false;
+
+	lockdep_assert_held(&subsys->lock);
+	list_for_each_entry(head, &subsys->heads, entry) {
+		if (head->nsid != nsid && rblk_ns_ids_overlap(ids, &head->ids))
+			return true;
+	}
+	if (rblk_multipath)
+		return false;
+	list_for_each_entry(ctrl, &subsys->ctrls, subsys_entry) {
+		down_read(&ctrl->namespaces_rwsem);
+		list_for_each_entry(ns, &ctrl->namespaces, entry) {
+			if (ns->nsid != nsid &&
+			    !test_bit(RBLK_NS_REMOVING, &ns->flags) &&
+			    rblk_ns_ids_overlap(ids, &ns->info.ids)) {
+				found = true;
+				break;
+			}
+		}
+		up_read(&ctrl->namespaces_rwsem);
+		if (found)
+			break;
+	}
+	return found;
+}
+
+/**
+ * rblk_subsys_check_global_ids() - whether a namespace's identifiers are
+ *	another subsystem's
+ * @ctrl: the namespace's controller, bound
+ * @nsid: its id
+ * @ids: what Identify said
+ *
+ * nvme_global_check_duplicate_ids(), for every new namespace: an
+ * identifier another subsystem's namespace reports means two names for
+ * one disk, or a broken target.  nvme-core refuses such a namespace on
+ * fabrics (it clears the identifiers, NVME_QUIRK_BOGUS_NID, of a
+ * single-ported PCIe device only); so does rblk, with its messages.  As
+ * nvme's, racy against another subsystem's scan: a sanity check, without
+ * a global lock over every namespace's creation.  No lock held.
+ *
+ * Return: 0, or -EINVAL if refused.
+ */
+int rblk_subsys_check_global_ids(struct rblk_ctrl *ctrl, u32 nsid,
+				 const struct rblk_ns_ids *ids)
+{
+	struct rblk_subsys *subsys;
+	bool found = false;
+
+	if (rblk_ns_ids_empty(ids))
+		return 0;
+	mutex_lock(&rblk_subsys_mutex);
+	list_for_each_entry(subsys, &rblk_subsys_list, entry) {
+		if (subsys == ctrl->subsys)
+			continue;
+		mutex_lock(&subsys->lock);
+		found = rblk_subsys_has_ids(subsys, 0, ids);
+		mutex_unlock(&subsys->lock);
+		if (found)
+			break;
+	}
+	mutex_unlock(&rblk_subsys_mutex);
+	if (!found)
+		return 0;
+	rblk_err(ctrl, "VID:%04x model:%s firmware:%s\n", ctrl->vid,
+		 ctrl->subsys->model, ctrl->firmware);
+	rblk_err(ctrl, "ignoring nsid %u because of duplicate IDs\n", nsid);
+	return -EINVAL;
+}
+
+/**
+ * rblk_subsys_check_ids() - whether a namespace's identifiers are those
+ *	of another namespace of its subsystem
+ * @ctrl: the namespace's controller, bound
+ * @nsid: its id
+ * @ids: what Identify said
+ *
+ * nvme_subsys_check_duplicate_ids() for a namespace with no head yet:
+ * another NSID reporting one of its identifiers is refused, with
+ * nvme-core's message.  Caller holds the subsystem's lock, and adds the
+ * head (or namespace) under it.
+ *
+ * Return: 0, or -EINVAL if refused.
+ */
+int rblk_subsys_check_ids(struct rblk_ctrl *ctrl, u32 nsid,
+			  const struct rblk_ns_ids *ids)
+{
+	if (!rblk_subsys_has_ids(ctrl->subsys, nsid, ids))
+		return 0;
+	rblk_err(ctrl, "duplicate IDs in subsystem for nsid %u\n", nsid);
+	return -EINVAL;
+}
+
+/**
+ * rblk_subsys_add_ns() - put a new namespace without a head on its
+ *	controller's list, unless its identifiers are taken
+ * @ctrl: controller, bound
+ * @ns: namespace, not on the list
+ *
+ * Without multipath: rblk_subsys_check_ids() and the addition under the
+ * subsystem's lock, so that two controllers' scans do not both add a
+ * namespace with one identifier.
+ *
+ * Return: 0, or -EINVAL if refused.
+ */
+int rblk_subsys_add_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns)
+{
+	struct rblk_subsys *subsys = ctrl->subsys;
+	int ret;
+
+	mutex_lock(&subsys->lock);
+	ret = rblk_subsys_check_ids(ctrl, ns->nsid, &ns->info.ids);
+	if (!ret)
+		rblk_ctrl_add_ns(ctrl, ns);
+	mutex_unlock(&subsys->lock);
+	return ret;
 }
 
 /**

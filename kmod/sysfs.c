@@ -373,7 +373,6 @@ static struct device_attribute rblk_subsys_attr_##_name =		\
 	__ATTR(_name, 0444, rblk_subsys_##_name##_show, NULL)
 
 RBLK_SUBSYS_ATTR_RO(subsysnqn, subnqn);
-RBLK_SUBSYS_ATTR_RO(hostnqn, hostnqn);
 RBLK_SUBSYS_ATTR_RO(serial, serial);
 RBLK_SUBSYS_ATTR_RO(model, model);
 
@@ -422,7 +421,6 @@ static struct device_attribute rblk_subsys_attr_iopolicy =
 
 static struct attribute *rblk_subsys_attrs[] = {
 	&rblk_subsys_attr_subsysnqn.attr,
-	&rblk_subsys_attr_hostnqn.attr,
 	&rblk_subsys_attr_serial.attr,
 	&rblk_subsys_attr_model.attr,
 	&rblk_subsys_attr_firmware_rev.attr,

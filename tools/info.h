@@ -39,13 +39,19 @@ struct path_info {
 	char transport[16];
 	char address[2 * RBLK_TRADDR_MAX_LEN + RBLK_TRSVCID_MAX_LEN + 40];
 	char state[16];
+	char hostnqn[RBLK_NQN_MAX_LEN + 1];
+	char hostid[40];
 };
 
-/* A subsystem rblk-subsysK (sysfs), with its paths. */
+/*
+ * A subsystem rblk-subsysK (sysfs) as one host NQN reaches it, with the
+ * paths of that host NQN: a subsystem connected with two is listed once
+ * for each, as nvme-cli lists it under each host.
+ */
 struct subsys_info {
 	char name[RBLK_DISK_NAME_LEN];
 	char nqn[RBLK_NQN_MAX_LEN + 1];
-	char hostnqn[RBLK_NQN_MAX_LEN + 1];
+	char hostnqn[RBLK_NQN_MAX_LEN + 1];	/* "" if it has no path */
 	char hostid[40];	/* of its first path; "" if none */
 	char iopolicy[32];	/* "" without multipath (no sysfs file) */
 	struct path_info *paths;

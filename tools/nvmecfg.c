@@ -540,8 +540,8 @@ static void hint_multipath(const char *name, struct rnl *r,
 	for (i = 0; i < nr; i++) {
 		if (!strcmp(ctrls[i].name, ctrl->name))
 			self = &ctrls[i];
-		else if (!strcmp(ctrls[i].subsysnqn, ctrl->subsysnqn) &&
-			 !strcmp(ctrls[i].hostnqn, ctrl->hostnqn))
+		/* A subsystem is one whatever the host NQN (as nvme's). */
+		else if (!strcmp(ctrls[i].subsysnqn, ctrl->subsysnqn))
 			peers++;
 	}
 	if (self && !self->has_iopolicy && peers) {

@@ -88,14 +88,86 @@ static int read_paths(const char *dir, struct subsys_info *s)
 			  sizeof(p->transport));
 		read_attr(ctrl_dir, "address", p->address, sizeof(p->address));
 		read_attr(ctrl_dir, "state", p->state, sizeof(p->state));
-		if (!s->hostid[0])
-			read_attr(ctrl_dir, "hostid", s->hostid,
-				  sizeof(s->hostid));
+		read_attr(ctrl_dir, "hostnqn", p->hostnqn, sizeof(p->hostnqn));
+		read_attr(ctrl_dir, "hostid", p->hostid, sizeof(p->hostid));
 	}
 	closedir(d);
 	if (s->nr_paths)
 		qsort(s->paths, s->nr_paths, sizeof(*s->paths), by_path_name);
 	return 0;
+}
+
+/*
+ * @s as host NQN @hostnqn reaches it, into @out: the paths connected with
+ * that host NQN.
+ */
+static int subsys_of_host(const struct subsys_info *s, const char *hostnqn,
+			  struct subsys_info *out)
+{
+	size_t k;
+
+	*out = *s;
+	out->paths = NULL;
+	out->nr_paths = 0;
+	snprintf(out->hostnqn, sizeof(out->hostnqn), "%s", hostnqn);
+	out->hostid[0] = '\0';
+	for (k = 0; k < s->nr_paths; k++) {
+		if (strcmp(s->paths[k].hostnqn, hostnqn))
+			continue;
+		if (!out->nr_paths) {
+			out->paths = calloc(s->nr_paths, sizeof(*out->paths));
+			if (!out->paths)
+				return -ENOMEM;
+			memcpy(out->hostid, s->paths[k].hostid,
+			       sizeof(out->hostid));
+		}
+		out->paths[out->nr_paths++] = s->paths[k];
+	}
+	return 0;
+}
+
+/*
+ * A subsystem is one whatever host NQN its controllers connected with
+ * (as nvme's); nvme-cli lists it under each host, with that host's paths:
+ * one entry per (subsystem, host NQN), in the subsystems' order.
+ */
+static int split_by_host(struct subsys_list *list)
+{
+	struct subsys_list out = { NULL, 0 };
+	size_t i, k, m, cap = 0;
+	int ret = 0;
+
+	for (i = 0; i < list->nr && !ret; i++) {
+		const struct subsys_info *s = &list->subsys[i];
+
+		for (k = 0; k < s->nr_paths || (!k && !s->nr_paths); k++) {
+			const char *h = s->nr_paths ? s->paths[k].hostnqn : "";
+			struct subsys_info *n;
+
+			/* Each host NQN once, where its first path is. */
+			for (m = 0; m < k; m++)
+				if (!strcmp(s->paths[m].hostnqn, h))
+					break;
+			if (m < k)
+				continue;
+			if (out.nr == cap) {
+				cap = cap ? 2 * cap : 4;
+				n = realloc(out.subsys, cap * sizeof(*n));
+				if (!n) {
+					ret = -ENOMEM;
+					break;
+				}
+				out.subsys = n;
+			}
+			ret = subsys_of_host(s, h, &out.subsys[out.nr]);
+			if (ret)
+				break;
+			out.nr++;
+		}
+	}
+	subsys_list_free(list);
+	*list = out;
+	return ret;
 }
 
 int subsys_read(const char *root, struct subsys_list *list)
@@ -137,7 +209,6 @@ int subsys_read(const char *root, struct subsys_list *list)
 			continue;
 		list->nr++;
 		read_attr(dir, "subsysnqn", s->nqn, sizeof(s->nqn));
-		read_attr(dir, "hostnqn", s->hostnqn, sizeof(s->hostnqn));
 		/* Only with multipath, as nvme's. */
 		read_attr(dir, "iopolicy", s->iopolicy, sizeof(s->iopolicy));
 		ret = read_paths(dir, s);
@@ -158,7 +229,10 @@ int subsys_read(const char *root, struct subsys_list *list)
 	if (list->nr)
 		qsort(list->subsys, list->nr, sizeof(*list->subsys),
 		      by_subsys_name);
-	return 0;
+	ret = split_by_host(list);
+	if (ret)
+		subsys_list_free(list);
+	return ret;
 }
 
 void subsys_list_free(struct subsys_list *list)

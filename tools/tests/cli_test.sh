@@ -471,8 +471,9 @@ expect json_bad_trsvcid 2 "^nvmecfg: connect-all: $JSON:4: \"trsvcid\": 'abc' is
 rm -f "$JSON"
 
 # list-subsys reads sysfs, below $NVMECFG_TEST_ROOT here: two subsystems
-# (paths in version order), one host NQN each, the first with multipath's
-# iopolicy file; JSON in nvme-cli's keys.
+# (paths in version order), the first with multipath's iopolicy file and
+# paths of two host NQNs (the subsystem is listed under each, as
+# nvme-cli's), the second of the second host; JSON in nvme-cli's keys.
 S=$ROOT/sys/class/rblk-subsystem
 HOST=nqn.2014-08.org.nvmexpress:uuid:00000000-0000-0000-0000-000000000001
 mkpath() {
@@ -480,17 +481,17 @@ mkpath() {
 	echo rdma > "$S/$1/$2/transport"
 	echo "traddr=10.99.0.1,trsvcid=$3" > "$S/$1/$2/address"
 	echo "$4" > "$S/$1/$2/state"
-	echo 00000000-0000-0000-0000-000000000001 > "$S/$1/$2/hostid"
+	echo "${5:-$HOST}" > "$S/$1/$2/hostnqn"
+	echo 00000000-0000-0000-0000-00000000000"${6:-1}" > "$S/$1/$2/hostid"
 }
 mkdir -p "$S/rblk-subsys0" "$S/rblk-subsys1"
 echo "$NQN" > "$S/rblk-subsys0/subsysnqn"
-echo "$HOST" > "$S/rblk-subsys0/hostnqn"
 echo round-robin > "$S/rblk-subsys0/iopolicy"
 echo nqn.2026-12.io.rblk:other > "$S/rblk-subsys1/subsysnqn"
-echo host-b > "$S/rblk-subsys1/hostnqn"
 mkpath rblk-subsys0 rblk-ctrl10 4421 connecting
 mkpath rblk-subsys0 rblk-ctrl3 4420 live
-mkpath rblk-subsys1 rblk-ctrl4 4420 live
+mkpath rblk-subsys0 rblk-ctrl5 4420 live host-b 2
+mkpath rblk-subsys1 rblk-ctrl4 4420 live host-b 2
 cat > "$OUT.want" <<WANT
 rblk-subsys0 - NQN=$NQN
                hostnqn=$HOST
@@ -498,6 +499,12 @@ rblk-subsys0 - NQN=$NQN
 \\
  +- rblk-ctrl3 rdma traddr=10.99.0.1,trsvcid=4420 live
  +- rblk-ctrl10 rdma traddr=10.99.0.1,trsvcid=4421 connecting
+
+rblk-subsys0 - NQN=$NQN
+               hostnqn=host-b
+               iopolicy=round-robin
+\\
+ +- rblk-ctrl5 rdma traddr=10.99.0.1,trsvcid=4420 live
 
 rblk-subsys1 - NQN=nqn.2026-12.io.rblk:other
                hostnqn=host-b
@@ -514,6 +521,9 @@ else
 fi
 expect list_subsys_json 0 \
 	'^\[ *\{ *"HostNQN": *"nqn[^"]*", *"HostID": *"00000000-0000-0000-0000-000000000001", *"Subsystems": *\[ *\{ *"Name": *"rblk-subsys0", *"NQN": *"nqn.2026-12.io.rblk:test", *"IOPolicy": *"round-robin", *"Paths": *\[ *\{ *"Name": *"rblk-ctrl3", *"Transport": *"rdma", *"Address": *"traddr=10.99.0.1,trsvcid=4420", *"State": *"live" *\}' \
+	sh -c "env NVMECFG_TEST_ROOT='$ROOT' $NVMECFG list-subsys -o json | tr -d '\n'"
+expect list_subsys_json_two_hosts 0 \
+	'"HostNQN": *"host-b", *"HostID": *"00000000-0000-0000-0000-000000000002", *"Subsystems": *\[ *\{ *"Name": *"rblk-subsys0", *"NQN": *"nqn.2026-12.io.rblk:test", *"IOPolicy": *"round-robin", *"Paths": *\[ *\{ *"Name": *"rblk-ctrl5", *"Transport": *"rdma", *"Address": *"traddr=10.99.0.1,trsvcid=4420", *"State": *"live" *\} *\] *\}' \
 	sh -c "env NVMECFG_TEST_ROOT='$ROOT' $NVMECFG list-subsys -o json | tr -d '\n'"
 expect list_subsys_json_no_iopolicy 0 \
 	'"Name": *"rblk-subsys1", *"NQN": *"nqn.2026-12.io.rblk:other", *"Paths": *\[' \
