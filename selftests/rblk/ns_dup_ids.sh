@@ -2,8 +2,8 @@
 # Two namespaces of one subsystem with one UUID (issue 44, finding 6):
 # nvmet's namespace 4 gets the device_uuid of namespace RBLK_NSID_FILE.
 # Against nvme-rdma in the same boot:
-#  - nvme-rdma refuses namespace 4 ("duplicate IDs in subsystem for nsid
-#    4") and serves the first;
+#  - nvme-rdma refuses one of them ("duplicate IDs in subsystem for nsid
+#    N": whichever its parallel scan takes second) and serves the other;
 #  - so does rblk (default parameters), with the same message, on each
 #    controller (a second one over another port): the first namespace's
 #    head has both paths and serves (data on the target), no device
@@ -60,12 +60,21 @@ refused() {
 if modprobe nvme-rdma 2>/dev/null; then
 	mark
 	must nvme connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -n "$RBLK_NQN"
-	nvme_wait_ns_dev "$RBLK_NQN" "$RBLK_NSID_FILE" > /dev/null || fail "nvme-rdma did not connect"
-	usleep 500000
-	dmesg | tail -n +$((lines + 1)) | grep -q "nvme[0-9]*: $MSG" ||
-		fail "nvme-rdma did not refuse nsid 4: $(dmesg | tail -n +$((lines + 1)) | grep nvme | tail -5)"
-	! nvme_ns_dev "$RBLK_NQN" 4 > /dev/null || fail "nvme-rdma has a device for nsid 4"
-	log "nvme-rdma: $MSG, nsid $RBLK_NSID_FILE served"
+	# nvme-core scans namespaces in parallel: whichever of the two comes
+	# second is refused, and the other served.
+	nref() {
+		dmesg | tail -n +$((lines + 1)) |
+			sed -n "s/.*nvme[0-9]*: duplicate IDs in subsystem for nsid \([0-9]*\)$/\1/p" | head -n 1
+	}
+	nrefused() { [ -n "$(nref)" ]; }
+	wait_until 10 nrefused ||
+		fail "nvme-rdma refused neither nsid: $(dmesg | tail -n +$((lines + 1)) | grep nvme | tail -5)"
+	r=$(nref) k=4
+	[ "$r" = 4 ] && k=$RBLK_NSID_FILE
+	[ "$r" = 4 ] || [ "$r" = "$RBLK_NSID_FILE" ] || fail "nvme-rdma refused nsid $r"
+	nvme_wait_ns_dev "$RBLK_NQN" "$k" > /dev/null || fail "nvme-rdma serves neither nsid"
+	! nvme_ns_dev "$RBLK_NQN" "$r" > /dev/null || fail "nvme-rdma has a device for the refused nsid $r"
+	log "nvme-rdma: duplicate IDs in subsystem for nsid $r, nsid $k served"
 	nvme disconnect -n "$RBLK_NQN" > /dev/null
 	modprobe -r nvme-rdma 2>/dev/null
 else
