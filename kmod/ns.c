@@ -333,6 +333,7 @@ static const struct rblk_ns_info *rblk_ns_fault_ids(const struct rblk_ns_info *i
 /* Undo rblk_ns_prepare() of a namespace whose disk was not added. */
 static void rblk_ns_abandon(struct rblk_ns *ns)
 {
+	rblk_subsys_del_ns(ns);
 	/* Not gone: the head may hold another path's dirty data. */
 	if (ns->head && rblk_head_detach(ns, false))
 		rblk_head_finish(ns);
@@ -341,6 +342,7 @@ static void rblk_ns_abandon(struct rblk_ns *ns)
 
 static void rblk_ns_add_failed(struct rblk_ctrl *ctrl, u32 nsid, int ret)
 {
+	set_bit(RBLK_CTRL_NS_REFUSED, &ctrl->flags);
 	if (ret == -EAGAIN)
 		rblk_dbg(ctrl, "namespace %u: reconnected meanwhile, left to the next scan\n",
 			 nsid);
@@ -391,6 +393,7 @@ static struct rblk_ns *rblk_ns_prepare(struct rblk_ctrl *ctrl, u32 nsid,
 	kref_init(&ns->ref);
 	mutex_init(&ns->lock);
 	INIT_LIST_HEAD(&ns->entry);
+	INIT_LIST_HEAD(&ns->subsys_entry);
 	rblk_ctrl_get(ctrl);
 	ns->ctrl = ctrl;
 	ns->nsid = nsid;
@@ -527,6 +530,8 @@ static void rblk_ns_remove(struct rblk_ns *ns, bool gone)
 
 	if (test_and_set_bit(RBLK_NS_REMOVING, &ns->flags))
 		return;
+	rblk_subsys_del_ns(ns);
+	atomic_inc(&ctrl->ns_removed);
 	if (gone) {
 		rblk_ctrl_kill_ns(ctrl, ns);
 		blk_mark_disk_dead(ns->disk);
@@ -880,11 +885,13 @@ static void rblk_scan_work(struct work_struct *work)
 	struct rblk_ctrl *ctrl = container_of(work, struct rblk_ctrl,
 					      scan_work);
 	bool done = true;
-	int ret, gen;
+	int ret, gen, removed;
 
 	if (rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE)
 		goto out;
 	gen = atomic_read(&ctrl->reval_gen);
+	removed = atomic_read(&ctrl->ns_removed);
+	clear_bit(RBLK_CTRL_NS_REFUSED, &ctrl->flags);
 
 	/* Reading the log re-arms the notice; the rescan covers all. */
 	if (test_and_clear_bit(RBLK_CTRL_NS_CHANGED, &ctrl->flags)) {
@@ -906,6 +913,17 @@ static void rblk_scan_work(struct work_struct *work)
 	/* A list read before a reconnect, say: the rescan reads it again. */
 	if (atomic_read(&ctrl->reval_gen) != gen)
 		done = false;
+	/*
+	 * A namespace refused (its identifiers another's) before the scan
+	 * removed one further on (a namespace moved to another NSID): once
+	 * more, now that the identifiers are free.
+	 */
+	if (test_and_clear_bit(RBLK_CTRL_NS_REFUSED, &ctrl->flags) &&
+	    atomic_read(&ctrl->ns_removed) != removed) {
+		queue_work(rblk_wq, &ctrl->scan_work);
+		/* That scan completes the first one. */
+		done = false;
+	}
 out:
 	rblk_scan_done(ctrl, done);
 }

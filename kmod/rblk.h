@@ -425,6 +425,7 @@ struct rblk_head {
  * @head: with multipath, the head this namespace is a path of (referenced);
  *	@disk is then hidden and @name the head's
  * @siblings: link in the head's path list
+ * @subsys_entry: without multipath, link in the subsystem's @nss
  * @ana_grpid: ANA group of the namespace on this controller, 0 if none
  * @ana_state: its ANA state (&enum nvme_ana_state) as the controller's last
  *	ANA log said (optimized without ANA; 0 while not known); written
@@ -452,6 +453,7 @@ struct rblk_ns {
 	struct rblk_iostats stats;
 	struct rblk_head *head;
 	struct list_head siblings;
+	struct list_head subsys_entry;
 	u32 ana_grpid;
 	u8 ana_state;
 };
@@ -500,6 +502,7 @@ enum rblk_ctrl_flags {
 	RBLK_CTRL_USER_RESET,	/* the last reset was the user's, no failure */
 	RBLK_CTRL_ANA_WARNED,	/* said once that ANA is not used */
 	RBLK_CTRL_AUTH_FAILED,	/* authentication failed for good */
+	RBLK_CTRL_NS_REFUSED,	/* this scan refused a namespace */
 };
 
 /* Identify Controller strings, trailing spaces removed, NUL-terminated. */
@@ -517,9 +520,13 @@ enum rblk_ctrl_flags {
  * @entry: in the subsystem list, under rblk_subsys_mutex, while @ref is
  *	not zero
  * @instance: K of rblk-subsysK
- * @lock: protects @ctrls and @heads
+ * @lock: protects @ctrls, @heads and @nss
  * @ctrls: &struct rblk_ctrl bound to it, by @subsys_entry
  * @heads: its multipath heads (&struct rblk_head)
+ * @nss: without multipath, its controllers' namespaces (&struct rblk_ns,
+ *	by @subsys_entry) that are not being removed, for the
+ *	duplicate-identifier checks: no controller's namespaces_rwsem is
+ *	taken under @lock
  * @subnqn: subsystem NQN (Identify SUBNQN, else the connect's NQN): its
  *	key, as nvme-core's; a namespace a target shows to one host NQN
  *	only has the paths of that host NQN's controllers
@@ -537,6 +544,7 @@ struct rblk_subsys {
 	struct mutex lock;
 	struct list_head ctrls;
 	struct list_head heads;
+	struct list_head nss;
 	char subnqn[RBLK_NQN_SIZE];
 	char serial[RBLK_SERIAL_SIZE];
 	char model[RBLK_MODEL_SIZE];
@@ -611,6 +619,8 @@ struct rblk_refusal {
  *	%RBLK_ATTR_SCANNED
  * @reval_gen: bumped by every revalidation, so that a scan whose Identify
  *	data predates a reconnect does not apply it
+ * @ns_removed: namespaces removed from @namespaces so far (a scan that
+ *	refused one and then removed one scans again)
  * @cap: CAP property
  * @vs: VS property
  * @ctrl_config: CC property as last written
@@ -728,6 +738,7 @@ struct rblk_ctrl {
 	struct work_struct paths_work;
 	struct completion first_scan;
 	atomic_t reval_gen;
+	atomic_t ns_removed;
 
 	u64 cap;
 	u32 vs;
@@ -913,6 +924,7 @@ int rblk_subsys_check_global_ids(struct rblk_ctrl *ctrl, u32 nsid,
 int rblk_subsys_check_ids(struct rblk_ctrl *ctrl, u32 nsid,
 			  const struct rblk_ns_ids *ids);
 int rblk_subsys_add_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns);
+void rblk_subsys_del_ns(struct rblk_ns *ns);
 int rblk_iopolicy_parse(const char *buf);
 extern const char * const rblk_iopolicy_names[__RBLK_IOPOLICY_MAX];
 void rblk_subsys_exit(void);

@@ -96,6 +96,7 @@ static void rblk_subsys_free(struct kref *ref)
 	mutex_unlock(&rblk_subsys_mutex);
 	WARN_ON_ONCE(!list_empty(&subsys->ctrls));
 	WARN_ON_ONCE(!list_empty(&subsys->heads));
+	WARN_ON_ONCE(!list_empty(&subsys->nss));
 	device_del(&subsys->dev);
 	put_device(&subsys->dev);
 }
@@ -151,6 +152,7 @@ static struct rblk_subsys *rblk_subsys_lookup_or_add(struct rblk_ctrl *ctrl)
 	mutex_init(&subsys->lock);
 	INIT_LIST_HEAD(&subsys->ctrls);
 	INIT_LIST_HEAD(&subsys->heads);
+	INIT_LIST_HEAD(&subsys->nss);
 	strscpy(subsys->subnqn, ctrl->subnqn, sizeof(subsys->subnqn));
 	memcpy(subsys->serial, ctrl->serial, sizeof(subsys->serial));
 	memcpy(subsys->model, ctrl->model, sizeof(subsys->model));
@@ -387,32 +389,18 @@ static bool rblk_subsys_has_ids(struct rblk_subsys *subsys, u32 nsid,
 				const struct rblk_ns_ids *ids)
 {
 	struct rblk_head *head;
-	struct rblk_ctrl *ctrl;
 	struct rblk_ns *ns;
-	bool found = false;
 
 	lockdep_assert_held(&subsys->lock);
 	list_for_each_entry(head, &subsys->heads, entry) {
 		if (head->nsid != nsid && rblk_ns_ids_overlap(ids, &head->ids))
 			return true;
 	}
-	if (rblk_multipath)
-		return false;
-	list_for_each_entry(ctrl, &subsys->ctrls, subsys_entry) {
-		down_read(&ctrl->namespaces_rwsem);
-		list_for_each_entry(ns, &ctrl->namespaces, entry) {
-			if (ns->nsid != nsid &&
-			    !test_bit(RBLK_NS_REMOVING, &ns->flags) &&
-			    rblk_ns_ids_overlap(ids, &ns->info.ids)) {
-				found = true;
-				break;
-			}
-		}
-		up_read(&ctrl->namespaces_rwsem);
-		if (found)
-			break;
+	list_for_each_entry(ns, &subsys->nss, subsys_entry) {
+		if (ns->nsid != nsid && rblk_ns_ids_overlap(ids, &ns->info.ids))
+			return true;
 	}
-	return found;
+	return false;
 }
 
 /**
@@ -502,9 +490,27 @@ int rblk_subsys_add_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns)
 	mutex_lock(&subsys->lock);
 	ret = rblk_subsys_check_ids(ctrl, ns->nsid, &ns->info.ids);
 	if (!ret)
-		rblk_ctrl_add_ns(ctrl, ns);
+		list_add_tail(&ns->subsys_entry, &subsys->nss);
 	mutex_unlock(&subsys->lock);
+	if (!ret)
+		rblk_ctrl_add_ns(ctrl, ns);
 	return ret;
+}
+
+/**
+ * rblk_subsys_del_ns() - a namespace without a head no longer holds its
+ *	identifiers in its subsystem
+ * @ns: namespace being removed or abandoned (nothing if never added)
+ */
+void rblk_subsys_del_ns(struct rblk_ns *ns)
+{
+	struct rblk_subsys *subsys = ns->ctrl->subsys;
+
+	if (list_empty_careful(&ns->subsys_entry))
+		return;
+	mutex_lock(&subsys->lock);
+	list_del_init(&ns->subsys_entry);
+	mutex_unlock(&subsys->lock);
 }
 
 /**

@@ -8,7 +8,9 @@
 #    controller (a second one over another port): the first namespace's
 #    head has both paths and serves (data on the target), no device
 #    reports nsid 4; a rescan refuses it again; once nvmet gives it a
-#    UUID of its own, the namespace-change notice adds it;
+#    UUID of its own, the namespace-change notice adds it; moved to nsid
+#    5 in one change, nsid 5 comes on both controllers (a scan that
+#    refused it before removing nsid 4 scans again);
 #  - with multipath=N as well: refused on both controllers, the first
 #    namespace a device on each.
 # rblk-timeout: 300
@@ -16,6 +18,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 NS4=$RBLK_NVMET_SUBSYS/namespaces/4
+NS5=$RBLK_NVMET_SUBSYS/namespaces/5
 IMG4=/tmp/ns_dup_ids.img
 MSG="duplicate IDs in subsystem for nsid 4"
 
@@ -23,6 +26,8 @@ cleanup() {
 	nvme disconnect -n "$RBLK_NQN" >/dev/null 2>&1
 	modprobe -r nvme-rdma 2>/dev/null
 	rblk_unload 2>/dev/null
+	echo 0 > "$NS5/enable" 2>/dev/null
+	rmdir "$NS5" 2>/dev/null
 	echo 0 > "$NS4/enable" 2>/dev/null
 	rmdir "$NS4" 2>/dev/null
 	nvmet_port2_del
@@ -112,6 +117,27 @@ wait_until 20 sh -c "[ \"\$(ls -d /sys/class/rblk/$A/rblk*/ /sys/class/rblk/$B/r
 	while read -r d; do cat \"\$d/nsid\"; done | grep -cx 4)\" -eq 2 ]" ||
 	fail "nsid 4 with a UUID of its own did not come on both controllers: $(rblk_nsid_devs 4)"
 log "nsid 4 with its own UUID: added"
+
+# on_both NSID: a disk of NSID on both controllers.
+on_both() {
+	[ "$(ls -d /sys/class/rblk/$A/rblk*/ /sys/class/rblk/$B/rblk*/ 2>/dev/null |
+		while read -r d; do cat "$d/nsid"; done | grep -cx "$1")" -eq 2 ]
+}
+# Moved to another NSID in one change: nsid 4 off and nsid 5 on with its
+# UUID.  A scan that finds 5 before it removes 4 refuses 5, and scans
+# again once 4 is gone.
+{ mkdir "$NS5" && echo "$IMG4" > "$NS5/device_path" &&
+  echo 1 > "$NS5/buffered_io" && cat "$NS4/device_uuid" > "$NS5/device_uuid"; } ||
+	fail "cannot create namespace 5"
+echo 0 > "$NS4/enable" && echo 1 > "$NS5/enable" || fail "cannot move nsid 4 to 5"
+wait_until 20 on_both 5 ||
+	fail "nsid 4 moved to 5: 5 not on both controllers: $(rblk_nsid_devs 5; dmesg | grep rblk | tail -5)"
+wait_until 10 sh -c "[ -z \"\$(ls -d /sys/class/rblk/$A/rblk*/ /sys/class/rblk/$B/rblk*/ 2>/dev/null |
+	while read -r d; do cat \"\$d/nsid\"; done | grep -x 4)\" ]" ||
+	fail "nsid 4 moved to 5: 4 still listed"
+log "nsid 4 moved to 5: 5 added on both controllers$(dmesg | tail -n +$((lines + 1)) | grep -q 'for nsid 5' && echo ', after a refusal and a rescan')"
+echo 0 > "$NS5/enable"; rmdir "$NS5"
+echo 1 > "$NS4/enable" || fail "cannot enable namespace 4 again"
 must nvmecfg disconnect "$A"
 must nvmecfg disconnect "$B"
 
