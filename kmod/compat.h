@@ -68,6 +68,8 @@
 #include <linux/version.h>
 #include <net/genetlink.h>
 
+#include "compat-probes.h"
+
 /*
  * Which interface the headers have.  By a macro that came with it where
  * there is one; else by the mainline release that made the change.
