@@ -44,7 +44,7 @@ static int rblk_auth_key_parse(const char *secret,
 	copy = kstrdup(secret, GFP_KERNEL);
 	if (!copy)
 		return -ENOMEM;
-	ret = nvme_auth_generate_key(copy, key);
+	ret = rblk_auth_parse_key(copy, key);
 	kfree_sensitive(copy);
 	if (ret == -ENOMEM)
 		return ret;
