@@ -181,7 +181,8 @@ void rblk_auth_keys_free(struct rblk_ctrl_opts *opts)
  * @kpp: DH transform of @dhgid, holding the host's private value, or NULL
  * @dhv: the host's public DH value, @dhvlen bytes, or NULL
  * @dhvlen: its length
- * @sess_key: the session key (the shared DH secret), or NULL
+ * @sess_key: the session key of the DH exchange (g^xy, or H(g^xy) with the
+ *	library of 7.1: rblk_auth_sess_len()), or NULL
  * @sess_len: its length
  * @buf: message buffer, %RBLK_AUTH_BUF_SIZE bytes
  *
@@ -395,7 +396,7 @@ static int rblk_auth_compute(struct rblk_auth_xchg *x,
 		x->dhvlen = ch->dhvlen;
 		*reason = NVME_AUTH_DHCHAP_FAILURE_FAILED;
 		x->dhv = kzalloc(x->dhvlen, GFP_KERNEL);
-		x->sess_len = x->dhvlen;
+		x->sess_len = rblk_auth_sess_len(x->dhvlen, x->hl);
 		x->sess_key = kzalloc(x->sess_len, GFP_KERNEL);
 		if (!x->dhv || !x->sess_key)
 			return -ENOMEM;
@@ -404,9 +405,9 @@ static int rblk_auth_compute(struct rblk_auth_xchg *x,
 			return ret;
 		/* The controller's value is only read: in the buffer still. */
 		*reason = NVME_AUTH_DHCHAP_FAILURE_INCORRECT_PAYLOAD;
-		ret = nvme_auth_gen_shared_secret(x->kpp, (u8 *)ch->dhv,
-						  ch->dhvlen, x->sess_key,
-						  x->sess_len);
+		ret = rblk_auth_gen_sess_key(x->kpp, ch->dhv, ch->dhvlen,
+					     x->sess_key, x->sess_len,
+					     x->hashid);
 		if (ret)
 			return ret;
 	}
