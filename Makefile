@@ -342,8 +342,14 @@ lint:
 	$(BUILD)checkpatch/scripts/checkpatch.pl --no-tree -f --terse \
 		--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON kmod/compat.h
 	$(SYNC_MOD)
-	$(MAKE) -C $(KDIR) M=$(MOD_DIR) W=1 C=2 modules 2>&1 | tee $(BUILD)lint.log
-	@! grep -E "warning:|error:" $(BUILD)lint.log
+	@{ $(KBUILD_MAKE) M=$(MOD_DIR) W=1 C=2 modules 2>&1; echo "lint: kbuild exit $$?"; } | \
+		tee $(BUILD)lint.log
+	@grep -qx "lint: kbuild exit 0" $(BUILD)lint.log || { echo "lint: the build failed" >&2; exit 1; }
+	@! grep -E "warning:|error:|ERROR:" $(BUILD)lint.log
+	@# kbuild skips a sparse that it finds missing or too old, only saying so.
+	@! grep -E "C=2 specified, but .* not available or not up to date" $(BUILD)lint.log || \
+		{ echo "lint: sparse was not run (see above): make setup KABI=$(KABI) brings one" >&2; exit 1; }
+	@grep -q "^  CHECK " $(BUILD)lint.log || { echo "lint: sparse checked no file" >&2; exit 1; }
 
 # rblk against the in-kernel nvme-rdma host on the same target, one boot.
 # Knobs (Documentation/benchmark.rst): RBLK_BENCH_ROUNDS (rblk,nvme,nvme,rblk
