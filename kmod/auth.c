@@ -580,8 +580,13 @@ int rblk_auth_queue(struct rblk_ctrl *ctrl, u16 qid, u32 authreq,
 		return -EOPNOTSUPP;
 	}
 	if (!(authreq & NVME_CONNECT_AUTHREQ_ATR)) {
-		/* -C asked for the controller to be proven: it cannot be. */
-		if (o->ctrl_key) {
+		/*
+		 * -C asked for the controller to be proven: it cannot be.
+		 * Unless the association proved it already: a target may
+		 * leave the I/O queues of an authenticated admin queue alone
+		 * (7.3's nvmet does), and nvme's host takes them so.
+		 */
+		if (o->ctrl_key && (!qid || !READ_ONCE(ctrl->auth_result))) {
 			rblk_err(ctrl, "queue %u: controller authentication failed: the target does not authenticate, but a controller key was given\n",
 				 qid);
 			*errmsg = "DH-HMAC-CHAP: the target does not authenticate, so the controller key cannot be checked";
