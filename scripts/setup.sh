@@ -153,7 +153,11 @@ if [ -n "$SUITE" ]; then
 	mkdir -p "$BUILD/dl"
 	suite_kernel
 	touch "$STAMP"
-	echo "setup: done ($KVER, $SUITE chroot${GUEST/guest/, guest kernel})"
+	if [ "$GUEST" = build-only ]; then
+		echo "setup: done ($KVER: headers in the $SUITE chroot, no guest)"
+	else
+		echo "setup: done ($KVER: headers in the $SUITE chroot, guest kernel)"
+	fi
 	exit 0
 fi
 
