@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rblk's one place for the differences between the kernels it builds
- * against: Debian 12's 6.1 and Debian's 6.12 (README.md, "Supported
- * kernels").  Each wrapper is named by what it does and covers one changed
+ * against: Debian 12's 6.1, Debian's 6.12 and Debian 13's backports 7.3
+ * (and unstable's 7.2; README.md, "Supported kernels").  Each wrapper is named by what it does and covers one changed
  * interface; the logic files call the wrappers and carry no version tests.
  *
  * Each interface is told apart by one RBLK_HAVE_* below: by a macro that
