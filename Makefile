@@ -48,7 +48,7 @@ DEFAULT_KVER := $(firstword $(KABIS))-amd64
 BUILD := build/
 # The tests every booted kernel passes at least (issue 45): connect,
 # verified I/O, reconnect under I/O, multipath failover, authentication,
-# rmmod under I/O.
+# rmmod under I/O.  TESTS=core names them.
 CORE_TESTS := module_load fio_verify recovery_port_flap mpath_failover \
 	auth_bidir auth_unidir rmmod_under_fio
 # make check: the default kernels, one guest each, unless KABI (or KVER)
@@ -80,6 +80,8 @@ GUEST_BUILD = $(if $(filter $(DEFAULT_KVER),$(KVER)),$(BUILD),$(BUILD)guest-$(KV
 
 T ?=
 TESTS ?= $(T)
+# TESTS=core: the core tier, CORE_TESTS (with any other names given).
+override TESTS := $(if $(filter core,$(TESTS)),$(CORE_TESTS) $(filter-out core,$(TESTS)),$(TESTS))
 # Whole-boot limit for one guest run, seconds: the guest takes about 8
 # minutes on an idle two-core machine, and CI machines were seen 2.5 times
 # slower.
