@@ -2,8 +2,9 @@
 /*
  * rblk's one place for the differences between the kernels it builds
  * against: Debian 12's 6.1, Debian's 6.12 and Debian 13's backports 7.3
- * (and unstable's 7.2; README.md, "Supported kernels").  Each wrapper is named by what it does and covers one changed
- * interface; the logic files call the wrappers and carry no version tests.
+ * (and unstable's 7.2; README.md, "Supported kernels").  Each wrapper is
+ * named by what it does and covers one changed interface; the logic files
+ * call the wrappers and carry no version tests.
  *
  * Each interface is told apart by one RBLK_HAVE_* below: by a macro that
  * came with it where there is one, else by LINUX_VERSION_CODE at the
@@ -50,9 +51,10 @@
  *                            built, auth.h's stubs      kmod/auth.o (Kbuild), DH-HMAC-CHAP
  *                            refuse keys
  *
- * Since 6.12 (Debian's 7.x), each told apart by a compile probe
- * (kmod/compat-probes.c, RBLK_HAVE_* in the generated compat-probes.h),
- * so that a backport of one into a stable kernel builds as well:
+ * The interfaces changed after 6.12 (met in Debian's 7.x) are each told
+ * apart by a compile probe (kmod/compat-probes.c, RBLK_HAVE_* in the
+ * generated compat-probes.h), so that a backport of one into a stable
+ * kernel builds as well:
  *
  * wrapper                    6.1, 6.12                  7.3 (mainline release)
  * rblk_freeze_queue(),       blk_mq_freeze_queue(q),    memflags returned and
@@ -730,7 +732,8 @@ static inline void rblk_rw_set_lbat(struct nvme_command *cmd, u16 tag,
  * nothing: rblk_unfreeze_started() ends it.
  */
 #ifdef RBLK_HAVE_FREEZE_MEMFLAGS
-static inline unsigned int __must_check rblk_freeze_queue(struct request_queue *q)
+static inline unsigned int __must_check
+rblk_freeze_queue(struct request_queue *q)
 {
 	return blk_mq_freeze_queue(q);
 }
@@ -746,7 +749,8 @@ static inline void rblk_unfreeze_started(struct request_queue *q)
 	blk_mq_unfreeze_queue_nomemrestore(q);
 }
 #else
-static inline unsigned int __must_check rblk_freeze_queue(struct request_queue *q)
+static inline unsigned int __must_check
+rblk_freeze_queue(struct request_queue *q)
 {
 	blk_mq_freeze_queue(q);
 	return 0;
