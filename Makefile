@@ -15,6 +15,8 @@
 #                         and of the harness's kernel log filter
 #   make check-debug      the selftests on a debug kernel built from source
 #                         (KASAN, lockdep, kmemleak, fault injection)
+#   make canary           build and lint for Debian unstable's newest kernel
+#                         (CANARY_KABIS below), in a chroot; never booted
 #   make modules KABI=... against another supported kernel (KABIS below);
 #                         setup, lint, modules, check, demo, bench take it
 #                         (Documentation/testing.rst, "Kernels")
@@ -23,28 +25,50 @@
 # pinned ABI below; the host kernel never loads our module.
 
 # The supported kernels, by Debian ABI (README.md, "Supported kernels"):
-# Debian 12's 6.1, and Debian's 6.12 built for Debian 12 (gcc-12; from
-# bookworm-security, earlier ABIs from bookworm-backports).  Headers, guest
-# kernel image and modules of one ABI must all match.  Debian bumps the ABI
-# numbers; change them here only.  KABI, the default, is the first.
-KABIS := 6.1.0-57 6.12.118+deb12
+# Debian 12's 6.1, Debian's 6.12 built for Debian 12 (gcc-12; from
+# bookworm-security, earlier ABIs from bookworm-backports), and the newest
+# kernel of trixie-backports (Debian 13's; built in a trixie chroot, below).
+# Headers, guest kernel image and modules of one ABI must all match.
+# Debian bumps the ABI numbers; change them here only.  KABI, the default,
+# is the first.
+KABIS := 6.1.0-57 6.12.118+deb12 7.3.4+deb13
+# What make check boots without KABI: 7.3's guest is not in it yet (its
+# core tier, CORE_TESTS, runs with make guest-check KABI=7.3.4+deb13
+# TESTS=...; issue 45).
+DEFAULT_CHECK_KABIS := 6.1.0-57 6.12.118+deb12
+# Build-only canary (make canary): the newest kernel of Debian testing and
+# unstable, built W=1 and sparse clean, never booted.
+CANARY_KABIS := 7.2.13+deb14
 KABI := 6.1.0-57
-ifeq ($(filter $(KABI),$(KABIS)),)
-$(error KABI=$(KABI) is not a supported kernel; KABIS: $(KABIS))
+ifeq ($(filter $(KABI),$(KABIS) $(CANARY_KABIS)),)
+$(error KABI=$(KABI) is not a supported kernel; KABIS: $(KABIS); canary: $(CANARY_KABIS))
 endif
 KVER := $(KABI)-amd64
 DEFAULT_KVER := $(firstword $(KABIS))-amd64
 BUILD := build/
-# make check: every supported kernel, one guest each, unless KABI (or KVER)
+# The tests every booted kernel passes at least (issue 45): connect,
+# verified I/O, reconnect under I/O, multipath failover, authentication,
+# rmmod under I/O.  TESTS=core names them.
+CORE_TESTS := module_load fio_verify recovery_port_flap mpath_failover \
+	auth_bidir auth_unidir rmmod_under_fio
+# make check: the default kernels, one guest each, unless KABI (or KVER)
 # names one.
-CHECK_KABIS := $(if $(filter command line,$(origin KABI) $(origin KVER)),$(KVER:-amd64=),$(KABIS))
+CHECK_KABIS := $(if $(filter command line,$(origin KABI) $(origin KVER)),$(KVER:-amd64=),$(DEFAULT_CHECK_KABIS))
+# A kernel built for a later Debian than the host's needs that suite's gcc:
+# its headers are installed in a chroot of the suite (scripts/kchroot.sh,
+# under build/chroot/), where kbuild runs.
+kabi_suite = $(if $(findstring +deb13,$(1)),trixie,$(if $(findstring +deb14,$(1)),sid))
 # The headers of kernel $(1): the running kernel's build link or the
 # installed package's, else the copy that setup unpacks under build/
 # (6.12's headers package depends on its kernel image, which the host does
-# not install).  Looked up when used: setup may make them.
+# not install), or the chroot's.  Looked up when used: setup may make them.
 kdir_of = $(firstword $(wildcard /lib/modules/$(1)/build /usr/src/linux-headers-$(1)) \
-	$(abspath $(BUILD))/headers-$(1)/usr/src/linux-headers-$(1))
+	$(if $(call kabi_suite,$(1)),$(abspath $(BUILD))/chroot/$(call kabi_suite,$(1))/usr/src/linux-headers-$(1), \
+	$(abspath $(BUILD))/headers-$(1)/usr/src/linux-headers-$(1)))
 KDIR = $(call kdir_of,$(KVER))
+# kbuild for KVER: in the chroot when the headers are the chroot's.
+CHROOT = $(if $(filter $(abspath $(BUILD))/chroot/%,$(KDIR)),$(call kabi_suite,$(KVER)))
+KBUILD_MAKE = $(if $(CHROOT),scripts/kchroot.sh run $(CHROOT) $(BUILD) make -C /usr/src/linux-headers-$(KVER),$(MAKE) -C $(KDIR))
 # Where rblk.ko is built: in the tree for the default kernel, for any
 # other in a copy of the module's sources, so that one kernel's objects
 # never replace another's (make check builds both).
@@ -56,6 +80,8 @@ GUEST_BUILD = $(if $(filter $(DEFAULT_KVER),$(KVER)),$(BUILD),$(BUILD)guest-$(KV
 
 T ?=
 TESTS ?= $(T)
+# TESTS=core: the core tier, CORE_TESTS (with any other names given).
+override TESTS := $(if $(filter core,$(TESTS)),$(CORE_TESTS) $(filter-out core,$(TESTS)),$(TESTS))
 # Whole-boot limit for one guest run, seconds: the guest takes about 8
 # minutes on an idle two-core machine, and CI machines were seen 2.5 times
 # slower.
@@ -67,12 +93,13 @@ VM_RUN = KVER=$(KVER) BUILD=$(GUEST_BUILD) RBLK_VM_KERNEL=$(BUILD)kernel/boot/vm
 .PHONY: all setup modules modules_clean tools initramfs check demo bench bench-insn insn-annotate lint clean \
 	debug-kernel debug-modules debug-initramfs check-debug check-debug-siw \
 	install install-module install-module-kver install-tools uninstall uninstall-kver \
-	install-dkms uninstall-dkms host-check guest-check guest-dir
+	install-dkms uninstall-dkms host-check guest-check guest-dir canary
 
 all: modules tools $(BUILD)nvmecfg.bash
 
 setup:
-	@scripts/setup.sh $(KVER) $(BUILD)
+	@scripts/setup.sh $(KVER) $(BUILD) $(call kabi_suite,$(KVER)) \
+		$(if $(filter $(KVER:-amd64=),$(CANARY_KABIS)),build-only)
 
 # Say what is missing, rather than a kbuild error: the kernel's headers
 # package; for building and testing a supported kernel (not for make
@@ -94,11 +121,11 @@ SYNC_MOD = @[ "$(MOD_DIR)" = "$(CURDIR)" ] || { $(call sync_sources,$(MOD_DIR));
 modules:
 	$(HAVE_KDIR)
 	$(SYNC_MOD)
-	$(MAKE) -C $(KDIR) M=$(MOD_DIR) W=1 modules
+	$(KBUILD_MAKE) M=$(MOD_DIR) W=1 modules
 
 modules_clean:
 	$(HAVE_KDIR)
-	$(MAKE) -C $(KDIR) M=$(MOD_DIR) clean
+	$(KBUILD_MAKE) M=$(MOD_DIR) clean
 
 tools:
 	$(MAKE) -C tools
@@ -218,6 +245,16 @@ check:
 	$(setup_check_kabis)
 	@CHECK_KABIS="$(CHECK_KABIS)" BUILD=$(BUILD) scripts/check.sh "$(TESTS)"
 
+# The build canary: each kernel of CANARY_KABIS (Debian testing's and
+# unstable's newest), set up in its suite's chroot, then make lint: W=1,
+# sparse and checkpatch clean.  Never booted: the next interface change
+# shows the day Debian ships it.
+canary:
+	@for k in $(CANARY_KABIS); do \
+		$(MAKE) --no-print-directory setup KABI=$$k && \
+		$(MAKE) --no-print-directory lint KABI=$$k || exit 1; \
+	done
+
 # One kernel's guest run of make check (scripts/check.sh keeps its output
 # in $(GUEST_BUILD)guest-tests.log).
 guest-check:
@@ -307,8 +344,14 @@ lint:
 	$(BUILD)checkpatch/scripts/checkpatch.pl --no-tree -f --terse \
 		--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON kmod/compat.h
 	$(SYNC_MOD)
-	$(MAKE) -C $(KDIR) M=$(MOD_DIR) W=1 C=2 modules 2>&1 | tee $(BUILD)lint.log
-	@! grep -E "warning:|error:" $(BUILD)lint.log
+	@{ $(KBUILD_MAKE) M=$(MOD_DIR) W=1 C=2 modules 2>&1; echo "lint: kbuild exit $$?"; } | \
+		tee $(BUILD)lint.log
+	@grep -qx "lint: kbuild exit 0" $(BUILD)lint.log || { echo "lint: the build failed" >&2; exit 1; }
+	@! grep -E "warning:|error:|ERROR:" $(BUILD)lint.log
+	@# kbuild skips a sparse that it finds missing or too old, only saying so.
+	@! grep -E "C=2 specified, but .* not available or not up to date" $(BUILD)lint.log || \
+		{ echo "lint: sparse was not run (see above): make setup KABI=$(KABI) brings one" >&2; exit 1; }
+	@grep -q "^  CHECK " $(BUILD)lint.log || { echo "lint: sparse checked no file" >&2; exit 1; }
 
 # rblk against the in-kernel nvme-rdma host on the same target, one boot.
 # Knobs (Documentation/benchmark.rst): RBLK_BENCH_ROUNDS (rblk,nvme,nvme,rblk

@@ -136,7 +136,7 @@ static void rblk_anatt_update(struct rblk_ctrl *ctrl, unsigned int nr_change)
 		mod_timer(&ctrl->anatt_timer,
 			  jiffies + 2 * max_t(u8, ctrl->mpath.anatt, 1) * HZ);
 	else
-		del_timer(&ctrl->anatt_timer);
+		timer_delete(&ctrl->anatt_timer);
 }
 
 /**
@@ -205,7 +205,7 @@ out:
 	 * group is watched.  (A broken association's reset stops it too.)
 	 */
 	if (!ctrl->ana_log_valid)
-		del_timer(&ctrl->anatt_timer);
+		timer_delete(&ctrl->anatt_timer);
 	mutex_unlock(&ctrl->ana_lock);
 	return ret;
 }
@@ -388,9 +388,9 @@ void rblk_ana_stop(struct rblk_ctrl *ctrl)
 	cancel_work_sync(&ctrl->ana_work);
 	/*
 	 * Only ana_work and a connect's read arm it, and the expiry itself
-	 * while the controller connects; del_timer_sync() waits for that.
+	 * while the controller connects; timer_delete_sync() waits for that.
 	 */
-	del_timer_sync(&ctrl->anatt_timer);
+	timer_delete_sync(&ctrl->anatt_timer);
 }
 
 /**

@@ -44,7 +44,7 @@ static int rblk_auth_key_parse(const char *secret,
 	copy = kstrdup(secret, GFP_KERNEL);
 	if (!copy)
 		return -ENOMEM;
-	ret = nvme_auth_generate_key(copy, key);
+	ret = rblk_auth_parse_key(copy, key);
 	kfree_sensitive(copy);
 	if (ret == -ENOMEM)
 		return ret;
@@ -181,7 +181,8 @@ void rblk_auth_keys_free(struct rblk_ctrl_opts *opts)
  * @kpp: DH transform of @dhgid, holding the host's private value, or NULL
  * @dhv: the host's public DH value, @dhvlen bytes, or NULL
  * @dhvlen: its length
- * @sess_key: the session key (the shared DH secret), or NULL
+ * @sess_key: the session key of the DH exchange (g^xy, or H(g^xy) with the
+ *	library of 7.1: rblk_auth_sess_len()), or NULL
  * @sess_len: its length
  * @buf: message buffer, %RBLK_AUTH_BUF_SIZE bytes
  *
@@ -395,7 +396,7 @@ static int rblk_auth_compute(struct rblk_auth_xchg *x,
 		x->dhvlen = ch->dhvlen;
 		*reason = NVME_AUTH_DHCHAP_FAILURE_FAILED;
 		x->dhv = kzalloc(x->dhvlen, GFP_KERNEL);
-		x->sess_len = x->dhvlen;
+		x->sess_len = rblk_auth_sess_len(x->dhvlen, x->hl);
 		x->sess_key = kzalloc(x->sess_len, GFP_KERNEL);
 		if (!x->dhv || !x->sess_key)
 			return -ENOMEM;
@@ -404,9 +405,9 @@ static int rblk_auth_compute(struct rblk_auth_xchg *x,
 			return ret;
 		/* The controller's value is only read: in the buffer still. */
 		*reason = NVME_AUTH_DHCHAP_FAILURE_INCORRECT_PAYLOAD;
-		ret = nvme_auth_gen_shared_secret(x->kpp, (u8 *)ch->dhv,
-						  ch->dhvlen, x->sess_key,
-						  x->sess_len);
+		ret = rblk_auth_gen_sess_key(x->kpp, ch->dhv, ch->dhvlen,
+					     x->sess_key, x->sess_len,
+					     x->hashid);
 		if (ret)
 			return ret;
 	}
@@ -579,8 +580,13 @@ int rblk_auth_queue(struct rblk_ctrl *ctrl, u16 qid, u32 authreq,
 		return -EOPNOTSUPP;
 	}
 	if (!(authreq & NVME_CONNECT_AUTHREQ_ATR)) {
-		/* -C asked for the controller to be proven: it cannot be. */
-		if (o->ctrl_key) {
+		/*
+		 * -C asked for the controller to be proven: it cannot be.
+		 * Unless the association proved it already: a target may
+		 * leave the I/O queues of an authenticated admin queue alone
+		 * (7.3's nvmet does), and nvme's host takes them so.
+		 */
+		if (o->ctrl_key && (!qid || !READ_ONCE(ctrl->auth_result))) {
 			rblk_err(ctrl, "queue %u: controller authentication failed: the target does not authenticate, but a controller key was given\n",
 				 qid);
 			*errmsg = "DH-HMAC-CHAP: the target does not authenticate, so the controller key cannot be checked";

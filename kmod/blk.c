@@ -932,7 +932,7 @@ static enum blk_eh_timer_return rblk_timeout(struct request *rq)
 }
 
 static int rblk_init_request(struct blk_mq_tag_set *set, struct request *rq,
-			     unsigned int hctx_idx, unsigned int numa_node)
+			     unsigned int hctx_idx, rblk_numa_node_t numa_node)
 {
 	struct rblk_ctrl *ctrl = rblk_ctrl_of_set(set);
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rblk's one place for the differences between the kernels it builds
- * against: Debian 12's 6.1 and Debian's 6.12 (README.md, "Supported
- * kernels").  Each wrapper is named by what it does and covers one changed
- * interface; the logic files call the wrappers and carry no version tests.
+ * against: Debian 12's 6.1, Debian's 6.12 and Debian 13's backports 7.3
+ * (and unstable's 7.2; README.md, "Supported kernels").  Each wrapper is
+ * named by what it does and covers one changed interface; the logic files
+ * call the wrappers and carry no version tests.
  *
  * Each interface is told apart by one RBLK_HAVE_* below: by a macro that
  * came with it where there is one, else by LINUX_VERSION_CODE at the
@@ -50,6 +51,41 @@
  *                            built, auth.h's stubs      kmod/auth.o (Kbuild), DH-HMAC-CHAP
  *                            refuse keys
  *
+ * The interfaces changed after 6.12 (met in Debian's 7.x) are each told
+ * apart by a compile probe (kmod/compat-probes.c, RBLK_HAVE_* in the
+ * generated compat-probes.h), so that a backport of one into a stable
+ * kernel builds as well:
+ *
+ * wrapper                    6.1, 6.12                  7.3 (mainline release)
+ * rblk_freeze_queue(),       blk_mq_freeze_queue(q),    memflags returned and
+ *   rblk_unfreeze_queue()    blk_mq_unfreeze_queue(q)   restored (6.14)
+ * rblk_unfreeze_started()    blk_mq_unfreeze_queue()    ..._nomemrestore(): no
+ *                            after blk_freeze_queue_start()  memflags saved (6.14)
+ * RBLK_MQ_F_NO_SCHED         BLK_MQ_F_NO_SCHED          0: a queue without a disk
+ *                                                       has no elevator (6.14)
+ * RBLK_MQ_F_SHOULD_MERGE     BLK_MQ_F_SHOULD_MERGE      0: merging is the default (6.14)
+ * rblk_rq_map_sg()           __blk_rq_map_sg(q, rq, ..) __blk_rq_map_sg(rq, ..) (6.15)
+ * rblk_rq_map_kern()         blk_rq_map_kern(q, rq, ..) blk_rq_map_kern(rq, ..) (6.16)
+ * RBLK_END_IO_ARGS()         (rq, status)               (rq, status, iob) (7.0)
+ * rblk_numa_node_t           unsigned int               int: ->init_request()'s
+ *                                                       node (7.2)
+ * rblk_auth_parse_key()      nvme_auth_generate_key()   nvme_auth_parse_key() (7.1)
+ * rblk_auth_sess_len(),      g^xy, the DH value's       H(g^xy), the hash's length,
+ *   rblk_auth_gen_sess_key() length: the augmented      hashed no more by the
+ *                            challenge hashes it        augmented challenge (7.1)
+ * timer_container_of()       from_timer()               the macro itself (6.16)
+ * RBLK_NS_FEAT_OPTPERF       NVME_NS_FEAT_IO_OPT        NVME_NS_FEAT_OPTPERF_*
+ *                                                       (7.1): by value, bit 4
+ *
+ * rblk_capable_noaudit()     has_capability_noaudit(    ns_capable_noaudit(
+ *                            current, cap)              &init_user_ns, cap): the
+ *                                                       former's export is gone
+ *                                                       (7.3; by the version: a
+ *                                                       compile cannot see exports)
+ *
+ * timer_delete() and timer_delete_sync() are used directly: 6.1 and 6.12
+ * have them, 6.15 removed del_timer().
+ *
  * Used directly, the same on both: rq_list_peek() and rq_list_for_each()
  * (a request pointer in 6.1, &struct rq_list in 6.12.25+),
  * blk_mq_add_to_batch() given 0 for no error (int in 6.1, bool in
@@ -62,11 +98,15 @@
 #include <linux/backing-dev-defs.h>
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/device.h>
 #include <linux/nvme.h>
 #include <linux/pagemap.h>
 #include <linux/version.h>
 #include <net/genetlink.h>
+
+#include "compat-probes.h"
 
 /*
  * Which interface the headers have.  By a macro that came with it where
@@ -107,6 +147,10 @@
  */
 #if IS_ENABLED(CONFIG_NVME_AUTH)
 #define RBLK_HAVE_NVME_AUTH
+#endif
+
+#ifdef RBLK_HAVE_NVME_AUTH
+#include <linux/nvme-auth.h>
 #endif
 
 #ifdef RBLK_HAVE_LINUX_UNALIGNED
@@ -680,5 +724,173 @@ static inline void rblk_rw_set_lbat(struct nvme_command *cmd, u16 tag,
 {
 	cmd->common.cdw15 = cpu_to_le32(tag | (u32)mask << 16);
 }
+
+/*
+ * Freezing a queue: since 6.14 the freeze saves the task's memalloc_noio
+ * state (a frozen queue must not recurse into I/O reclaim) and the unfreeze
+ * restores it.  A freeze started with blk_freeze_queue_start() saved
+ * nothing: rblk_unfreeze_started() ends it.
+ */
+#ifdef RBLK_HAVE_FREEZE_MEMFLAGS
+static inline unsigned int __must_check
+rblk_freeze_queue(struct request_queue *q)
+{
+	return blk_mq_freeze_queue(q);
+}
+
+static inline void rblk_unfreeze_queue(struct request_queue *q,
+				       unsigned int memflags)
+{
+	blk_mq_unfreeze_queue(q, memflags);
+}
+
+static inline void rblk_unfreeze_started(struct request_queue *q)
+{
+	blk_mq_unfreeze_queue_nomemrestore(q);
+}
+#else
+static inline unsigned int __must_check
+rblk_freeze_queue(struct request_queue *q)
+{
+	blk_mq_freeze_queue(q);
+	return 0;
+}
+
+static inline void rblk_unfreeze_queue(struct request_queue *q,
+				       unsigned int memflags)
+{
+	blk_mq_unfreeze_queue(q);
+}
+
+static inline void rblk_unfreeze_started(struct request_queue *q)
+{
+	blk_mq_unfreeze_queue(q);
+}
+#endif
+
+/*
+ * Tag set flags that 6.14 removed: an admin queue (no disk) gets no
+ * elevator, and requests merge, without asking.
+ */
+#ifdef RBLK_HAVE_MQ_F_NO_SCHED
+#define RBLK_MQ_F_NO_SCHED	BLK_MQ_F_NO_SCHED
+#else
+#define RBLK_MQ_F_NO_SCHED	0
+#endif
+#ifdef RBLK_HAVE_MQ_F_SHOULD_MERGE
+#define RBLK_MQ_F_SHOULD_MERGE	BLK_MQ_F_SHOULD_MERGE
+#else
+#define RBLK_MQ_F_SHOULD_MERGE	0
+#endif
+
+/* A request's segments into @sgl; @last is the cursor (6.15: no queue). */
+static inline int rblk_rq_map_sg(struct request *rq, struct scatterlist *sgl,
+				 struct scatterlist **last)
+{
+#ifdef RBLK_HAVE_MAP_SG_RQ
+	return __blk_rq_map_sg(rq, sgl, last);
+#else
+	return __blk_rq_map_sg(rq->q, rq, sgl, last);
+#endif
+}
+
+/* A kernel buffer as a passthrough request's data (6.16: no queue). */
+static inline int rblk_rq_map_kern(struct request *rq, void *buf,
+				   unsigned int len, gfp_t gfp)
+{
+#ifdef RBLK_HAVE_MAP_KERN_RQ
+	return blk_rq_map_kern(rq, buf, len, gfp);
+#else
+	return blk_rq_map_kern(rq->q, rq, buf, len, gfp);
+#endif
+}
+
+/*
+ * The parameters of an rq_end_io_fn: 7.0 adds the completion batch, which
+ * rblk's end_io handlers (passthrough of its own) have no use for, as
+ * nvme's own keep-alive.
+ */
+#ifdef RBLK_HAVE_END_IO_BATCH
+#define RBLK_END_IO_ARGS(rq, status) \
+	struct request *rq, blk_status_t status, const struct io_comp_batch *iob
+#else
+#define RBLK_END_IO_ARGS(rq, status) struct request *rq, blk_status_t status
+#endif
+
+/* ->init_request()'s NUMA node: an int since 7.2 (NUMA_NO_NODE is -1). */
+#ifdef RBLK_HAVE_INIT_REQUEST_INT_NODE
+#define rblk_numa_node_t	int
+#else
+#define rblk_numa_node_t	unsigned int
+#endif
+
+/* from_timer() as 6.16 names it. */
+#ifndef timer_container_of
+#define timer_container_of(var, callback_timer, timer_fieldname) \
+	from_timer(var, callback_timer, timer_fieldname)
+#endif
+
+/*
+ * NSFEAT's bit 4: NPWG and the other preferred sizes are valid (OPTPERF's
+ * low bit since NVMe 2.1; 7.1 renamed the constant).  By value.
+ */
+#define RBLK_NS_FEAT_OPTPERF	(1 << 4)
+
+/*
+ * Whether the calling task has @cap, a denial not audited (a question, not
+ * a refusal).  7.3 no longer exports has_capability_noaudit(); the
+ * subjective check is the same for an ioctl's caller.
+ */
+static inline bool rblk_capable_noaudit(int cap)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 3, 0)
+	return ns_capable_noaudit(&init_user_ns, cap);
+#else
+	return has_capability_noaudit(current, cap);
+#endif
+}
+
+#ifdef RBLK_HAVE_NVME_AUTH
+/* A "DHHC-1:..." key string into a key (7.1's name of the same call). */
+static inline int rblk_auth_parse_key(char *secret,
+				      struct nvme_dhchap_key **key)
+{
+#ifdef RBLK_HAVE_NVME_AUTH_PARSE_KEY
+	return nvme_auth_parse_key(secret, key);
+#else
+	return nvme_auth_generate_key(secret, key);
+#endif
+}
+
+/*
+ * The session key of a DH exchange, whose length rblk_auth_sess_len()
+ * gives: from 7.1 the library returns Ks = H(g^xy) (NVMe Base 2.1,
+ * 8.3.4.5.9), a hash's length, and nvme_auth_augmented_challenge() takes
+ * Ks as it is; before, it returned g^xy itself, the DH value's length, and
+ * the augmented challenge hashed it.  Either way the pair gives the
+ * specification's Ca = HMAC(Ks, C); mixing them does not.
+ */
+static inline size_t rblk_auth_sess_len(size_t dh_len, size_t hash_len)
+{
+#ifdef RBLK_HAVE_NVME_AUTH_SESSION_KEY
+	return hash_len;
+#else
+	return dh_len;
+#endif
+}
+
+static inline int rblk_auth_gen_sess_key(struct crypto_kpp *kpp,
+					 const u8 *peer, size_t peer_len,
+					 u8 *key, size_t key_len, u8 hash_id)
+{
+#ifdef RBLK_HAVE_NVME_AUTH_SESSION_KEY
+	return nvme_auth_gen_session_key(kpp, peer, peer_len, key, key_len,
+					 hash_id);
+#else
+	return nvme_auth_gen_shared_secret(kpp, (u8 *)peer, peer_len, key,
+					   key_len);
+#endif
+}
+#endif /* RBLK_HAVE_NVME_AUTH */
 
 #endif /* _RBLK_COMPAT_H */

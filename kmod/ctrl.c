@@ -259,7 +259,7 @@ int rblk_ctrl_reset(struct rblk_ctrl *ctrl)
  */
 static void rblk_anatt_timeout(struct timer_list *t)
 {
-	struct rblk_ctrl *ctrl = from_timer(ctrl, t, anatt_timer);
+	struct rblk_ctrl *ctrl = timer_container_of(ctrl, t, anatt_timer);
 	enum rblk_state state;
 
 	if (rblk_begin_reset(ctrl, true, false)) {
@@ -553,8 +553,7 @@ static void rblk_cancel_requests(struct blk_mq_tag_set *set)
 
 /* --- keep-alive --- */
 
-static enum rq_end_io_ret rblk_keep_alive_end_io(struct request *rq,
-						 blk_status_t status)
+static enum rq_end_io_ret rblk_keep_alive_end_io(RBLK_END_IO_ARGS(rq, status))
 {
 	struct rblk_ctrl *ctrl = rq->end_io_data;
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
@@ -753,7 +752,7 @@ static int rblk_alloc_admin_tagset(struct rblk_ctrl *ctrl)
 {
 	return rblk_alloc_tagset(ctrl, &ctrl->admin_set,
 				 ctrl->ops->admin_mq_ops, RBLK_AQ_TAGS,
-				 RBLK_AQ_RESERVED, BLK_MQ_F_NO_SCHED, 1,
+				 RBLK_AQ_RESERVED, RBLK_MQ_F_NO_SCHED, 1,
 				 rblk_admin_timeout * HZ, &ctrl->admin_q);
 }
 
@@ -774,7 +773,7 @@ static int rblk_alloc_io_tagset(struct rblk_ctrl *ctrl)
 				 * orders its own I/O, and a multipath path's
 				 * hidden disk gets no udev rule to say so.
 				 */
-				BLK_MQ_F_SHOULD_MERGE |
+				RBLK_MQ_F_SHOULD_MERGE |
 				BLK_MQ_F_NO_SCHED_BY_DEFAULT,
 				ctrl->nr_io_queues,
 				rblk_io_timeout * HZ, &ctrl->connect_q);
@@ -1102,7 +1101,7 @@ static int rblk_change_nr_io_queues(struct rblk_ctrl *ctrl, u32 nr,
 		}
 	}
 	list_for_each_entry(ns, &ctrl->namespaces, entry)
-		blk_mq_unfreeze_queue(ns->queue);
+		rblk_unfreeze_started(ns->queue);
 	up_read(&ctrl->namespaces_rwsem);
 	mutex_unlock(&ctrl->quiesce_lock);
 	return ret;

@@ -88,7 +88,7 @@ int rblk_exec_cmd(struct rblk_ctrl *ctrl, u16 qid, struct nvme_command *cmd,
 	rq->timeout = rblk_admin_timeout * HZ;
 
 	if (buf && len) {
-		ret = blk_rq_map_kern(q, rq, buf, len, GFP_KERNEL);
+		ret = rblk_rq_map_kern(rq, buf, len, GFP_KERNEL);
 		if (ret)
 			goto out;
 	}

@@ -506,8 +506,7 @@ void rblk_head_flush_requeue(struct request *rq)
  * The Flush sent for a path's flush ended.  Not under any flush lock:
  * passthrough does not go through the flush sequence.
  */
-static enum rq_end_io_ret rblk_head_flush_end_io(struct request *prq,
-						 blk_status_t sts)
+static enum rq_end_io_ret rblk_head_flush_end_io(RBLK_END_IO_ARGS(prq, sts))
 {
 	struct rblk_request *preq = blk_mq_rq_to_pdu(prq);
 	struct rblk_ns *path = rblk_rq_ns(prq);
@@ -1049,6 +1048,7 @@ static void rblk_head_restack(struct rblk_head *head, struct rblk_ns *from)
 {
 	struct rblk_limits l;
 	struct rblk_ns *ns;
+	unsigned int memflags;
 	int srcu_idx, ret;
 
 	lockdep_assert_held(&head->lock);
@@ -1061,7 +1061,7 @@ static void rblk_head_restack(struct rblk_head *head, struct rblk_ns *from)
 	    (test_bit(RBLK_HEAD_DISK_TRIED, &head->flags) &&
 	     !test_bit(RBLK_HEAD_DISK_LIVE, &head->flags)))
 		return;
-	blk_mq_freeze_queue(head->disk->queue);
+	memflags = rblk_freeze_queue(head->disk->queue);
 	rblk_limits_start_stacking(&l, head->disk->queue, &head->user_limits);
 	srcu_idx = srcu_read_lock(&head->srcu);
 	list_for_each_entry_srcu(ns, &head->paths, siblings,
@@ -1071,7 +1071,7 @@ static void rblk_head_restack(struct rblk_head *head, struct rblk_ns *from)
 	}
 	srcu_read_unlock(&head->srcu, srcu_idx);
 	ret = rblk_limits_commit(&l);
-	blk_mq_unfreeze_queue(head->disk->queue);
+	rblk_unfreeze_queue(head->disk->queue, memflags);
 	if (ret)
 		pr_warn("%s: the paths' limits were refused: %d\n", head->name,
 			ret);

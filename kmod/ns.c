@@ -588,6 +588,7 @@ static void rblk_ns_update(struct rblk_ns *ns, const struct rblk_ns_info *info,
 			   int gen)
 {
 	struct rblk_ctrl *ctrl = ns->ctrl;
+	unsigned int memflags = 0;
 	bool format, stale;
 
 	mutex_lock(&ns->lock);
@@ -597,7 +598,7 @@ static void rblk_ns_update(struct rblk_ns *ns, const struct rblk_ns_info *info,
 
 	/* No request may be in flight across a change of the limits. */
 	if (format)
-		blk_mq_freeze_queue(ns->queue);
+		memflags = rblk_freeze_queue(ns->queue);
 	mutex_lock(&ns->lock);
 	stale = atomic_read(&ctrl->reval_gen) != gen;
 	if (!stale) {
@@ -612,7 +613,7 @@ static void rblk_ns_update(struct rblk_ns *ns, const struct rblk_ns_info *info,
 	}
 	mutex_unlock(&ns->lock);
 	if (format)
-		blk_mq_unfreeze_queue(ns->queue);
+		rblk_unfreeze_queue(ns->queue, memflags);
 	if (!stale && format && !test_bit(RBLK_NS_DEAD, &ns->flags))
 		rblk_ns_format_applied(ns);
 }
@@ -1187,7 +1188,7 @@ void rblk_ns_unfreeze_all(struct rblk_ns **frozen, unsigned int nr)
 	unsigned int i;
 
 	for (i = 0; i < nr; i++) {
-		blk_mq_unfreeze_queue(frozen[i]->queue);
+		rblk_unfreeze_started(frozen[i]->queue);
 		put_disk(frozen[i]->disk);
 	}
 	kfree(frozen);

@@ -471,7 +471,7 @@ int rblk_ns_info_from_id(const struct nvme_id_ns *id, unsigned int page_shift,
 	info->nsze = le64_to_cpu(id->nsze);
 	info->pb_size = 1U << shift;
 	/* NPWG is 0's based, in logical blocks; the block layer caps it. */
-	if ((id->nsfeat & NVME_NS_FEAT_IO_OPT) && id->npwg)
+	if ((id->nsfeat & RBLK_NS_FEAT_OPTPERF) && id->npwg)
 		info->pb_size = min_t(u32, 1U << page_shift,
 				      (1U + le16_to_cpu(id->npwg)) << shift);
 	info->shared = id->nmic & NVME_NS_NMIC_SHARED;

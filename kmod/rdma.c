@@ -525,8 +525,7 @@ static int rblk_map_data(struct rblk_queue *queue, struct request *rq,
 
 	/* Not blk_rq_map_sg(): its local would cost a stack canary. */
 	req->last_sg = NULL;
-	req->sgt.nents = __blk_rq_map_sg(rq->q, rq, req->sgt.sgl,
-					 &req->last_sg);
+	req->sgt.nents = rblk_rq_map_sg(rq, req->sgt.sgl, &req->last_sg);
 	count = ib_dma_map_sg(ibdev, req->sgt.sgl, req->sgt.nents,
 			      rq_dma_dir(rq));
 	if (unlikely(count <= 0)) {

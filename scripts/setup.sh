@@ -12,11 +12,24 @@
 # sources do not know is looked for in bookworm-backports, added in a list
 # file of its own (debian.sources is never edited).
 #
-# usage: scripts/setup.sh KVER BUILD_DIR      e.g. 6.1.0-57-amd64 build
+# A kernel built for a later Debian (SUITE given: trixie for +deb13, sid for
+# +deb14) needs its suite's gcc: its headers are installed in a chroot of
+# that suite (scripts/kchroot.sh, cached in BUILD_DIR/chroot/SUITE), which
+# also downloads its guest kernel; the host's apt sources stay as they are.
+# From 7.x Debian splits the kernel into linux-binary[-unsigned]-KVER
+# (vmlinuz under /usr/lib/modules/KVER), linux-modules-KVER and
+# linux-base-KVER (System.map, config): put back into the boot/ and
+# lib/modules/KVER layout of build/kernel/, which depmod -b reads.
+# build-only: the headers alone (a build canary; no guest).
+#
+# usage: scripts/setup.sh KVER BUILD_DIR [SUITE [build-only]]
+#        e.g. 6.1.0-57-amd64 build; 7.3.4+deb13-amd64 build trixie
 set -euo pipefail
 
-KVER=${1:?usage: setup.sh KVER BUILD_DIR}
+KVER=${1:?usage: setup.sh KVER BUILD_DIR [SUITE [build-only]]}
 BUILD=${2:-build}
+SUITE=${3:-}
+GUEST=${4:-guest}
 BUILD=${BUILD%/}
 [ -n "$BUILD" ] || { echo "setup: BUILD_DIR must not be /" >&2; exit 2; }
 KDIR_OUT=$BUILD/kernel
@@ -42,11 +55,18 @@ BASE_PKGS=(qemu-system-x86 busybox-static kmod cpio iproute2 libnl-genl-3-dev
 HDR_PKGS_FILE=$BUILD/.setup-$KVER.hdr-pkgs
 HDR_PKGS=("$HDR")
 [ ! -f "$HDR_PKGS_FILE" ] || read -r -a HDR_PKGS < "$HDR_PKGS_FILE"
+# A chroot kernel's headers are the chroot's: the host needs debootstrap.
+[ -z "$SUITE" ] || HDR_PKGS=(debootstrap)
 PKGS=("${BASE_PKGS[@]}" "${HDR_PKGS[@]}")
+CHROOT=$BUILD/chroot/$SUITE
 
 # The headers that the Makefile's KDIR finds.
 have_headers() {
-	[ -f "/usr/src/$HDR/Makefile" ] || [ -f "$HDR_OUT/usr/src/$HDR/Makefile" ]
+	[ -f "/usr/src/$HDR/Makefile" ] || [ -f "$HDR_OUT/usr/src/$HDR/Makefile" ] ||
+		{ [ -n "$SUITE" ] && [ -f "$CHROOT/usr/src/$HDR/Makefile" ]; }
+}
+have_guest() {
+	[ "$GUEST" = build-only ] || [ -f "$KDIR_OUT/boot/vmlinuz-$KVER" ]
 }
 
 # Names of PKGS not installed (one dpkg-query call: keeps the no-op fast).
@@ -61,7 +81,7 @@ missing_pkgs() {
 }
 
 # The stamp alone is not trusted: a build/ reused on a new machine would lie.
-if [ -f "$STAMP" ] && [ -f "$KDIR_OUT/boot/vmlinuz-$KVER" ] && have_headers &&
+if [ -f "$STAMP" ] && have_guest && have_headers &&
    [ -z "$(missing_pkgs)" ]; then
 	echo "setup: already done for $KVER ($STAMP)"
 	exit 0
@@ -78,6 +98,69 @@ apt_update() {
 	$SUDO apt-get update -qq
 	updated=1
 }
+
+# A later Debian's kernel: packages from its suite, through the chroot.
+suite_kernel() {
+	local tmp src p pkgs deb
+	# shellcheck disable=SC2086
+	missing=$(missing_pkgs)
+	if [ -n "$missing" ]; then
+		echo "setup: installing:$missing"
+		# shellcheck disable=SC2086
+		$SUDO apt-get install -y -qq --no-install-recommends $missing ||
+			{ apt_update; $SUDO apt-get install -y -qq --no-install-recommends $missing; }
+	fi
+	"$(dirname "$0")/kchroot.sh" setup "$SUITE" "$BUILD" "$HDR"
+	[ "$GUEST" != build-only ] || return 0
+	[ ! -f "$KDIR_OUT/boot/vmlinuz-$KVER" ] || return 0
+	if chroot "$CHROOT" apt-cache show "linux-binary-unsigned-$KVER" >/dev/null 2>&1; then
+		pkgs="linux-binary-unsigned-$KVER linux-modules-$KVER linux-base-$KVER"
+	else
+		pkgs="linux-image-$KVER-unsigned"
+	fi
+	for p in $pkgs; do
+		[ -n "$(find "$BUILD/dl" -maxdepth 1 -name "${p}_*.deb" 2>/dev/null)" ] ||
+			"$(dirname "$0")/kchroot.sh" download "$SUITE" "$BUILD" "$BUILD/dl" "$p"
+	done
+	tmp=$BUILD/kernel-$KVER.tmp
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	for p in $pkgs; do
+		deb=$(find "$BUILD/dl" -maxdepth 1 -name "${p}_*.deb" | head -n1)
+		[ -n "$deb" ] || { echo "setup: ERROR: download of $p failed" >&2; exit 1; }
+		echo "setup: extracting $deb"
+		dpkg -x "$deb" "$tmp"
+	done
+	# /usr/lib/modules (merged /usr, 7.x) or /lib/modules.
+	src=$tmp/usr/lib/modules/$KVER
+	[ -d "$src" ] || src=$tmp/lib/modules/$KVER
+	mkdir -p "$tmp/boot"
+	for p in vmlinuz vmlinuz.unsigned; do
+		[ ! -f "$src/$p" ] || mv "$src/$p" "$tmp/boot/vmlinuz-$KVER"
+	done
+	for p in System.map config; do
+		[ ! -f "$src/$p" ] || mv "$src/$p" "$tmp/boot/$p-$KVER"
+	done
+	[ -f "$tmp/boot/vmlinuz-$KVER" ] || { echo "setup: ERROR: no vmlinuz in $pkgs" >&2; exit 1; }
+	[ -d "$src/kernel" ] || { echo "setup: ERROR: no modules in $pkgs" >&2; exit 1; }
+	rm -rf "$KDIR_OUT"/boot/*-"$KVER" "$KDIR_OUT/lib/modules/$KVER"
+	mkdir -p "$KDIR_OUT/boot" "$KDIR_OUT/lib/modules"
+	mv "$tmp"/boot/*-"$KVER" "$KDIR_OUT/boot/"
+	mv "$src" "$KDIR_OUT/lib/modules/$KVER"
+	rm -rf "$tmp"
+	depmod -b "$KDIR_OUT" "$KVER"
+}
+if [ -n "$SUITE" ]; then
+	mkdir -p "$BUILD/dl"
+	suite_kernel
+	touch "$STAMP"
+	if [ "$GUEST" = build-only ]; then
+		echo "setup: done ($KVER: headers in the $SUITE chroot, no guest)"
+	else
+		echo "setup: done ($KVER: headers in the $SUITE chroot, guest kernel)"
+	fi
+	exit 0
+fi
 
 # Package lists missing or not knowing our pinned kernel ABI: refresh them.
 # (KVER only lives in bookworm-security; an old list may predate it.)
