@@ -16,6 +16,7 @@
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/build_bug.h>
+#include <linux/hdreg.h>
 #include <linux/nvme-auth.h>
 #include <linux/nvme.h>
 #include <linux/scatterlist.h>
@@ -115,5 +116,20 @@ int rblk_probe(void *a, void *b, void *c)
 int rblk_probe(void *a, void *b, void *c)
 {
 	return nvme_auth_gen_session_key(a, b, 32, c, 32, NVME_AUTH_HASH_SHA256);
+}
+#endif
+
+/* ->getgeo() takes the disk, not a block device (after 6.12; 7.3 has it). */
+#ifdef RBLK_PROBE_GETGEO_DISK
+static int rblk_probe_getgeo(struct gendisk *disk, struct hd_geometry *geo)
+{
+	return 0;
+}
+
+int rblk_probe(void *a, void *b, void *c)
+{
+	static_assert(__same_type(((struct block_device_operations *)NULL)->getgeo,
+				  &rblk_probe_getgeo));
+	return 0;
 }
 #endif

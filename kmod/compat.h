@@ -67,6 +67,8 @@
  * rblk_rq_map_sg()           __blk_rq_map_sg(q, rq, ..) __blk_rq_map_sg(rq, ..) (6.15)
  * rblk_rq_map_kern()         blk_rq_map_kern(q, rq, ..) blk_rq_map_kern(rq, ..) (6.16)
  * RBLK_END_IO_ARGS()         (rq, status)               (rq, status, iob) (7.0)
+ * RBLK_GETGEO_ARGS(),       (bdev, geo)                (disk, geo) (7.x)
+ *   rblk_getgeo_disk()       of ->getgeo()
  * rblk_numa_node_t           unsigned int               int: ->init_request()'s
  *                                                       node (7.2)
  * rblk_auth_parse_key()      nvme_auth_generate_key()   nvme_auth_parse_key() (7.1)
@@ -815,6 +817,17 @@ static inline int rblk_rq_map_kern(struct request *rq, void *buf,
 	struct request *rq, blk_status_t status, const struct io_comp_batch *iob
 #else
 #define RBLK_END_IO_ARGS(rq, status) struct request *rq, blk_status_t status
+#endif
+
+/* ->getgeo(): the disk on newer kernels (7.3), a block device on 6.1/6.12. */
+#ifdef RBLK_HAVE_GETGEO_DISK
+#define RBLK_GETGEO_ARGS(arg, geo) \
+	struct gendisk *arg, struct hd_geometry *geo
+#define rblk_getgeo_disk(arg)	(arg)
+#else
+#define RBLK_GETGEO_ARGS(arg, geo) \
+	struct block_device *arg, struct hd_geometry *geo
+#define rblk_getgeo_disk(arg)	((arg)->bd_disk)
 #endif
 
 /* ->init_request()'s NUMA node: an int since 7.2 (NUMA_NO_NODE is -1). */

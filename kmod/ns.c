@@ -79,11 +79,11 @@ static void rblk_ns_free_disk(struct gendisk *disk)
  * A made-up geometry, nvme's: partitioning tools and multipath-tools ask
  * (HDIO_GETGEO) and log an error when refused.
  */
-static int rblk_getgeo(struct block_device *bdev, struct hd_geometry *geo)
+static int rblk_getgeo(RBLK_GETGEO_ARGS(arg, geo))
 {
 	geo->heads = 1 << 6;
 	geo->sectors = 1 << 5;
-	geo->cylinders = get_capacity(bdev->bd_disk) >> 11;
+	geo->cylinders = get_capacity(rblk_getgeo_disk(arg)) >> 11;
 	return 0;
 }
 

@@ -62,7 +62,9 @@ setup)
 		touch "$ROOT/.rblk-chroot"
 	fi
 	# Installed already: no apt run (keeps a repeated setup fast).
-	missing=$(in_root dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' sparse "$@" 2>/dev/null |
+	# (dpkg-query fails for a package it does not know: not an error.)
+	missing=$({ in_root dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' sparse "$@" 2>/dev/null ||
+		    true; } |
 		  awk '$1 == "ii" { print $2 }' | sort | comm -13 - <(printf '%s\n' sparse "$@" | sort))
 	if [ -n "$missing" ]; then
 		echo "kchroot: installing in $SUITE:" $missing
