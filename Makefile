@@ -15,6 +15,8 @@
 #                         and of the harness's kernel log filter
 #   make check-debug      the selftests on a debug kernel built from source
 #                         (KASAN, lockdep, kmemleak, fault injection)
+#   make check-all        make check with every kernel of KABIS (7.3 too),
+#                         the full suite on each
 #   make canary           build and lint for Debian unstable's newest kernel
 #                         (CANARY_KABIS below), in a chroot; never booted
 #   make modules KABI=... against another supported kernel (KABIS below);
@@ -90,7 +92,7 @@ VM_TIMEOUT ?= 2400
 VM_RUN = KVER=$(KVER) BUILD=$(GUEST_BUILD) RBLK_VM_KERNEL=$(BUILD)kernel/boot/vmlinuz-$(KVER) \
 	scripts/vm-run.sh --timeout $(VM_TIMEOUT)
 
-.PHONY: all setup modules modules_clean tools initramfs check demo bench bench-insn insn-annotate lint clean \
+.PHONY: all setup modules modules_clean tools initramfs check check-all demo bench bench-insn insn-annotate lint clean \
 	debug-kernel debug-modules debug-initramfs check-debug check-debug-siw \
 	install install-module install-module-kver install-tools uninstall uninstall-kver \
 	install-dkms uninstall-dkms host-check guest-check guest-dir canary
@@ -244,6 +246,10 @@ endef
 check:
 	$(setup_check_kabis)
 	@CHECK_KABIS="$(CHECK_KABIS)" BUILD=$(BUILD) scripts/check.sh "$(TESTS)"
+
+# Every supported kernel booted, the full suite on each (issue 45).
+check-all:
+	@$(MAKE) --no-print-directory check DEFAULT_CHECK_KABIS="$(KABIS)"
 
 # The build canary: each kernel of CANARY_KABIS (Debian testing's and
 # unstable's newest), set up in its suite's chroot, then make lint: W=1,
