@@ -159,13 +159,13 @@ static const struct opt_desc opt_descs[NR_OPTS] = {
 	 * allowed with it: a letter means what the command's option is.
 	 */
 	[OPT_RANKING]	= { 'r', "ranking", "ORDER",
-			    "show-topology: by namespace or by controller",
+			    "order: each namespace's paths, or each controller's namespaces",
 			    "namespace", NAMES(ranking_names) },
 	[OPT_RECORD]	= { 0, "record", "FILE",
 			    "connect-all: add what it connects to FILE; disconnect-all: only those, then remove FILE" },
 	/* nvme-cli's list -v: the subsystem, controller, namespace tree. */
 	[OPT_VERBOSE]	= { 'v', "verbose", NULL,
-			    "detail: subsystems, controllers and namespaces" },
+			    "detail: list the subsystem, controller, namespace tree; list-subsys, show-topology each subsystem's identity" },
 	[OPT_HELP]	= { 'h', "help", NULL,
 			    "show this help (wins over everything else)" },
 };
