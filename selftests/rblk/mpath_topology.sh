@@ -15,7 +15,11 @@
 #  - netlink events: ana-changed for the path that changed, and
 #    iopolicy-changed for set-iopolicy and for sysfs's iopolicy;
 #  - nothing of it reads sysfs: the commands work with
-#    /sys/class/rblk-subsystem hidden.
+#    /sys/class/rblk-subsystem hidden;
+#  - dumps while paths and subsystems come and go (a reader looping over
+#    show-topology and list-subsys while the second path is disconnected
+#    and connected again, and the first path's subsystem removed with the
+#    last controller): every answer is well-formed, no splat.
 # rblk-timeout: 300
 # rblk-lockdep: port-disable
 # shellcheck source=../lib.sh
@@ -28,7 +32,9 @@ A1="traddr=$RBLK_TRADDR,trsvcid=$RBLK_TRSVCID"
 A2="traddr=$RBLK_TRADDR,trsvcid=$SVC2"
 
 mon=
+rd=
 cleanup() {
+	[ -n "$rd" ] && kill "$rd" 2>/dev/null && wait "$rd"
 	[ -n "$mon" ] && kill "$mon" 2>/dev/null && wait "$mon"
 	umount /sys/class/rblk-subsystem 2>/dev/null
 	nvmet_ana_set "$P1" optimized 2>/dev/null
@@ -141,6 +147,35 @@ log "monitor: ana-changed for $pa and $pb, iopolicy-changed (netlink, sysfs)"
 out=$(nvmecfg list-subsys "$A" 2>&1) && fail "list-subsys $A (a controller) accepted: $out"
 out=$(nvmecfg list-subsys rblk9999 2>&1) && fail "list-subsys rblk9999 accepted: $out"
 out=$(nvmecfg show-topology -r frob 2>&1) && fail "show-topology -r frob accepted: $out"
+
+# Dumps across the objects' lifetimes: a reader while paths come and go.
+# reader: show-topology and list-subsys until killed; an answer that is
+# not JSON, or a failure other than the device's going, ends it with 1.
+reader() {
+	while :; do
+		nvmecfg show-topology -o json | jq -e 'type == "array"' > /dev/null || exit 1
+		nvmecfg list-subsys -o json | jq -e 'type == "array"' > /dev/null || exit 1
+		nvmecfg show-topology -r ctrl > /dev/null || exit 1
+	done
+}
+reader &
+rd=$!
+gone_b() { ! rblk_path_of "$h" "$B" > /dev/null; }
+for i in 1 2 3 4; do
+	must nvmecfg disconnect "$B"
+	wait_until 10 gone_b || fail "round $i: $B is still a path of $h"
+	B=$(rblk_connect_port_ctrl "$SVC2") || exit "$KSFT_FAIL"
+done
+# The subsystem itself goes with its last controller, and comes back.
+must nvmecfg disconnect-all
+A=$(rblk_connect_port_ctrl "$RBLK_TRSVCID") || exit "$KSFT_FAIL"
+B=$(rblk_connect_port_ctrl "$SVC2") || exit "$KSFT_FAIL"
+running "$rd" || fail "the reader failed while paths came and went"
+kill "$rd"; wait "$rd"; rd=
+[ "$(nvmecfg show-topology -o json | jq --arg n "$RBLK_NQN" \
+	'[.[].Subsystems[] | select(.NQN == $n) | .Namespaces[].Paths[]] | length')" -ge 2 ] ||
+	fail "show-topology after the churn: $(nvmecfg show-topology)"
+log "dumps while paths and the subsystem came and went: well-formed"
 
 # nvme-rdma, the same target states: its keys, its words.
 keys() { grep -o '"[A-Za-z]*" *:' | tr -d ' :"' | sort -u; }

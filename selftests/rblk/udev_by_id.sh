@@ -117,7 +117,9 @@ for l in "$BYID"/*; do
 	case ${t##*/} in rblk*c*) fail "$l points at the hidden path ${t##*/}" ;; esac
 	[ -b "$t" ] || fail "$l points at $t, no block device"
 done
-ls /dev/rblk*c* > /dev/null 2>&1 && fail "hidden path disks have nodes: $(ls /dev/rblk*c*)"
+for n in /dev/rblk[0-9]*c[0-9]*; do
+	[ -e "$n" ] && fail "a hidden path disk has a node: $n"
+done
 must nvmecfg disconnect "$ctrl2"
 ctrl2=
 settle
