@@ -1291,6 +1291,9 @@ static int rblk_nl_set(struct sk_buff *skb, struct genl_info *info)
 
 /* --- subsystems and heads --- */
 
+/* Measure-and-fill rounds of a doit whose object grows meanwhile. */
+#define RBLK_NL_OBJ_TRIES	3
+
 /* What rblk_nl_put_path_nest() adds for a path on @ctrl, at most. */
 static size_t rblk_nl_path_size(struct rblk_ctrl *ctrl)
 {
@@ -1377,7 +1380,10 @@ static int rblk_nl_subsys_put_host(struct rblk_ctrl *ctrl, void *arg)
 	return 1;
 }
 
-/* Room for rblk_nl_fill_subsys()'s message; paths that come meanwhile may not fit. */
+/*
+ * Room for rblk_nl_fill_subsys()'s message; a path that comes meanwhile
+ * may not fit: the doit measures again (RBLK_NL_OBJ_TRIES).
+ */
 static size_t rblk_nl_subsys_msg_size(struct rblk_subsys *subsys)
 {
 	size_t size = nla_total_size(RBLK_DISK_NAME_LEN) +	/* name */
@@ -1437,7 +1443,7 @@ static int rblk_nl_get_subsys_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *name_attr = info->attrs[RBLK_ATTR_SUBSYS_NAME];
 	struct rblk_subsys *subsys;
 	struct sk_buff *reply;
-	int ret;
+	int tries, ret;
 
 	if (!name_attr) {
 		NL_SET_ERR_ATTR_MISS(info->extack, NULL, RBLK_ATTR_SUBSYS_NAME);
@@ -1450,19 +1456,21 @@ static int rblk_nl_get_subsys_doit(struct sk_buff *skb, struct genl_info *info)
 				    "no subsystem has this name");
 		return -ENODEV;
 	}
-	reply = genlmsg_new(rblk_nl_subsys_msg_size(subsys), GFP_KERNEL);
-	if (!reply) {
-		ret = -ENOMEM;
-		goto out_put;
-	}
-	ret = rblk_nl_fill_subsys(reply, subsys, info->snd_portid,
-				  info->snd_seq, 0);
-	if (ret) {
+	for (tries = 0; tries < RBLK_NL_OBJ_TRIES; tries++) {
+		reply = genlmsg_new(rblk_nl_subsys_msg_size(subsys),
+				    GFP_KERNEL);
+		if (!reply) {
+			ret = -ENOMEM;
+			break;
+		}
+		ret = rblk_nl_fill_subsys(reply, subsys, info->snd_portid,
+					  info->snd_seq, 0);
+		if (!ret) {
+			ret = genlmsg_reply(reply, info);
+			break;
+		}
 		nlmsg_free(reply);
-		goto out_put;
 	}
-	ret = genlmsg_reply(reply, info);
-out_put:
 	rblk_subsys_put(subsys);
 	return ret;
 }
@@ -1544,7 +1552,7 @@ static int rblk_nl_get_head_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *reply;
 	struct rblk_ns *ns;
-	int ret;
+	int tries, ret;
 
 	if (!info->attrs[RBLK_ATTR_INDEX] && !info->attrs[RBLK_ATTR_DISK_NAME]) {
 		NL_SET_ERR_ATTR_MISS(info->extack, NULL, RBLK_ATTR_INDEX);
@@ -1561,18 +1569,21 @@ static int rblk_nl_get_head_doit(struct sk_buff *skb, struct genl_info *info)
 		ret = -EINVAL;
 		goto out_put;
 	}
-	reply = genlmsg_new(rblk_nl_head_msg_size(ns->head), GFP_KERNEL);
-	if (!reply) {
-		ret = -ENOMEM;
-		goto out_put;
-	}
-	ret = rblk_nl_fill_head(reply, ns->head, info->snd_portid,
-				info->snd_seq, 0);
-	if (ret) {
+	for (tries = 0; tries < RBLK_NL_OBJ_TRIES; tries++) {
+		reply = genlmsg_new(rblk_nl_head_msg_size(ns->head),
+				    GFP_KERNEL);
+		if (!reply) {
+			ret = -ENOMEM;
+			break;
+		}
+		ret = rblk_nl_fill_head(reply, ns->head, info->snd_portid,
+					info->snd_seq, 0);
+		if (!ret) {
+			ret = genlmsg_reply(reply, info);
+			break;
+		}
 		nlmsg_free(reply);
-		goto out_put;
 	}
-	ret = genlmsg_reply(reply, info);
 out_put:
 	rblk_ns_put(ns);
 	return ret;
