@@ -588,18 +588,22 @@ static void list_normal_dhchap(void)
 	CHECK(!strstr(buf, "DH-HMAC-CHAP"));
 }
 
-/* nvme-cli 2.x's list-subsys, iopolicy only where sysfs has the file. */
+/*
+ * nvme-cli 2.x's list-subsys: iopolicy only with multipath; the ANA state
+ * (JSON ANAState) of each path only with a device, its head's.
+ */
 static void subsys_output(void)
 {
+	struct subsys_filter flt = { 0 };
 	struct subsys_info s[2];
-	struct path_info p[3];
+	struct path_info p[3], hp[2];
 	struct subsys_list list;
-	const char *at;
+	struct head_info h;
 	FILE *f;
 
-	fix_subsys(s, p, &list);
+	fix_subsys(s, p, &h, hp, &list);
 	f = capture();
-	print_subsys(f, OUT_NORMAL, &list);
+	print_subsys(f, OUT_NORMAL, &list, NULL);
 	fclose(f);
 	CHECK_STR(buf,
 		  "rblk-subsys0 - NQN=" FIX_NQN "\n"
@@ -615,29 +619,173 @@ static void subsys_output(void)
 		  " +- rblk-ctrl1 rdma traddr=10.99.0.1,trsvcid=4421 live\n");
 
 	f = capture();
-	print_subsys(f, OUT_JSON, &list);
+	print_subsys(f, OUT_JSON, &list, NULL);
 	fclose(f);
+	CHECK_PREFIX(buf, "[\n  {\n    \"HostNQN\": \"" FIX_HOSTNQN "\",\n"
+			  "    \"HostID\": \"deadbeef-0001-0203-0405-060708090a0b\",\n"
+			  "    \"Subsystems\": [\n");
 	CHECK_CONTAINS(buf, "        \"Name\": \"rblk-subsys0\",\n"
 			    "        \"NQN\": \"" FIX_NQN "\",\n"
-			    "        \"IOPolicy\": \"round-robin\",\n"
-			    "        \"Paths\": [\n");
+			    "        \"Paths\": [\n"
+			    "          {\n"
+			    "            \"Name\": \"rblk-ctrl0\",\n"
+			    "            \"Transport\": \"rdma\",\n"
+			    "            \"Address\": \"traddr=10.99.0.1,trsvcid=4420\",\n"
+			    "            \"State\": \"live\"\n"
+			    "          },\n");
 	CHECK_CONTAINS(buf, "        \"Name\": \"rblk-subsys1\",\n"
 			    "        \"NQN\": \"nqn.2026-12.io.rblk:other\",\n"
 			    "        \"Paths\": [\n");
-	/* Once: rblk-subsys1 has none. */
-	at = strstr(buf, "IOPolicy");
-	CHECK(at && !strstr(at + 1, "IOPolicy"));
+	/* As nvme-cli's: no policy nor ANA state without -v, a device. */
+	CHECK(!strstr(buf, "IOPolicy") && !strstr(buf, "ANAState"));
 
-	/* Multipath off: no iopolicy anywhere. */
-	s[0].iopolicy[0] = '\0';
+	/* -v: the subsystem's identity, nvme-cli's keys and words. */
+	flt.verbose = true;
 	f = capture();
-	print_subsys(f, OUT_NORMAL, &list);
-	print_subsys(f, OUT_JSON, &list);
+	print_subsys(f, OUT_NORMAL, &list, &flt);
+	print_subsys(f, OUT_JSON, &list, &flt);
 	fclose(f);
-	CHECK(!strstr(buf, "iopolicy") && !strstr(buf, "IOPolicy"));
-	CHECK_PREFIX(buf, "rblk-subsys0 - NQN=" FIX_NQN "\n"
+	CHECK_CONTAINS(buf, "               iopolicy=round-robin\n"
+			    "               model=Linux\n"
+			    "               serial=abc123\n"
+			    "               firmware=6.1.0\n"
+			    "               type=nvm\n"
+			    "\\\n");
+	CHECK_CONTAINS(buf, "        \"Name\": \"rblk-subsys0\",\n"
+			    "        \"NQN\": \"" FIX_NQN "\",\n"
+			    "        \"Model\": \"Linux\",\n"
+			    "        \"Serial\": \"abc123\",\n"
+			    "        \"Firmware\": \"6.1.0\",\n"
+			    "        \"IOPolicy\": \"round-robin\",\n"
+			    "        \"Type\": \"nvm\",\n"
+			    "        \"Paths\": [\n");
+
+	/* A device: its subsystem only, its head's paths and ANA states. */
+	memset(&flt, 0, sizeof(flt));
+	flt.subsys = &s[0];
+	flt.head = &h;
+	f = capture();
+	print_subsys(f, OUT_NORMAL, &list, &flt);
+	fclose(f);
+	CHECK_STR(buf,
+		  "rblk-subsys0 - NQN=" FIX_NQN "\n"
+		  "               hostnqn=" FIX_HOSTNQN "\n"
+		  "               iopolicy=round-robin\n"
+		  "\\\n"
+		  " +- rblk-ctrl0 rdma traddr=10.99.0.1,trsvcid=4420 live inaccessible\n"
+		  " +- rblk-ctrl2 rdma traddr=10.99.0.2,trsvcid=4420 connecting non-optimized\n");
+	f = capture();
+	print_subsys(f, OUT_JSON, &list, &flt);
+	fclose(f);
+	CHECK_CONTAINS(buf, "            \"State\": \"live\",\n"
+			    "            \"ANAState\": \"inaccessible\"\n");
+	CHECK_CONTAINS(buf, "            \"State\": \"connecting\",\n"
+			    "            \"ANAState\": \"non-optimized\"\n");
+	CHECK(!strstr(buf, "rblk-subsys1"));
+	/* Before its first ANA log a path's state is "-". */
+	hp[1].has_ana_state = false;
+	f = capture();
+	print_subsys(f, OUT_NORMAL, &list, &flt);
+	fclose(f);
+	CHECK_CONTAINS(buf, " connecting -\n");
+
+	/* Without multipath: a namespace's controller, no ANA state. */
+	memset(&flt, 0, sizeof(flt));
+	flt.subsys = &s[1];
+	flt.ctrl = "rblk-ctrl1";
+	s[0].has_iopolicy = false;
+	f = capture();
+	print_subsys(f, OUT_NORMAL, &list, &flt);
+	print_subsys(f, OUT_JSON, &list, &flt);
+	fclose(f);
+	CHECK(!strstr(buf, "iopolicy") && !strstr(buf, "IOPolicy") &&
+	      !strstr(buf, "ANAState") && !strstr(buf, "rblk-subsys0"));
+	CHECK_PREFIX(buf, "rblk-subsys1 - NQN=nqn.2026-12.io.rblk:other\n"
 			  "               hostnqn=" FIX_HOSTNQN "\n"
-			  "\\\n +- rblk-ctrl0 ");
+			  "\\\n +- rblk-ctrl1 rdma traddr=10.99.0.1,trsvcid=4421 live\n[");
+}
+
+/* nvme-cli 2.x's show-topology: namespaces, their paths, ANA states. */
+static void topology_output(void)
+{
+	struct subsys_filter flt = { 0 };
+	struct subsys_info s[2];
+	struct path_info p[3], hp[2];
+	struct subsys_list list;
+	struct head_info h;
+	struct ctrl_info c[2];
+	struct ns_info ns[3];
+	FILE *f;
+
+	fix_subsys(s, p, &h, hp, &list);
+	fix_ctrls(c, ns);
+	/* rblk-subsys1 without multipath: its controller's namespaces. */
+	strcpy(c[0].name, "rblk-ctrl1");
+	flt.ctrls = c;
+	flt.nr_ctrls = 2;
+	f = capture();
+	print_topology(f, OUT_NORMAL, &list, &flt);
+	fclose(f);
+	CHECK_STR(buf,
+		  "rblk-subsys0 - NQN=" FIX_NQN "\n"
+		  "               hostnqn=" FIX_HOSTNQN "\n"
+		  "               iopolicy=round-robin\n"
+		  "\\\n"
+		  " +- ns 1\n"
+		  " \\\n"
+		  "  +- rblk-ctrl0 rdma traddr=10.99.0.1,trsvcid=4420 live inaccessible\n"
+		  "  +- rblk-ctrl2 rdma traddr=10.99.0.2,trsvcid=4420 connecting non-optimized\n"
+		  "\n"
+		  "rblk-subsys1 - NQN=nqn.2026-12.io.rblk:other\n"
+		  "               hostnqn=" FIX_HOSTNQN "\n"
+		  "\\\n"
+		  " +- ns 1\n"
+		  " \\\n"
+		  "  +- rblk-ctrl1 rdma traddr=10.99.0.1,trsvcid=4421 live\n"
+		  " +- ns 2\n"
+		  " \\\n"
+		  "  +- rblk-ctrl1 rdma traddr=10.99.0.1,trsvcid=4421 live\n");
+
+	flt.by_ctrl = true;
+	f = capture();
+	print_topology(f, OUT_NORMAL, &list, &flt);
+	fclose(f);
+	CHECK_CONTAINS(buf, "\\\n"
+			    " +- rblk-ctrl0 rdma traddr=10.99.0.1,trsvcid=4420\n"
+			    " \\\n"
+			    "  +- ns 1 live inaccessible\n"
+			    " +- rblk-ctrl2 rdma traddr=10.99.0.2,trsvcid=4420\n"
+			    " \\\n"
+			    "  +- ns 1 connecting non-optimized\n");
+	CHECK_CONTAINS(buf, " +- rblk-ctrl1 rdma traddr=10.99.0.1,trsvcid=4421\n"
+			    " \\\n"
+			    "  +- ns 1 live\n"
+			    "  +- ns 2 live\n");
+
+	flt.by_ctrl = false;
+	f = capture();
+	print_topology(f, OUT_JSON, &list, &flt);
+	fclose(f);
+	CHECK_CONTAINS(buf, "        \"Name\": \"rblk-subsys0\",\n"
+			    "        \"NQN\": \"" FIX_NQN "\",\n"
+			    "        \"Namespaces\": [\n"
+			    "          {\n"
+			    "            \"NSID\": 1,\n"
+			    "            \"Name\": \"rblk3\",\n"
+			    "            \"Paths\": [\n"
+			    "              {\n"
+			    "                \"Name\": \"rblk-ctrl0\",\n"
+			    "                \"Transport\": \"rdma\",\n"
+			    "                \"Address\": \"traddr=10.99.0.1,trsvcid=4420\",\n"
+			    "                \"State\": \"live\",\n"
+			    "                \"ANAState\": \"inaccessible\"\n"
+			    "              },\n");
+	/* Without multipath, nvme-cli's "Controller" of each namespace. */
+	CHECK_CONTAINS(buf, "            \"NSID\": 2,\n"
+			    "            \"Name\": \"rblk1\",\n"
+			    "            \"Controller\": [\n"
+			    "              {\n"
+			    "                \"Name\": \"rblk-ctrl1\",\n");
 }
 
 static void show_normal(void)
@@ -1240,6 +1388,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(show_dhchap),
 	KTAP_CASE(list_normal_dhchap),
 	KTAP_CASE(subsys_output),
+	KTAP_CASE(topology_output),
 	KTAP_CASE(show_normal),
 	KTAP_CASE(show_json),
 	KTAP_CASE(stats_output),
