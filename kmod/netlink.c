@@ -1305,12 +1305,16 @@ static size_t rblk_nl_path_size(struct rblk_ctrl *ctrl)
 	       2 * nla_total_size(RBLK_DISK_NAME_LEN) +	/* ctrl, path disk */
 	       nla_total_size(strlen(o->traddr) + 1) +
 	       nla_total_size(strlen(o->trsvcid) + 1) +
-	       nla_total_size(strlen(o->host_traddr) + 1);
+	       nla_total_size(strlen(o->host_traddr) + 1) +
+	       nla_total_size(strlen(o->hostnqn) + 1) +
+	       nla_total_size(sizeof(o->hostid));
 }
 
 /*
- * One RBLK_ATTR_PATH nest: the path's controller and, for a head's path
- * @ns (else NULL), its hidden disk, ANA group and state (racy reads).
+ * One RBLK_ATTR_PATH nest: the path's controller with the host NQN and
+ * host ID it connected with (a subsystem's controllers may have several,
+ * as nvme's) and, for a head's path @ns (else NULL), its hidden disk, ANA
+ * group and state (racy reads).
  */
 static int rblk_nl_put_path_nest(struct sk_buff *skb, struct rblk_ctrl *ctrl,
 				 const struct rblk_ns *ns)
@@ -1328,7 +1332,9 @@ static int rblk_nl_put_path_nest(struct sk_buff *skb, struct rblk_ctrl *ctrl,
 	    nla_put_string(skb, RBLK_PATH_ATTR_TRADDR, o->traddr) ||
 	    nla_put_string(skb, RBLK_PATH_ATTR_TRSVCID, o->trsvcid) ||
 	    (o->host_traddr[0] &&
-	     nla_put_string(skb, RBLK_PATH_ATTR_HOST_TRADDR, o->host_traddr)))
+	     nla_put_string(skb, RBLK_PATH_ATTR_HOST_TRADDR, o->host_traddr)) ||
+	    nla_put_string(skb, RBLK_PATH_ATTR_HOSTNQN, o->hostnqn) ||
+	    nla_put(skb, RBLK_PATH_ATTR_HOSTID, sizeof(o->hostid), &o->hostid))
 		goto cancel;
 	if (ns) {
 		ana = READ_ONCE(ns->ana_state);
@@ -1366,29 +1372,13 @@ static int rblk_nl_subsys_put_ctrl(struct rblk_ctrl *ctrl, void *arg)
 }
 
 /*
- * The host identity of a subsystem: its first controller's (they all
- * connected with the same host NQN).  1: put, stop the walk.
- */
-static int rblk_nl_subsys_put_host(struct rblk_ctrl *ctrl, void *arg)
-{
-	const struct rblk_ctrl_opts *o = &ctrl->opts;
-	struct sk_buff *skb = arg;
-
-	if (nla_put_string(skb, RBLK_ATTR_HOSTNQN, o->hostnqn) ||
-	    nla_put(skb, RBLK_ATTR_HOSTID, sizeof(o->hostid), &o->hostid))
-		return -EMSGSIZE;
-	return 1;
-}
-
-/*
  * Room for rblk_nl_fill_subsys()'s message; a path that comes meanwhile
  * may not fit: the doit measures again (RBLK_NL_OBJ_TRIES).
  */
 static size_t rblk_nl_subsys_msg_size(struct rblk_subsys *subsys)
 {
 	size_t size = nla_total_size(RBLK_DISK_NAME_LEN) +	/* name */
-		      2 * nla_total_size(NVMF_NQN_SIZE + 1) +	/* NQNs */
-		      nla_total_size(sizeof(uuid_t)) +		/* hostid */
+		      nla_total_size(NVMF_NQN_SIZE + 1) +	/* NQN */
 		      nla_total_size(RBLK_MODEL_SIZE) +
 		      nla_total_size(RBLK_SERIAL_SIZE) +
 		      nla_total_size(RBLK_FIRMWARE_SIZE) +
@@ -1408,7 +1398,6 @@ static int rblk_nl_fill_subsys(struct sk_buff *skb, struct rblk_subsys *subsys,
 {
 	char firmware[RBLK_FIRMWARE_SIZE];
 	void *hdr;
-	int ret;
 
 	hdr = genlmsg_put(skb, portid, seq, &rblk_genl_family, flags,
 			  RBLK_CMD_GET_SUBSYS);
@@ -1425,9 +1414,7 @@ static int rblk_nl_fill_subsys(struct sk_buff *skb, struct rblk_subsys *subsys,
 	    (rblk_multipath &&
 	     nla_put_u8(skb, RBLK_ATTR_IOPOLICY, READ_ONCE(subsys->iopolicy))))
 		goto cancel;
-	ret = rblk_subsys_walk_ctrls(subsys, skb, rblk_nl_subsys_put_host);
-	if (ret < 0)
-		goto cancel;
+	/* No host NQN of its own: each path carries its controller's. */
 	if (rblk_subsys_walk_ctrls(subsys, skb, rblk_nl_subsys_put_ctrl))
 		goto cancel;
 	genlmsg_end(skb, hdr);

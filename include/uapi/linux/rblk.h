@@ -12,7 +12,8 @@
  * for its controller where a command acts on controllers.
  *
  * With multipath, two more objects: a subsystem ("rblk-subsysK", the
- * controllers one host NQN has to one NVM subsystem: its paths), named by
+ * controllers to one NVM subsystem, whatever host NQN each connected
+ * with: its paths), named by
  * %RBLK_ATTR_SUBSYS_NAME, and a namespace head ("rblkN", the block device
  * users open, across the paths), named by %RBLK_ATTR_INDEX or
  * %RBLK_ATTR_DISK_NAME; %RBLK_CMD_GET_SUBSYS and %RBLK_CMD_GET_HEAD
@@ -148,11 +149,12 @@
  * @RBLK_CMD_GET_SUBSYS: describe the subsystem %RBLK_ATTR_SUBSYS_NAME
  *	(doit) or every subsystem (dumpit, by instance K): one message per
  *	subsystem with %RBLK_ATTR_SUBSYS_NAME, %RBLK_ATTR_SUBSYSNQN,
- *	%RBLK_ATTR_HOSTNQN, %RBLK_ATTR_HOSTID (of its first controller),
  *	%RBLK_ATTR_MODEL, %RBLK_ATTR_SERIAL, %RBLK_ATTR_FIRMWARE,
  *	%RBLK_ATTR_IOPOLICY (with multipath only) and one %RBLK_ATTR_PATH
  *	nest per controller bound to it (those being deleted too, with
- *	their state), without the namespace attributes.  -ENODEV: no such
+ *	their state), without the namespace attributes.  A subsystem has
+ *	no host NQN of its own: each path carries its controller's
+ *	(%RBLK_PATH_ATTR_HOSTNQN, %RBLK_PATH_ATTR_HOSTID).  -ENODEV: no such
  *	subsystem (the last controller's teardown removes it).
  * @RBLK_CMD_GET_HEAD: with multipath, describe the namespace head named
  *	by %RBLK_ATTR_INDEX or %RBLK_ATTR_DISK_NAME (doit; -EINVAL for a
@@ -410,6 +412,12 @@ enum rblk_ns_attr {
  * @RBLK_PATH_ATTR_ANA_STATE: u8, of a head's path: its ANA state, as
  *	%RBLK_NS_ATTR_ANA_STATE (names in %RBLK_ANA_STATE_NAMES); absent
  *	while an ANA log is to say
+ * @RBLK_PATH_ATTR_HOSTNQN: string, the host NQN the path's controller
+ *	connected with: the paths of one subsystem (and of one head) may
+ *	have different ones, as nvme's (a subsystem is keyed by its NQN
+ *	alone)
+ * @RBLK_PATH_ATTR_HOSTID: binary, %RBLK_HOSTID_LEN bytes: the host
+ *	identifier the path's controller connected with
  * @__RBLK_PATH_ATTR_MAX: number of attributes
  */
 enum rblk_path_attr {
@@ -423,6 +431,8 @@ enum rblk_path_attr {
 	RBLK_PATH_ATTR_DISK_NAME,
 	RBLK_PATH_ATTR_ANA_GRPID,
 	RBLK_PATH_ATTR_ANA_STATE,
+	RBLK_PATH_ATTR_HOSTNQN,
+	RBLK_PATH_ATTR_HOSTID,
 	__RBLK_PATH_ATTR_MAX,
 };
 /* Highest valid value of the enum above. */
