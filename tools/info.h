@@ -44,6 +44,10 @@ struct path_info {
 	char traddr[RBLK_TRADDR_MAX_LEN + 1];
 	char trsvcid[RBLK_TRSVCID_MAX_LEN + 1];
 	char host_traddr[RBLK_TRADDR_MAX_LEN + 1];	/* "" if not set */
+	/* The host identity its controller connected with. */
+	char hostnqn[RBLK_NQN_MAX_LEN + 1];
+	bool has_hostid;
+	unsigned char hostid[RBLK_HOSTID_LEN];
 	/* A head's path only: its hidden disk rblkNcM, ANA group, state. */
 	char disk[RBLK_DISK_NAME_LEN];
 	uint32_t ana_grpid;
@@ -63,12 +67,18 @@ struct head_info {
 	size_t paths_cap;
 };
 
-/* A subsystem rblk-subsysK (RBLK_CMD_GET_SUBSYS), with its controllers. */
+/*
+ * A subsystem rblk-subsysK (RBLK_CMD_GET_SUBSYS) as one host NQN reaches
+ * it, with the controllers (paths) of that host NQN: the kernel's
+ * subsystem is one whatever host NQN its controllers connected with, and
+ * one connected with two is listed once for each, as nvme-cli lists it
+ * under each host (subsys_sort() splits it).
+ */
 struct subsys_info {
 	char name[RBLK_DISK_NAME_LEN];
 	char nqn[RBLK_NQN_MAX_LEN + 1];
-	char hostnqn[RBLK_NQN_MAX_LEN + 1];
-	bool has_hostid;			/* of its first controller */
+	char hostnqn[RBLK_NQN_MAX_LEN + 1];	/* "" if it has no path */
+	bool has_hostid;			/* of its first path */
 	unsigned char hostid[RBLK_HOSTID_LEN];
 	char model[64];
 	char serial[32];

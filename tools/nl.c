@@ -77,6 +77,8 @@ static struct nla_policy rnl_path_policy[RBLK_PATH_ATTR_MAX + 1] = {
 	[RBLK_PATH_ATTR_DISK_NAME]	= { .type = NLA_STRING },
 	[RBLK_PATH_ATTR_ANA_GRPID]	= { .type = NLA_U32 },
 	[RBLK_PATH_ATTR_ANA_STATE]	= { .type = NLA_U8 },
+	[RBLK_PATH_ATTR_HOSTNQN]	= { .type = NLA_STRING },
+	[RBLK_PATH_ATTR_HOSTID]		= { .minlen = RBLK_HOSTID_LEN },
 };
 
 static struct nla_policy rnl_ns_policy[RBLK_NS_ATTR_MAX + 1] = {
@@ -835,6 +837,9 @@ static int decode_paths(struct nlmsghdr *nlh, struct path_info **v,
 		GET_STR(tb, RBLK_PATH_ATTR_TRADDR, p->traddr);
 		GET_STR(tb, RBLK_PATH_ATTR_TRSVCID, p->trsvcid);
 		GET_STR(tb, RBLK_PATH_ATTR_HOST_TRADDR, p->host_traddr);
+		GET_STR(tb, RBLK_PATH_ATTR_HOSTNQN, p->hostnqn);
+		p->has_hostid = get_bin(tb[RBLK_PATH_ATTR_HOSTID], p->hostid,
+					sizeof(p->hostid));
 		GET_STR(tb, RBLK_PATH_ATTR_DISK_NAME, p->disk);
 		GET_NUM(tb, RBLK_PATH_ATTR_ANA_GRPID, p->ana_grpid,
 			nla_get_u32);
@@ -861,9 +866,6 @@ int rnl_parse_subsys(struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 	memset(s, 0, sizeof(*s));
 	GET_STR(tb, RBLK_ATTR_SUBSYS_NAME, s->name);
 	GET_STR(tb, RBLK_ATTR_SUBSYSNQN, s->nqn);
-	GET_STR(tb, RBLK_ATTR_HOSTNQN, s->hostnqn);
-	s->has_hostid = get_bin(tb[RBLK_ATTR_HOSTID], s->hostid,
-				sizeof(s->hostid));
 	GET_STR(tb, RBLK_ATTR_MODEL, s->model);
 	GET_STR(tb, RBLK_ATTR_SERIAL, s->serial);
 	GET_STR(tb, RBLK_ATTR_FIRMWARE, s->firmware);

@@ -911,8 +911,11 @@ static int subsys_read(struct rnl *r, struct subsys_list *list, bool heads)
 {
 	int ret = rnl_subsys_list(r, list, heads);
 
-	if (!ret)
-		subsys_sort(list);
+	if (!ret) {
+		ret = subsys_sort(list);
+		if (ret)
+			rnl_subsys_free(list);
+	}
 	return ret;
 }
 

@@ -1295,10 +1295,45 @@ const char *path_ana_name(const struct path_info *p)
 		       p->ana_state);
 }
 
+/*
+ * Whether a head's path @p is shown under subsystem entry @s: the entries
+ * are per host NQN (subsys_sort()), each with the paths of its host.
+ */
+static bool head_path_shown(const struct path_info *p,
+			    const struct subsys_info *s)
+{
+	return !strcmp(p->hostnqn, s->hostnqn);
+}
+
+/*
+ * Whether subsystem entry @s is shown: with a device, its subsystem under
+ * each host NQN one of the head's paths (without multipath: the
+ * controller) connected with.
+ */
 static bool subsys_shown(const struct subsys_info *s,
 			 const struct subsys_filter *flt)
 {
-	return !flt || !flt->subsys || flt->subsys == s;
+	const struct head_info *h;
+	size_t k;
+
+	if (!flt || !flt->subsys)
+		return true;
+	if (strcmp(flt->subsys->name, s->name))
+		return false;
+	h = flt->head;
+	if (h) {
+		for (k = 0; k < h->nr_paths; k++)
+			if (head_path_shown(&h->paths[k], s))
+				return true;
+		return !h->nr_paths;
+	}
+	if (flt->ctrl) {
+		for (k = 0; k < s->nr_paths; k++)
+			if (!strcmp(flt->ctrl, s->paths[k].name))
+				return true;
+		return false;
+	}
+	return true;
 }
 
 /* Whether path @p of a subsystem's controllers is shown. */
@@ -1434,6 +1469,8 @@ static void json_subsys_paths(struct json *j, const struct subsys_list *l,
 	json_arr_open(j, "Paths");
 	if (h) {
 		for (k = 0; k < h->nr_paths; k++) {
+			if (!head_path_shown(&h->paths[k], s))
+				continue;
 			json_obj_open(j, NULL);
 			json_path_ctrl(j, &h->paths[k]);
 			json_str(j, "ANAState", path_ana_name(&h->paths[k]));
@@ -1475,6 +1512,8 @@ void print_subsys(FILE *f, enum out_format fmt, const struct subsys_list *l,
 			for (k = 0; k < h->nr_paths; k++) {
 				const struct path_info *p = &h->paths[k];
 
+				if (!head_path_shown(p, s))
+					continue;
 				fprintf(f, " +- %s rdma %s %s %s\n", p->name,
 					SAFE(path_address(p, addr,
 							  sizeof(addr))),
@@ -1536,6 +1575,8 @@ static void json_topo_ns(struct json *j, const struct subsys_list *l,
 			json_str(j, "Name", h->name);
 			json_arr_open(j, "Paths");
 			for (k = 0; k < h->nr_paths; k++) {
+				if (!head_path_shown(&h->paths[k], s))
+					continue;
 				json_obj_open(j, NULL);
 				json_path_ctrl(j, &h->paths[k]);
 				json_str(j, "ANAState",
@@ -1584,6 +1625,8 @@ static void text_topo_mpath(FILE *f, const struct subsys_list *l,
 			for (k = 0; k < h->nr_paths; k++) {
 				const struct path_info *p = &h->paths[k];
 
+				if (!head_path_shown(p, s))
+					continue;
 				fprintf(f, "  +- %s rdma %s %s %s\n", p->name,
 					SAFE(path_address(p, addr,
 							  sizeof(addr))),

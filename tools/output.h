@@ -131,7 +131,7 @@ const char *path_ana_name(const struct path_info *p);
 
 /* What list-subsys and show-topology show of the subsystems. */
 struct subsys_filter {
-	/* list-subsys DEVICE: only this subsystem, ... */
+	/* list-subsys DEVICE: only this subsystem (by name), ... */
 	const struct subsys_info *subsys;
 	/* ... the paths of this head, with their ANA states, ... */
 	const struct head_info *head;
@@ -145,7 +145,9 @@ struct subsys_filter {
 };
 
 /*
- * list-subsys: nvme-cli 2.x's shape.  JSON: an array of hosts (HostNQN,
+ * list-subsys: nvme-cli 2.x's shape, a subsystem once per host NQN with
+ * that host's paths (as subsys_sort() split them; with a device, under
+ * each host NQN of its head's paths).  JSON: an array of hosts (HostNQN,
  * HostID), each with its Subsystems (Name, NQN; -v: Model, Serial,
  * Firmware, IOPolicy, Type) and their Paths (Name, Transport, Address,
  * State; with a device, ANAState).  Text: per subsystem "NAME - NQN=...",

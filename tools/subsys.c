@@ -6,6 +6,8 @@
  * (rblk-subsys2 before rblk-subsys10).
  */
 #define _GNU_SOURCE	/* strverscmp() */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +34,88 @@ static int by_head_name(const void *a, const void *b)
 	return strverscmp(x->name, y->name);
 }
 
-void subsys_sort(struct subsys_list *list)
+/*
+ * @s as host NQN @hostnqn reaches it, into @out: the paths connected with
+ * that host NQN, the host ID of the first.
+ */
+static int subsys_of_host(const struct subsys_info *s, const char *hostnqn,
+			  struct subsys_info *out)
+{
+	size_t k;
+
+	*out = *s;
+	out->paths = NULL;
+	out->nr_paths = 0;
+	out->paths_cap = 0;
+	snprintf(out->hostnqn, sizeof(out->hostnqn), "%s", hostnqn);
+	out->has_hostid = false;
+	for (k = 0; k < s->nr_paths; k++) {
+		if (strcmp(s->paths[k].hostnqn, hostnqn))
+			continue;
+		if (!out->nr_paths) {
+			out->paths = calloc(s->nr_paths, sizeof(*out->paths));
+			if (!out->paths)
+				return -ENOMEM;
+			out->paths_cap = s->nr_paths;
+			out->has_hostid = s->paths[k].has_hostid;
+			memcpy(out->hostid, s->paths[k].hostid,
+			       sizeof(out->hostid));
+		}
+		out->paths[out->nr_paths++] = s->paths[k];
+	}
+	return 0;
+}
+
+/*
+ * A subsystem is one whatever host NQN its controllers connected with
+ * (as nvme's); nvme-cli lists it under each host, with that host's paths:
+ * one entry per (subsystem, host NQN), in the subsystems' order, each host
+ * NQN where its first path is.  The heads are left as they are: their
+ * paths carry their host NQN.
+ */
+static int split_by_host(struct subsys_list *list)
+{
+	struct subsys_info *out = NULL, *n;
+	size_t i, k, m, nr = 0, cap = 0;
+	int ret = 0;
+
+	for (i = 0; i < list->nr && !ret; i++) {
+		const struct subsys_info *s = &list->subsys[i];
+
+		for (k = 0; k < s->nr_paths || (!k && !s->nr_paths); k++) {
+			const char *h = s->nr_paths ? s->paths[k].hostnqn : "";
+
+			/* Each host NQN once, where its first path is. */
+			for (m = 0; m < k; m++)
+				if (!strcmp(s->paths[m].hostnqn, h))
+					break;
+			if (m < k)
+				continue;
+			if (nr == cap) {
+				cap = cap ? 2 * cap : 4;
+				n = realloc(out, cap * sizeof(*n));
+				if (!n) {
+					ret = -ENOMEM;
+					break;
+				}
+				out = n;
+			}
+			ret = subsys_of_host(s, h, &out[nr]);
+			if (ret)
+				break;
+			nr++;
+		}
+	}
+	for (i = 0; i < list->nr; i++)
+		free(list->subsys[i].paths);
+	free(list->subsys);
+	list->subsys = out;
+	list->nr = nr;
+	list->cap = cap;
+	return ret;
+}
+
+int subsys_sort(struct subsys_list *list)
 {
 	size_t i;
 
@@ -50,6 +133,7 @@ void subsys_sort(struct subsys_list *list)
 		if (list->heads[i].nr_paths)
 			qsort(list->heads[i].paths, list->heads[i].nr_paths,
 			      sizeof(struct path_info), by_path_name);
+	return split_by_host(list);
 }
 
 const struct subsys_info *subsys_find(const struct subsys_list *list,

@@ -16,9 +16,12 @@
 
 /*
  * What rnl_subsys_list() got, sorted as nvme-cli shows it: each
- * subsystem and head by name, the paths of each by controller name.
+ * subsystem and head by name, the paths of each by controller name; then
+ * each subsystem split by host NQN, as nvme-cli lists it under each host
+ * with that host's paths (struct subsys_info).  -ENOMEM: @list is to be
+ * freed all the same (rnl_subsys_free()).
  */
-void subsys_sort(struct subsys_list *list);
+int subsys_sort(struct subsys_list *list);
 /* The subsystem named @name (rblk-subsysK), or NULL. */
 const struct subsys_info *subsys_find(const struct subsys_list *list,
 				      const char *name);

@@ -226,6 +226,9 @@ static inline void fix_subsys(struct subsys_info s[2], struct path_info p[3],
 	strcpy(p[0].traddr, "10.99.0.1");
 	strcpy(p[0].trsvcid, "4420");
 	p[0].state = RBLK_STATE_LIVE;
+	strcpy(p[0].hostnqn, FIX_HOSTNQN);
+	p[0].has_hostid = true;
+	memcpy(p[0].hostid, hostid, sizeof(hostid));
 	p[1] = p[0];
 	p[1].ctrl_index = 2;
 	strcpy(p[1].name, "rblk-ctrl2");

@@ -9,6 +9,7 @@
 #include "util.h"
 #include "ktap.h"
 #include "output.h"
+#include "subsys.h"
 
 static char *buf;
 static size_t len;
@@ -705,6 +706,198 @@ static void subsys_output(void)
 			  "\\\n +- rblk-ctrl1 rdma traddr=10.99.0.1,trsvcid=4421 live\n[");
 }
 
+/* A path of host NQN @host (host ID ...0@id) for subsys_two_hosts. */
+static void two_hosts_path(struct path_info *p, const char *name,
+			   const char *port, uint8_t state, const char *host,
+			   unsigned char id)
+{
+	memset(p, 0, sizeof(*p));
+	strcpy(p->name, name);
+	strcpy(p->traddr, "10.99.0.1");
+	strcpy(p->trsvcid, port);
+	p->state = state;
+	strcpy(p->hostnqn, host);
+	p->has_hostid = true;
+	p->hostid[RBLK_HOSTID_LEN - 1] = id;
+}
+
+/*
+ * A subsystem is one whatever host NQN its controllers connected with
+ * (the kernel's, over netlink): list-subsys lists it under each host NQN
+ * with that host's paths, as nvme-cli does (subsys_sort()); with a device,
+ * under each host NQN of its head's paths, with that host's.
+ */
+static void subsys_two_hosts(void)
+{
+	struct subsys_filter flt = { 0 };
+	struct subsys_list list = { 0 };
+	struct path_info *p, *hp;
+	struct head_info *h;
+	struct subsys_info *s;
+	FILE *f;
+
+	s = calloc(2, sizeof(*s));
+	p = calloc(3, sizeof(*p));
+	h = calloc(1, sizeof(*h));
+	hp = calloc(2, sizeof(*hp));
+	CHECK(s && p && h && hp);
+	if (!s || !p || !h || !hp)
+		return;
+	/* In the kernel's order: subsys_sort() sorts. */
+	strcpy(s[1].name, "rblk-subsys0");
+	strcpy(s[1].nqn, FIX_NQN);
+	s[1].has_iopolicy = true;
+	s[1].iopolicy = RBLK_IOPOLICY_ROUND_ROBIN;
+	s[1].paths = p;
+	s[1].nr_paths = 3;
+	two_hosts_path(&p[0], "rblk-ctrl10", "4421", RBLK_STATE_CONNECTING,
+		       FIX_HOSTNQN, 1);
+	two_hosts_path(&p[1], "rblk-ctrl5", "4420", RBLK_STATE_LIVE,
+		       "host-b", 2);
+	two_hosts_path(&p[2], "rblk-ctrl3", "4420", RBLK_STATE_LIVE,
+		       FIX_HOSTNQN, 1);
+	strcpy(s[0].name, "rblk-subsys1");
+	strcpy(s[0].nqn, "nqn.2026-12.io.rblk:other");
+	s[0].paths = calloc(1, sizeof(*p));
+	CHECK(s[0].paths);
+	if (!s[0].paths)
+		return;
+	s[0].nr_paths = 1;
+	two_hosts_path(s[0].paths, "rblk-ctrl4", "4420", RBLK_STATE_LIVE,
+		       "host-b", 2);
+	strcpy(h->name, "rblk3");
+	strcpy(h->subsys, "rblk-subsys0");
+	h->nsid = 1;
+	h->paths = hp;
+	h->nr_paths = 2;
+	hp[0] = p[1];
+	hp[0].has_ana_state = true;
+	hp[0].ana_state = 1;	/* optimized */
+	hp[1] = p[2];
+	hp[1].has_ana_state = true;
+	hp[1].ana_state = 3;	/* inaccessible */
+	list.subsys = s;
+	list.nr = 2;
+	list.heads = h;
+	list.nr_heads = 1;
+
+	CHECK(subsys_sort(&list) == 0);
+	CHECK(list.nr == 3);
+	f = capture();
+	print_subsys(f, OUT_NORMAL, &list, NULL);
+	fclose(f);
+	CHECK_STR(buf,
+		  "rblk-subsys0 - NQN=" FIX_NQN "\n"
+		  "               hostnqn=" FIX_HOSTNQN "\n"
+		  "               iopolicy=round-robin\n"
+		  "\\\n"
+		  " +- rblk-ctrl3 rdma traddr=10.99.0.1,trsvcid=4420 live\n"
+		  " +- rblk-ctrl10 rdma traddr=10.99.0.1,trsvcid=4421 connecting\n"
+		  "\n"
+		  "rblk-subsys0 - NQN=" FIX_NQN "\n"
+		  "               hostnqn=host-b\n"
+		  "               iopolicy=round-robin\n"
+		  "\\\n"
+		  " +- rblk-ctrl5 rdma traddr=10.99.0.1,trsvcid=4420 live\n"
+		  "\n"
+		  "rblk-subsys1 - NQN=nqn.2026-12.io.rblk:other\n"
+		  "               hostnqn=host-b\n"
+		  "\\\n"
+		  " +- rblk-ctrl4 rdma traddr=10.99.0.1,trsvcid=4420 live\n");
+
+	f = capture();
+	print_subsys(f, OUT_JSON, &list, NULL);
+	fclose(f);
+	CHECK_PREFIX(buf, "[\n  {\n    \"HostNQN\": \"" FIX_HOSTNQN "\",\n"
+			  "    \"HostID\": \"00000000-0000-0000-0000-000000000001\",\n"
+			  "    \"Subsystems\": [\n"
+			  "      {\n"
+			  "        \"Name\": \"rblk-subsys0\",\n");
+	/* host-b: rblk-subsys0 with rblk-ctrl5 only, then rblk-subsys1. */
+	CHECK_CONTAINS(buf, "    \"HostNQN\": \"host-b\",\n"
+			    "    \"HostID\": \"00000000-0000-0000-0000-000000000002\",\n"
+			    "    \"Subsystems\": [\n"
+			    "      {\n"
+			    "        \"Name\": \"rblk-subsys0\",\n"
+			    "        \"NQN\": \"" FIX_NQN "\",\n"
+			    "        \"Paths\": [\n"
+			    "          {\n"
+			    "            \"Name\": \"rblk-ctrl5\",\n"
+			    "            \"Transport\": \"rdma\",\n"
+			    "            \"Address\": \"traddr=10.99.0.1,trsvcid=4420\",\n"
+			    "            \"State\": \"live\"\n"
+			    "          }\n"
+			    "        ]\n"
+			    "      },\n"
+			    "      {\n"
+			    "        \"Name\": \"rblk-subsys1\",\n");
+
+	/* A device: its head's paths, under the host NQN of each. */
+	flt.subsys = subsys_find(&list, "rblk-subsys0");
+	flt.head = subsys_find_head(&list, "rblk3");
+	CHECK(flt.subsys && flt.head);
+	f = capture();
+	print_subsys(f, OUT_NORMAL, &list, &flt);
+	fclose(f);
+	CHECK_STR(buf,
+		  "rblk-subsys0 - NQN=" FIX_NQN "\n"
+		  "               hostnqn=" FIX_HOSTNQN "\n"
+		  "               iopolicy=round-robin\n"
+		  "\\\n"
+		  " +- rblk-ctrl3 rdma traddr=10.99.0.1,trsvcid=4420 live inaccessible\n"
+		  "\n"
+		  "rblk-subsys0 - NQN=" FIX_NQN "\n"
+		  "               hostnqn=host-b\n"
+		  "               iopolicy=round-robin\n"
+		  "\\\n"
+		  " +- rblk-ctrl5 rdma traddr=10.99.0.1,trsvcid=4420 live optimized\n");
+	f = capture();
+	print_subsys(f, OUT_JSON, &list, &flt);
+	fclose(f);
+	CHECK_CONTAINS(buf, "    \"HostNQN\": \"host-b\",\n"
+			    "    \"HostID\": \"00000000-0000-0000-0000-000000000002\",\n"
+			    "    \"Subsystems\": [\n"
+			    "      {\n"
+			    "        \"Name\": \"rblk-subsys0\",\n"
+			    "        \"NQN\": \"" FIX_NQN "\",\n"
+			    "        \"Paths\": [\n"
+			    "          {\n"
+			    "            \"Name\": \"rblk-ctrl5\",\n");
+	CHECK(!strstr(buf, "rblk-subsys1") && !strstr(buf, "rblk-ctrl10"));
+
+	/* Without multipath: only the host NQN of the device's controller. */
+	memset(&flt, 0, sizeof(flt));
+	flt.subsys = subsys_of_ctrl(&list, "rblk-ctrl5");
+	flt.ctrl = "rblk-ctrl5";
+	f = capture();
+	print_subsys(f, OUT_NORMAL, &list, &flt);
+	fclose(f);
+	CHECK_STR(buf,
+		  "rblk-subsys0 - NQN=" FIX_NQN "\n"
+		  "               hostnqn=host-b\n"
+		  "               iopolicy=round-robin\n"
+		  "\\\n"
+		  " +- rblk-ctrl5 rdma traddr=10.99.0.1,trsvcid=4420 live\n");
+
+	/* show-topology: the head under each host, with that host's paths. */
+	memset(&flt, 0, sizeof(flt));
+	f = capture();
+	print_topology(f, OUT_NORMAL, &list, &flt);
+	fclose(f);
+	CHECK_CONTAINS(buf, "               hostnqn=host-b\n"
+			    "               iopolicy=round-robin\n"
+			    "\\\n"
+			    " +- ns 1\n"
+			    " \\\n"
+			    "  +- rblk-ctrl5 rdma traddr=10.99.0.1,trsvcid=4420 live optimized\n"
+			    "\n");
+	for (size_t i = 0; i < list.nr; i++)
+		free(list.subsys[i].paths);
+	free(list.subsys);
+	free(h);
+	free(hp);
+}
+
 /* nvme-cli 2.x's show-topology: namespaces, their paths, ANA states. */
 static void topology_output(void)
 {
@@ -1388,6 +1581,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(show_dhchap),
 	KTAP_CASE(list_normal_dhchap),
 	KTAP_CASE(subsys_output),
+	KTAP_CASE(subsys_two_hosts),
 	KTAP_CASE(topology_output),
 	KTAP_CASE(show_normal),
 	KTAP_CASE(show_json),
