@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rblk events: what happens to controllers and namespaces (added,
- * removed, resized, ANA state changed), told to whoever listens (netlink's
+ * removed, resized, ANA state changed) and subsystems (I/O policy
+ * changed), told to whoever listens (netlink's
  * multicast group) through an atomic notifier chain.  The bottom of the
  * module: every layer may raise an event, and none calls up to do it.
  */
@@ -47,4 +48,18 @@ void rblk_notify(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
 
 	if (ctrl->index >= 0)
 		atomic_notifier_call_chain(&rblk_event_chain, event, &info);
+}
+
+/**
+ * rblk_notify_subsys() - tell the listeners what happened to a subsystem
+ * @subsys: the subsystem, referenced by the caller
+ * @event: what happened
+ *
+ * Callable from any context.
+ */
+void rblk_notify_subsys(struct rblk_subsys *subsys, enum rblk_event event)
+{
+	struct rblk_event_info info = { .subsys = subsys };
+
+	atomic_notifier_call_chain(&rblk_event_chain, event, &info);
 }

@@ -864,6 +864,64 @@ u32 rblk_head_nsid(struct rblk_head *head)
 }
 
 /**
+ * rblk_subsys_next_head() - walk a subsystem's heads by index
+ * @subsys: subsystem, referenced by the caller
+ * @index: in: the lowest N of rblkN wanted; out: the one found
+ *
+ * Return: its head with the lowest index at or above *@index, referenced
+ * (give it back with rblk_head_put()), or NULL.  A head whose last path
+ * is leaving is no longer listed.
+ */
+struct rblk_head *rblk_subsys_next_head(struct rblk_subsys *subsys,
+					int *index)
+{
+	struct rblk_head *head, *found = NULL;
+
+	mutex_lock(&subsys->lock);
+	list_for_each_entry(head, &subsys->heads, entry) {
+		if (head->index >= *index &&
+		    (!found || head->index < found->index))
+			found = head;
+	}
+	if (found) {
+		/* A listed head's reference is never zero. */
+		kref_get(&found->ref);
+		*index = found->index;
+	}
+	mutex_unlock(&subsys->lock);
+	return found;
+}
+
+/**
+ * rblk_head_walk_paths() - call @fn for each path users can name
+ * @head: head, referenced by the caller
+ * @arg: passed to @fn
+ * @fn: called under @head->srcu with each attached, visible path (its
+ *	controller and disk stay while it runs); a non-zero return stops
+ *	the walk
+ *
+ * Return: the first non-zero return of @fn, or 0.
+ */
+int rblk_head_walk_paths(struct rblk_head *head, void *arg,
+			 int (*fn)(struct rblk_ns *ns, void *arg))
+{
+	struct rblk_ns *ns;
+	int srcu_idx, ret = 0;
+
+	srcu_idx = srcu_read_lock(&head->srcu);
+	list_for_each_entry_srcu(ns, &head->paths, siblings,
+				 srcu_read_lock_held(&head->srcu)) {
+		if (!rblk_ns_visible(ns))
+			continue;
+		ret = fn(ns, arg);
+		if (ret)
+			break;
+	}
+	srcu_read_unlock(&head->srcu, srcu_idx);
+	return ret;
+}
+
+/**
  * rblk_head_open() - whether a head's disk may be opened
  * @head: head
  *

@@ -275,6 +275,17 @@ static const struct nla_policy rblk_set_policy[RBLK_ATTR_MAX + 1] = {
 						 __RBLK_IOPOLICY_MAX - 1),
 };
 
+/* RBLK_CMD_GET_SUBSYS: a subsystem by name, or none for a dump. */
+static const struct nla_policy rblk_subsys_policy[RBLK_ATTR_MAX + 1] = {
+	[RBLK_ATTR_SUBSYS_NAME]	= RBLK_POLICY_NAME,
+};
+
+/* RBLK_CMD_GET_HEAD: a head by index or name, or none for a dump. */
+static const struct nla_policy rblk_head_policy[RBLK_ATTR_MAX + 1] = {
+	[RBLK_ATTR_INDEX]	= RBLK_POLICY_INDEX,
+	[RBLK_ATTR_DISK_NAME]	= RBLK_POLICY_NAME,
+};
+
 static const struct nla_policy rblk_discover_policy[RBLK_ATTR_MAX + 1] = {
 	[RBLK_ATTR_TRTYPE]	= RBLK_POLICY_TRTYPE,
 	[RBLK_ATTR_ADRFAM]	= NLA_POLICY_RANGE(NLA_U8, RBLK_ADRFAM_IPV4,
@@ -1278,6 +1289,336 @@ static int rblk_nl_set(struct sk_buff *skb, struct genl_info *info)
 	return 0;
 }
 
+/* --- subsystems and heads --- */
+
+/* Measure-and-fill rounds of a doit whose object grows meanwhile. */
+#define RBLK_NL_OBJ_TRIES	3
+
+/* What rblk_nl_put_path_nest() adds for a path on @ctrl, at most. */
+static size_t rblk_nl_path_size(struct rblk_ctrl *ctrl)
+{
+	const struct rblk_ctrl_opts *o = &ctrl->opts;
+
+	return nla_total_size(0) +			/* the nest */
+	       2 * nla_total_size(sizeof(u32)) +	/* ctrl index, group */
+	       2 * nla_total_size(sizeof(u8)) +		/* state, ANA state */
+	       2 * nla_total_size(RBLK_DISK_NAME_LEN) +	/* ctrl, path disk */
+	       nla_total_size(strlen(o->traddr) + 1) +
+	       nla_total_size(strlen(o->trsvcid) + 1) +
+	       nla_total_size(strlen(o->host_traddr) + 1) +
+	       nla_total_size(strlen(o->hostnqn) + 1) +
+	       nla_total_size(sizeof(o->hostid));
+}
+
+/*
+ * One RBLK_ATTR_PATH nest: the path's controller with the host NQN and
+ * host ID it connected with (a subsystem's controllers may have several,
+ * as nvme's) and, for a head's path @ns (else NULL), its hidden disk, ANA
+ * group and state (racy reads).
+ */
+static int rblk_nl_put_path_nest(struct sk_buff *skb, struct rblk_ctrl *ctrl,
+				 const struct rblk_ns *ns)
+{
+	const struct rblk_ctrl_opts *o = &ctrl->opts;
+	struct nlattr *nest;
+	u8 ana;
+
+	nest = nla_nest_start(skb, RBLK_ATTR_PATH);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, RBLK_PATH_ATTR_CTRL_INDEX, ctrl->index) ||
+	    nla_put_string(skb, RBLK_PATH_ATTR_CTRL_NAME, ctrl->name) ||
+	    nla_put_u8(skb, RBLK_PATH_ATTR_STATE, rblk_ctrl_state(ctrl)) ||
+	    nla_put_string(skb, RBLK_PATH_ATTR_TRADDR, o->traddr) ||
+	    nla_put_string(skb, RBLK_PATH_ATTR_TRSVCID, o->trsvcid) ||
+	    (o->host_traddr[0] &&
+	     nla_put_string(skb, RBLK_PATH_ATTR_HOST_TRADDR, o->host_traddr)) ||
+	    nla_put_string(skb, RBLK_PATH_ATTR_HOSTNQN, o->hostnqn) ||
+	    nla_put(skb, RBLK_PATH_ATTR_HOSTID, sizeof(o->hostid), &o->hostid))
+		goto cancel;
+	if (ns) {
+		ana = READ_ONCE(ns->ana_state);
+		if (nla_put_string(skb, RBLK_PATH_ATTR_DISK_NAME,
+				   ns->disk->disk_name) ||
+		    nla_put_u32(skb, RBLK_PATH_ATTR_ANA_GRPID,
+				READ_ONCE(ns->ana_grpid)) ||
+		    (ana && nla_put_u8(skb, RBLK_PATH_ATTR_ANA_STATE, ana)))
+			goto cancel;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+/* Adds up the room of a subsystem's or a head's paths. */
+static int rblk_nl_size_ctrl(struct rblk_ctrl *ctrl, void *arg)
+{
+	*(size_t *)arg += rblk_nl_path_size(ctrl);
+	return 0;
+}
+
+static int rblk_nl_size_ns(struct rblk_ns *ns, void *arg)
+{
+	return rblk_nl_size_ctrl(ns->ctrl, arg);
+}
+
+/* A subsystem's controller, as a path. */
+static int rblk_nl_subsys_put_ctrl(struct rblk_ctrl *ctrl, void *arg)
+{
+	return rblk_nl_put_path_nest(arg, ctrl, NULL);
+}
+
+/*
+ * Room for rblk_nl_fill_subsys()'s message; a path that comes meanwhile
+ * may not fit: the doit measures again (RBLK_NL_OBJ_TRIES).
+ */
+static size_t rblk_nl_subsys_msg_size(struct rblk_subsys *subsys)
+{
+	size_t size = nla_total_size(RBLK_DISK_NAME_LEN) +	/* name */
+		      nla_total_size(NVMF_NQN_SIZE + 1) +	/* NQN */
+		      nla_total_size(RBLK_MODEL_SIZE) +
+		      nla_total_size(RBLK_SERIAL_SIZE) +
+		      nla_total_size(RBLK_FIRMWARE_SIZE) +
+		      nla_total_size(sizeof(u8));		/* iopolicy */
+
+	rblk_subsys_walk_ctrls(subsys, &size, rblk_nl_size_ctrl);
+	return min_t(size_t, size, RBLK_NL_MSG_MAX);
+}
+
+/*
+ * One RBLK_CMD_GET_SUBSYS message about @subsys in @skb.
+ *
+ * Return: 0, or -EMSGSIZE when it did not fit (@skb is left as it was).
+ */
+static int rblk_nl_fill_subsys(struct sk_buff *skb, struct rblk_subsys *subsys,
+			       u32 portid, u32 seq, int flags)
+{
+	char firmware[RBLK_FIRMWARE_SIZE];
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &rblk_genl_family, flags,
+			  RBLK_CMD_GET_SUBSYS);
+	if (!hdr)
+		return -EMSGSIZE;
+	rblk_subsys_firmware(subsys, firmware, sizeof(firmware));
+	if (nla_put_string(skb, RBLK_ATTR_SUBSYS_NAME, dev_name(&subsys->dev)) ||
+	    nla_put_string(skb, RBLK_ATTR_SUBSYSNQN, subsys->subnqn) ||
+	    rblk_nl_put_str(skb, RBLK_ATTR_MODEL, subsys->model,
+			    sizeof(subsys->model)) ||
+	    rblk_nl_put_str(skb, RBLK_ATTR_SERIAL, subsys->serial,
+			    sizeof(subsys->serial)) ||
+	    nla_put_string(skb, RBLK_ATTR_FIRMWARE, firmware) ||
+	    (rblk_multipath &&
+	     nla_put_u8(skb, RBLK_ATTR_IOPOLICY, READ_ONCE(subsys->iopolicy))))
+		goto cancel;
+	/* No host NQN of its own: each path carries its controller's. */
+	if (rblk_subsys_walk_ctrls(subsys, skb, rblk_nl_subsys_put_ctrl))
+		goto cancel;
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+static int rblk_nl_get_subsys_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *name_attr = info->attrs[RBLK_ATTR_SUBSYS_NAME];
+	struct rblk_subsys *subsys;
+	struct sk_buff *reply;
+	int tries, ret;
+
+	if (!name_attr) {
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, RBLK_ATTR_SUBSYS_NAME);
+		NL_SET_ERR_MSG(info->extack, "subsystem name is required");
+		return -EINVAL;
+	}
+	subsys = rblk_subsys_find(nla_data(name_attr));
+	if (!subsys) {
+		NL_SET_ERR_MSG_ATTR(info->extack, name_attr,
+				    "no subsystem has this name");
+		return -ENODEV;
+	}
+	for (tries = 0; tries < RBLK_NL_OBJ_TRIES; tries++) {
+		reply = genlmsg_new(rblk_nl_subsys_msg_size(subsys),
+				    GFP_KERNEL);
+		if (!reply) {
+			ret = -ENOMEM;
+			break;
+		}
+		ret = rblk_nl_fill_subsys(reply, subsys, info->snd_portid,
+					  info->snd_seq, 0);
+		if (!ret) {
+			ret = genlmsg_reply(reply, info);
+			break;
+		}
+		nlmsg_free(reply);
+	}
+	rblk_subsys_put(subsys);
+	return ret;
+}
+
+/*
+ * Dump of every subsystem, one message each.
+ *	cb->args[0]: the lowest subsystem instance not dumped yet
+ */
+static int rblk_nl_get_subsys_dumpit(struct sk_buff *skb,
+				     struct netlink_callback *cb)
+{
+	int instance = cb->args[0];
+	struct rblk_subsys *subsys;
+	int ret = 0;
+
+	while ((subsys = rblk_subsys_next(&instance))) {
+		ret = rblk_nl_fill_subsys(skb, subsys,
+					  NETLINK_CB(cb->skb).portid,
+					  cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		rblk_subsys_put(subsys);
+		if (ret)
+			break;
+		instance++;
+	}
+	cb->args[0] = instance;
+	/* A message that alone does not fit would otherwise end the dump. */
+	if (ret < 0 && !skb->len)
+		return ret;
+	return skb->len;
+}
+
+static int rblk_nl_head_put_path(struct rblk_ns *ns, void *arg)
+{
+	return rblk_nl_put_path_nest(arg, ns->ctrl, ns);
+}
+
+static size_t rblk_nl_head_msg_size(struct rblk_head *head)
+{
+	size_t size = 2 * nla_total_size(sizeof(u32)) +	/* index, nsid */
+		      2 * nla_total_size(RBLK_DISK_NAME_LEN) + /* its, subsys */
+		      nla_total_size(NVMF_NQN_SIZE + 1) +
+		      2 * nla_total_size(sizeof(u8));	/* iopolicy, state */
+
+	rblk_head_walk_paths(head, &size, rblk_nl_size_ns);
+	return min_t(size_t, size, RBLK_NL_MSG_MAX);
+}
+
+/*
+ * One RBLK_CMD_GET_HEAD message about @head in @skb.
+ *
+ * Return: 0, or -EMSGSIZE when it did not fit (@skb is left as it was).
+ */
+static int rblk_nl_fill_head(struct sk_buff *skb, struct rblk_head *head,
+			     u32 portid, u32 seq, int flags)
+{
+	struct rblk_subsys *subsys = head->subsys;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &rblk_genl_family, flags,
+			  RBLK_CMD_GET_HEAD);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, RBLK_ATTR_INDEX, head->index) ||
+	    nla_put_string(skb, RBLK_ATTR_DISK_NAME, head->name) ||
+	    nla_put_u32(skb, RBLK_ATTR_NSID, rblk_head_nsid(head)) ||
+	    nla_put_string(skb, RBLK_ATTR_SUBSYS_NAME, dev_name(&subsys->dev)) ||
+	    nla_put_string(skb, RBLK_ATTR_SUBSYSNQN, subsys->subnqn) ||
+	    nla_put_u8(skb, RBLK_ATTR_IOPOLICY, READ_ONCE(subsys->iopolicy)) ||
+	    nla_put_u8(skb, RBLK_ATTR_STATE, rblk_head_state(head)) ||
+	    rblk_head_walk_paths(head, skb, rblk_nl_head_put_path)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static int rblk_nl_get_head_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *reply;
+	struct rblk_ns *ns;
+	int tries, ret;
+
+	if (!info->attrs[RBLK_ATTR_INDEX] && !info->attrs[RBLK_ATTR_DISK_NAME]) {
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, RBLK_ATTR_INDEX);
+		NL_SET_ERR_MSG(info->extack, "device index or name is required");
+		return -EINVAL;
+	}
+	/* A path of the head: it holds the head. */
+	ns = rblk_nl_lookup_ns(info, NULL);
+	if (IS_ERR(ns))
+		return PTR_ERR(ns);
+	if (!ns->head) {
+		NL_SET_ERR_MSG(info->extack,
+			       "the device is no multipath head (rblk loaded with multipath=N)");
+		ret = -EINVAL;
+		goto out_put;
+	}
+	for (tries = 0; tries < RBLK_NL_OBJ_TRIES; tries++) {
+		reply = genlmsg_new(rblk_nl_head_msg_size(ns->head),
+				    GFP_KERNEL);
+		if (!reply) {
+			ret = -ENOMEM;
+			break;
+		}
+		ret = rblk_nl_fill_head(reply, ns->head, info->snd_portid,
+					info->snd_seq, 0);
+		if (!ret) {
+			ret = genlmsg_reply(reply, info);
+			break;
+		}
+		nlmsg_free(reply);
+	}
+out_put:
+	rblk_ns_put(ns);
+	return ret;
+}
+
+/*
+ * Dump of every head, by subsystem, then index; one message each.
+ *	cb->args[0]: the subsystem instance being dumped
+ *	cb->args[1]: the lowest head index of it not dumped yet
+ */
+static int rblk_nl_get_head_dumpit(struct sk_buff *skb,
+				   struct netlink_callback *cb)
+{
+	int instance = cb->args[0];
+	int index = cb->args[1];
+	struct rblk_subsys *subsys;
+	struct rblk_head *head;
+	int ret = 0;
+
+	while ((subsys = rblk_subsys_next(&instance))) {
+		/* The subsystem to continue is gone: start the next afresh. */
+		if (instance != cb->args[0])
+			index = 0;
+		while ((head = rblk_subsys_next_head(subsys, &index))) {
+			ret = rblk_nl_fill_head(skb, head,
+						NETLINK_CB(cb->skb).portid,
+						cb->nlh->nlmsg_seq,
+						NLM_F_MULTI);
+			rblk_head_put(head);
+			if (ret)
+				break;
+			index++;
+		}
+		rblk_subsys_put(subsys);
+		cb->args[0] = instance;
+		cb->args[1] = index;
+		if (ret)
+			break;
+		instance++;
+		index = 0;
+		cb->args[0] = instance;
+		cb->args[1] = 0;
+	}
+	if (ret < 0 && !skb->len)
+		return ret;
+	return skb->len;
+}
+
 /*
  * The exact size of a record's nest: sized for the largest record, a full
  * log's reply would be ~170 KiB, and with the ACK behind it overrun a
@@ -1582,6 +1923,20 @@ static const struct genl_ops rblk_genl_ops[] = {
 		.maxattr	= RBLK_ATTR_MAX,
 		.doit		= rblk_nl_set,
 	},
+	{
+		.cmd		= RBLK_CMD_GET_SUBSYS,
+		.policy		= rblk_subsys_policy,
+		.maxattr	= RBLK_ATTR_MAX,
+		.doit		= rblk_nl_get_subsys_doit,
+		.dumpit		= rblk_nl_get_subsys_dumpit,
+	},
+	{
+		.cmd		= RBLK_CMD_GET_HEAD,
+		.policy		= rblk_head_policy,
+		.maxattr	= RBLK_ATTR_MAX,
+		.doit		= rblk_nl_get_head_doit,
+		.dumpit		= rblk_nl_get_head_dumpit,
+	},
 };
 
 static const struct genl_multicast_group rblk_genl_mcgrps[] = {
@@ -1643,16 +1998,47 @@ static int rblk_nl_put_ns_event(struct sk_buff *skb, struct rblk_ns *ns)
 	return 0;
 }
 
+/* A subsystem's event: which one, and its I/O policy. */
+static size_t rblk_nl_subsys_event_size(void)
+{
+	return 2 * nla_total_size(sizeof(u8)) +		/* event, iopolicy */
+	       nla_total_size(RBLK_DISK_NAME_LEN) +
+	       nla_total_size(NVMF_NQN_SIZE + 1);
+}
+
+static int rblk_nl_put_subsys_event(struct sk_buff *skb,
+				    struct rblk_subsys *subsys)
+{
+	if (nla_put_string(skb, RBLK_ATTR_SUBSYS_NAME, dev_name(&subsys->dev)) ||
+	    nla_put_string(skb, RBLK_ATTR_SUBSYSNQN, subsys->subnqn) ||
+	    nla_put_u8(skb, RBLK_ATTR_IOPOLICY, READ_ONCE(subsys->iopolicy)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int rblk_nl_put_ctrl_event(struct sk_buff *skb, struct rblk_ctrl *ctrl,
+				  struct rblk_ns *ns)
+{
+	if (nla_put_u32(skb, RBLK_ATTR_CTRL_INDEX, ctrl->index) ||
+	    nla_put_string(skb, RBLK_ATTR_CTRL_NAME, ctrl->name) ||
+	    nla_put_u8(skb, RBLK_ATTR_STATE, rblk_ctrl_state(ctrl)) ||
+	    (completion_done(&ctrl->first_scan) &&
+	     nla_put_flag(skb, RBLK_ATTR_SCANNED)) ||
+	    (ns && rblk_nl_put_ns_event(skb, ns)))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /*
- * Multicast a controller or namespace event on the "events" group. Called
- * by rblk_notify() in atomic context; does nothing if nobody listens. One
- * lost to memory pressure is not reported.
+ * Multicast a controller, namespace or subsystem event on the "events"
+ * group. Called by rblk_notify() and rblk_notify_subsys() in atomic
+ * context; does nothing if nobody listens. One lost to memory pressure is
+ * not reported.
  */
 static int rblk_nl_event(struct notifier_block *nb, unsigned long event,
 			 void *data)
 {
 	const struct rblk_event_info *ev = data;
-	struct rblk_ctrl *ctrl = ev->ctrl;
 	struct sk_buff *skb;
 	void *hdr;
 
@@ -1660,19 +2046,16 @@ static int rblk_nl_event(struct notifier_block *nb, unsigned long event,
 				RBLK_MCGRP_EVENTS))
 		return NOTIFY_DONE;
 
-	skb = genlmsg_new(rblk_nl_event_size(), GFP_ATOMIC);
+	skb = genlmsg_new(ev->subsys ? rblk_nl_subsys_event_size() :
+				       rblk_nl_event_size(), GFP_ATOMIC);
 	if (!skb)
 		return NOTIFY_DONE;
 	hdr = genlmsg_put(skb, 0, 0, &rblk_genl_family, 0, RBLK_CMD_EVENT);
 	if (!hdr)
 		goto out_free;
 	if (nla_put_u8(skb, RBLK_ATTR_EVENT, event) ||
-	    nla_put_u32(skb, RBLK_ATTR_CTRL_INDEX, ctrl->index) ||
-	    nla_put_string(skb, RBLK_ATTR_CTRL_NAME, ctrl->name) ||
-	    nla_put_u8(skb, RBLK_ATTR_STATE, rblk_ctrl_state(ctrl)) ||
-	    (completion_done(&ctrl->first_scan) &&
-	     nla_put_flag(skb, RBLK_ATTR_SCANNED)) ||
-	    (ev->ns && rblk_nl_put_ns_event(skb, ev->ns)))
+	    (ev->subsys ? rblk_nl_put_subsys_event(skb, ev->subsys) :
+			  rblk_nl_put_ctrl_event(skb, ev->ctrl, ev->ns)))
 		goto out_free;
 	genlmsg_end(skb, hdr);
 	/* -ESRCH: the last listener left meanwhile. */

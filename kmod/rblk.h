@@ -883,12 +883,14 @@ static inline struct rblk_ns *rblk_rq_ns(struct request *rq)
 
 /**
  * struct rblk_event_info - what the event notifier chain carries
- * @ctrl: the controller
+ * @ctrl: the controller; NULL for a subsystem's event
  * @ns: the namespace of a namespace event, else NULL
+ * @subsys: the subsystem of a subsystem's event, else NULL
  */
 struct rblk_event_info {
 	struct rblk_ctrl *ctrl;
 	struct rblk_ns *ns;
+	struct rblk_subsys *subsys;
 };
 
 extern struct workqueue_struct *rblk_wq;
@@ -925,6 +927,11 @@ int rblk_subsys_check_ids(struct rblk_ctrl *ctrl, u32 nsid,
 			  const struct rblk_ns_ids *ids);
 int rblk_subsys_add_ns(struct rblk_ctrl *ctrl, struct rblk_ns *ns);
 void rblk_subsys_del_ns(struct rblk_ns *ns);
+struct rblk_subsys *rblk_subsys_next(int *instance);
+struct rblk_subsys *rblk_subsys_find(const char *name);
+void rblk_subsys_firmware(struct rblk_subsys *subsys, char *buf, size_t len);
+int rblk_subsys_walk_ctrls(struct rblk_subsys *subsys, void *arg,
+			   int (*fn)(struct rblk_ctrl *ctrl, void *arg));
 int rblk_iopolicy_parse(const char *buf);
 extern const char * const rblk_iopolicy_names[__RBLK_IOPOLICY_MAX];
 void rblk_subsys_exit(void);
@@ -967,6 +974,10 @@ void rblk_head_forward_flush(struct rblk_head *head, struct request *rq);
 void rblk_mpath_set_iopolicy(struct rblk_subsys *subsys, int iopolicy);
 struct rblk_ns *rblk_head_open_path(struct rblk_head *head);
 u32 rblk_head_nsid(struct rblk_head *head);
+struct rblk_head *rblk_subsys_next_head(struct rblk_subsys *subsys,
+					int *index);
+int rblk_head_walk_paths(struct rblk_head *head, void *arg,
+			 int (*fn)(struct rblk_ns *ns, void *arg));
 unsigned int rblk_head_nr_paths(struct rblk_head *head);
 unsigned int rblk_head_read_stats(struct rblk_head *head,
 				  struct rblk_stats *s, struct rblk_stats *tmp);
@@ -1050,6 +1061,7 @@ void rblk_ctrl_stats_reset(struct rblk_ctrl *ctrl);
 /* event.c: the news of controllers and namespaces, up to its listeners */
 void rblk_notify(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
 		 enum rblk_event event);
+void rblk_notify_subsys(struct rblk_subsys *subsys, enum rblk_event event);
 int rblk_event_register(struct notifier_block *nb);
 void rblk_event_unregister(struct notifier_block *nb);
 

@@ -359,6 +359,96 @@ struct rblk_subsys *rblk_ctrl_get_subsys(struct rblk_ctrl *ctrl)
 }
 
 /**
+ * rblk_subsys_next() - walk the subsystems by instance
+ * @instance: in: the lowest instance K wanted; out: the one found
+ *
+ * For dumps: a subsystem that comes or goes meanwhile may or may not be
+ * seen, the others are seen once.
+ *
+ * Return: the listed subsystem with the lowest instance at or above
+ * *@instance, referenced (give it back with rblk_subsys_put()), or NULL.
+ */
+struct rblk_subsys *rblk_subsys_next(int *instance)
+{
+	struct rblk_subsys *subsys, *found = NULL;
+
+	mutex_lock(&rblk_subsys_mutex);
+	list_for_each_entry(subsys, &rblk_subsys_list, entry) {
+		if (subsys->instance >= *instance &&
+		    (!found || subsys->instance < found->instance))
+			found = subsys;
+	}
+	if (found) {
+		kref_get(&found->ref);
+		*instance = found->instance;
+	}
+	mutex_unlock(&rblk_subsys_mutex);
+	return found;
+}
+
+/**
+ * rblk_subsys_find() - a subsystem by its name
+ * @name: "rblk-subsysK"
+ *
+ * Return: the subsystem, referenced (give it back with rblk_subsys_put()),
+ * or NULL if none has that name.
+ */
+struct rblk_subsys *rblk_subsys_find(const char *name)
+{
+	struct rblk_subsys *subsys, *found = NULL;
+
+	mutex_lock(&rblk_subsys_mutex);
+	list_for_each_entry(subsys, &rblk_subsys_list, entry) {
+		if (!strcmp(dev_name(&subsys->dev), name)) {
+			kref_get(&subsys->ref);
+			found = subsys;
+			break;
+		}
+	}
+	mutex_unlock(&rblk_subsys_mutex);
+	return found;
+}
+
+/**
+ * rblk_subsys_firmware() - a subsystem's firmware revision, as last seen
+ * @subsys: subsystem
+ * @buf: filled in, NUL-terminated
+ * @len: size of @buf
+ */
+void rblk_subsys_firmware(struct rblk_subsys *subsys, char *buf, size_t len)
+{
+	mutex_lock(&subsys->lock);
+	strscpy(buf, subsys->firmware, len);
+	mutex_unlock(&subsys->lock);
+}
+
+/**
+ * rblk_subsys_walk_ctrls() - call @fn for each controller of a subsystem
+ * @subsys: subsystem, referenced by the caller
+ * @arg: passed to @fn
+ * @fn: called under @subsys->lock (it must not take it, nor sleep for
+ *	long) with each bound controller, in the order they bound; a
+ *	non-zero return stops the walk
+ *
+ * Return: the first non-zero return of @fn, or 0.
+ */
+int rblk_subsys_walk_ctrls(struct rblk_subsys *subsys, void *arg,
+			   int (*fn)(struct rblk_ctrl *ctrl, void *arg))
+{
+	struct rblk_ctrl *ctrl;
+	int ret = 0;
+
+	mutex_lock(&subsys->lock);
+	list_for_each_entry(ctrl, &subsys->ctrls, subsys_entry) {
+		ret = fn(ctrl, arg);
+		if (ret)
+			break;
+	}
+	mutex_unlock(&subsys->lock);
+	return ret;
+}
+
+/**
  * rblk_subsys_set_iopolicy() - choose how a subsystem's heads pick paths
  * @subsys: subsystem
  * @iopolicy: &enum rblk_iopolicy, valid
@@ -371,10 +461,12 @@ void rblk_subsys_set_iopolicy(struct rblk_subsys *subsys, int iopolicy)
 {
 	int old = xchg(&subsys->iopolicy, iopolicy);
 
-	if (old != iopolicy)
+	if (old != iopolicy) {
 		pr_notice("%s: iopolicy changed from %s to %s\n",
 			  dev_name(&subsys->dev), rblk_iopolicy_names[old],
 			  rblk_iopolicy_names[iopolicy]);
+		rblk_notify_subsys(subsys, RBLK_EVENT_IOPOLICY_CHANGED);
+	}
 }
 
 /*

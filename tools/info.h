@@ -33,34 +33,74 @@ struct ns_info {
 	uint8_t ana_state;
 };
 
-/* A path of a subsystem: one controller, as nvme-cli's list-subsys shows it. */
+/*
+ * A path (RBLK_ATTR_PATH): a controller of a subsystem or, of a head,
+ * the namespace through that controller with its ANA group and state.
+ */
 struct path_info {
-	char name[RBLK_DISK_NAME_LEN];
-	char transport[16];
-	char address[2 * RBLK_TRADDR_MAX_LEN + RBLK_TRSVCID_MAX_LEN + 40];
-	char state[16];
+	uint32_t ctrl_index;
+	char name[RBLK_DISK_NAME_LEN];		/* the controller rblk-ctrlM */
+	uint8_t state;				/* enum rblk_state */
+	char traddr[RBLK_TRADDR_MAX_LEN + 1];
+	char trsvcid[RBLK_TRSVCID_MAX_LEN + 1];
+	char host_traddr[RBLK_TRADDR_MAX_LEN + 1];	/* "" if not set */
+	/* The host identity its controller connected with. */
 	char hostnqn[RBLK_NQN_MAX_LEN + 1];
-	char hostid[40];
+	bool has_hostid;
+	unsigned char hostid[RBLK_HOSTID_LEN];
+	/* A head's path only: its hidden disk rblkNcM, ANA group, state. */
+	char disk[RBLK_DISK_NAME_LEN];
+	uint32_t ana_grpid;
+	bool has_ana_state;
+	uint8_t ana_state;
+};
+
+/* A namespace head rblkN (RBLK_CMD_GET_HEAD), with its paths. */
+struct head_info {
+	uint32_t index;
+	char name[RBLK_DISK_NAME_LEN];
+	uint32_t nsid;
+	char subsys[RBLK_DISK_NAME_LEN];	/* rblk-subsysK */
+	uint8_t state;				/* its best path's */
+	struct path_info *paths;
+	size_t nr_paths;
+	size_t paths_cap;
 };
 
 /*
- * A subsystem rblk-subsysK (sysfs) as one host NQN reaches it, with the
- * paths of that host NQN: a subsystem connected with two is listed once
- * for each, as nvme-cli lists it under each host.
+ * A subsystem rblk-subsysK (RBLK_CMD_GET_SUBSYS) as one host NQN reaches
+ * it, with the controllers (paths) of that host NQN: the kernel's
+ * subsystem is one whatever host NQN its controllers connected with, and
+ * one connected with two is listed once for each, as nvme-cli lists it
+ * under each host (subsys_sort() splits it).
  */
 struct subsys_info {
 	char name[RBLK_DISK_NAME_LEN];
 	char nqn[RBLK_NQN_MAX_LEN + 1];
 	char hostnqn[RBLK_NQN_MAX_LEN + 1];	/* "" if it has no path */
-	char hostid[40];	/* of its first path; "" if none */
-	char iopolicy[32];	/* "" without multipath (no sysfs file) */
+	bool has_hostid;			/* of its first path */
+	unsigned char hostid[RBLK_HOSTID_LEN];
+	char model[64];
+	char serial[32];
+	char firmware[16];
+	bool has_iopolicy;			/* with multipath only */
+	uint8_t iopolicy;			/* enum rblk_iopolicy */
 	struct path_info *paths;
 	size_t nr_paths;
+	size_t paths_cap;
 };
 
+/*
+ * What list-subsys and show-topology show: the subsystems and, with
+ * multipath, the heads (none without); each sorted by name.
+ */
 struct subsys_list {
 	struct subsys_info *subsys;
 	size_t nr;
+	size_t cap;
+	struct head_info *heads;
+	size_t nr_heads;
+	size_t heads_cap;
 };
 
 /*
@@ -200,7 +240,10 @@ struct host_info {
 	char key[RBLK_DHCHAP_SECRET_MAX_LEN + 1];
 };
 
-/* An RBLK_CMD_EVENT notification; ns only for the namespace events. */
+/*
+ * An RBLK_CMD_EVENT notification; ns only for the namespace events; a
+ * subsystem's event (has_subsys) names no controller.
+ */
 struct ctrl_event {
 	uint8_t event;
 	uint32_t ctrl_index;
@@ -208,6 +251,11 @@ struct ctrl_event {
 	uint8_t state;
 	bool has_ns;
 	struct ns_info ns;
+	bool has_subsys;
+	char subsys[RBLK_DISK_NAME_LEN];
+	char subsysnqn[RBLK_NQN_MAX_LEN + 1];
+	bool has_iopolicy;
+	uint8_t iopolicy;
 };
 
 #endif /* NVMECFG_INFO_H */

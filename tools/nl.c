@@ -63,6 +63,22 @@ static struct nla_policy rnl_policy[RBLK_ATTR_MAX + 1] = {
 	[RBLK_ATTR_DHCHAP_HASH]		= { .type = NLA_U8 },
 	[RBLK_ATTR_DHCHAP_DHGROUP]	= { .type = NLA_U8 },
 	[RBLK_ATTR_DHCHAP_FLAGS]	= { .type = NLA_U8 },
+	[RBLK_ATTR_SUBSYS_NAME]		= { .type = NLA_STRING },
+	[RBLK_ATTR_PATH]		= { .type = NLA_NESTED },
+};
+
+static struct nla_policy rnl_path_policy[RBLK_PATH_ATTR_MAX + 1] = {
+	[RBLK_PATH_ATTR_CTRL_INDEX]	= { .type = NLA_U32 },
+	[RBLK_PATH_ATTR_CTRL_NAME]	= { .type = NLA_STRING },
+	[RBLK_PATH_ATTR_STATE]		= { .type = NLA_U8 },
+	[RBLK_PATH_ATTR_TRADDR]		= { .type = NLA_STRING },
+	[RBLK_PATH_ATTR_TRSVCID]	= { .type = NLA_STRING },
+	[RBLK_PATH_ATTR_HOST_TRADDR]	= { .type = NLA_STRING },
+	[RBLK_PATH_ATTR_DISK_NAME]	= { .type = NLA_STRING },
+	[RBLK_PATH_ATTR_ANA_GRPID]	= { .type = NLA_U32 },
+	[RBLK_PATH_ATTR_ANA_STATE]	= { .type = NLA_U8 },
+	[RBLK_PATH_ATTR_HOSTNQN]	= { .type = NLA_STRING },
+	[RBLK_PATH_ATTR_HOSTID]		= { .minlen = RBLK_HOSTID_LEN },
 };
 
 static struct nla_policy rnl_ns_policy[RBLK_NS_ATTR_MAX + 1] = {
@@ -790,6 +806,125 @@ int rnl_list(struct rnl *r, struct ctrl_info **ctrls, size_t *nr)
 	return 0;
 }
 
+/* The RBLK_ATTR_PATH nests of a message, appended to @v (*@nr of *@cap). */
+static int decode_paths(struct nlmsghdr *nlh, struct path_info **v,
+			size_t *nr, size_t *cap)
+{
+	struct nlattr *tb[RBLK_PATH_ATTR_MAX + 1];
+	struct nlattr *attrs = genlmsg_attrdata(nlmsg_data(nlh), 0);
+	int len = genlmsg_attrlen(nlmsg_data(nlh), 0);
+	struct path_info *p, *grown;
+	struct nlattr *nla;
+	int rem;
+
+	nla_for_each_attr(nla, attrs, len, rem) {
+		if (nla_type(nla) != RBLK_ATTR_PATH)
+			continue;
+		if (nla_parse_nested(tb, RBLK_PATH_ATTR_MAX, nla,
+				     rnl_path_policy) ||
+		    !tb[RBLK_PATH_ATTR_CTRL_NAME] || !tb[RBLK_PATH_ATTR_STATE])
+			return -EBADMSG;
+		grown = vec_grow(*v, cap, *nr + 1, sizeof(**v));
+		if (!grown)
+			return -ENOMEM;
+		*v = grown;
+		p = &(*v)[(*nr)++];
+		memset(p, 0, sizeof(*p));
+		GET_NUM(tb, RBLK_PATH_ATTR_CTRL_INDEX, p->ctrl_index,
+			nla_get_u32);
+		GET_STR(tb, RBLK_PATH_ATTR_CTRL_NAME, p->name);
+		GET_NUM(tb, RBLK_PATH_ATTR_STATE, p->state, nla_get_u8);
+		GET_STR(tb, RBLK_PATH_ATTR_TRADDR, p->traddr);
+		GET_STR(tb, RBLK_PATH_ATTR_TRSVCID, p->trsvcid);
+		GET_STR(tb, RBLK_PATH_ATTR_HOST_TRADDR, p->host_traddr);
+		GET_STR(tb, RBLK_PATH_ATTR_HOSTNQN, p->hostnqn);
+		p->has_hostid = get_bin(tb[RBLK_PATH_ATTR_HOSTID], p->hostid,
+					sizeof(p->hostid));
+		GET_STR(tb, RBLK_PATH_ATTR_DISK_NAME, p->disk);
+		GET_NUM(tb, RBLK_PATH_ATTR_ANA_GRPID, p->ana_grpid,
+			nla_get_u32);
+		p->has_ana_state = tb[RBLK_PATH_ATTR_ANA_STATE] != NULL;
+		GET_NUM(tb, RBLK_PATH_ATTR_ANA_STATE, p->ana_state,
+			nla_get_u8);
+	}
+	return 0;
+}
+
+int rnl_parse_subsys(struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	struct subsys_list *l = arg;
+	struct subsys_info *s;
+	int ret;
+
+	if (!tb[RBLK_ATTR_SUBSYS_NAME] || !tb[RBLK_ATTR_SUBSYSNQN])
+		return -EBADMSG;
+	s = vec_grow(l->subsys, &l->cap, l->nr + 1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	l->subsys = s;
+	s = &l->subsys[l->nr++];
+	memset(s, 0, sizeof(*s));
+	GET_STR(tb, RBLK_ATTR_SUBSYS_NAME, s->name);
+	GET_STR(tb, RBLK_ATTR_SUBSYSNQN, s->nqn);
+	GET_STR(tb, RBLK_ATTR_MODEL, s->model);
+	GET_STR(tb, RBLK_ATTR_SERIAL, s->serial);
+	GET_STR(tb, RBLK_ATTR_FIRMWARE, s->firmware);
+	s->has_iopolicy = tb[RBLK_ATTR_IOPOLICY] != NULL;
+	GET_NUM(tb, RBLK_ATTR_IOPOLICY, s->iopolicy, nla_get_u8);
+	ret = decode_paths(nlh, &s->paths, &s->nr_paths, &s->paths_cap);
+	return ret;
+}
+
+int rnl_parse_head(struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	struct subsys_list *l = arg;
+	struct head_info *h;
+
+	if (!tb[RBLK_ATTR_INDEX] || !tb[RBLK_ATTR_DISK_NAME] ||
+	    !tb[RBLK_ATTR_NSID] || !tb[RBLK_ATTR_SUBSYS_NAME])
+		return -EBADMSG;
+	h = vec_grow(l->heads, &l->heads_cap, l->nr_heads + 1, sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	l->heads = h;
+	h = &l->heads[l->nr_heads++];
+	memset(h, 0, sizeof(*h));
+	GET_NUM(tb, RBLK_ATTR_INDEX, h->index, nla_get_u32);
+	GET_STR(tb, RBLK_ATTR_DISK_NAME, h->name);
+	GET_NUM(tb, RBLK_ATTR_NSID, h->nsid, nla_get_u32);
+	GET_STR(tb, RBLK_ATTR_SUBSYS_NAME, h->subsys);
+	GET_NUM(tb, RBLK_ATTR_STATE, h->state, nla_get_u8);
+	return decode_paths(nlh, &h->paths, &h->nr_paths, &h->paths_cap);
+}
+
+int rnl_subsys_list(struct rnl *r, struct subsys_list *l, bool heads)
+{
+	int ret;
+
+	memset(l, 0, sizeof(*l));
+	ret = request(r, RBLK_CMD_GET_SUBSYS, NLM_F_DUMP, NULL, NULL,
+		      rnl_parse_subsys, l);
+	if (!ret && heads)
+		ret = request(r, RBLK_CMD_GET_HEAD, NLM_F_DUMP, NULL, NULL,
+			      rnl_parse_head, l);
+	if (ret)
+		rnl_subsys_free(l);
+	return ret;
+}
+
+void rnl_subsys_free(struct subsys_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		free(l->subsys[i].paths);
+	for (i = 0; i < l->nr_heads; i++)
+		free(l->heads[i].paths);
+	free(l->subsys);
+	free(l->heads);
+	memset(l, 0, sizeof(*l));
+}
+
 int rnl_set(struct rnl *r, const struct cfg *cfg)
 {
 	return request(r, RBLK_CMD_SET, 0, rnl_put_set, cfg, NULL, NULL);
@@ -952,6 +1087,11 @@ int rnl_parse_event(struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 			return -EBADMSG;
 		ev->has_ns = true;
 	}
+	ev->has_subsys = tb[RBLK_ATTR_SUBSYS_NAME] != NULL;
+	GET_STR(tb, RBLK_ATTR_SUBSYS_NAME, ev->subsys);
+	GET_STR(tb, RBLK_ATTR_SUBSYSNQN, ev->subsysnqn);
+	ev->has_iopolicy = tb[RBLK_ATTR_IOPOLICY] != NULL;
+	GET_NUM(tb, RBLK_ATTR_IOPOLICY, ev->iopolicy, nla_get_u8);
 	return 0;
 }
 

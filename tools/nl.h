@@ -52,6 +52,12 @@ void rnl_ctrls_free(struct ctrl_info *ctrls, size_t nr);
  * without multipath (or predates the command).
  */
 int rnl_set(struct rnl *r, const struct cfg *cfg);
+/*
+ * Every subsystem (RBLK_CMD_GET_SUBSYS) and with @heads every multipath
+ * head (RBLK_CMD_GET_HEAD), in the kernel's order; rnl_subsys_free() them.
+ */
+int rnl_subsys_list(struct rnl *r, struct subsys_list *l, bool heads);
+void rnl_subsys_free(struct subsys_list *l);
 int rnl_stats(struct rnl *r, const struct cfg *cfg, struct stats_info *st);
 int rnl_reset_stats(struct rnl *r, const struct cfg *cfg);
 /*
@@ -113,6 +119,9 @@ struct ctrl_vec {
 int rnl_parse_ctrl(struct nlmsghdr *nlh, struct nlattr **tb, void *vec);
 /* @st: struct stats_info */
 int rnl_parse_stats(struct nlmsghdr *nlh, struct nlattr **tb, void *st);
+/* @l: struct subsys_list; appends the message's subsystem, or head. */
+int rnl_parse_subsys(struct nlmsghdr *nlh, struct nlattr **tb, void *l);
+int rnl_parse_head(struct nlmsghdr *nlh, struct nlattr **tb, void *l);
 /* @ev: struct ctrl_event */
 int rnl_parse_event(struct nlmsghdr *nlh, struct nlattr **tb, void *ev);
 

@@ -221,7 +221,7 @@ static bool family_elsewhere(void)
 			"nvmecfg: the rblk module is loaded, but there is no \"%s\" generic netlink family here: it serves only the initial network namespace\n",
 			RBLK_GENL_NAME);
 	fprintf(stderr,
-		"Run nvmecfg there (e.g. 'nsenter --net=/proc/1/ns/net nvmecfg ...'); list-subsys, and show without a device, work in any.\n");
+		"Run nvmecfg there (e.g. 'nsenter --net=/proc/1/ns/net nvmecfg ...'); show without a device works in any.\n");
 	return true;
 }
 
@@ -906,29 +906,114 @@ static int ctrl_ioctl(const struct cmd *cmd, struct rnl *r, struct cfg *cfg,
 	return EXIT_OK;
 }
 
+/* The subsystems (and with @heads the heads), sorted as nvme-cli's. */
+static int subsys_read(struct rnl *r, struct subsys_list *list, bool heads)
+{
+	int ret = rnl_subsys_list(r, list, heads);
+
+	if (!ret) {
+		ret = subsys_sort(list);
+		if (ret)
+			rnl_subsys_free(list);
+	}
+	return ret;
+}
+
 /*
- * From sysfs, as nvme-cli's list-subsys: subsystems have no netlink
- * objects yet.  Below $NVMECFG_TEST_ROOT in the host unit tests.
+ * list-subsys [DEVICE]: the kernel's subsystems, as nvme-cli's.  With a
+ * namespace device, only its subsystem, with the paths of its head and
+ * their ANA states (without multipath: only the controller it is on).
  */
 static int do_list_subsys(const struct cmd *cmd, struct rnl *r,
 			  struct cfg *cfg)
 {
-	const char *root = getenv("NVMECFG_TEST_ROOT");
+	struct subsys_filter flt = { .verbose = cfg->set & OPT(VERBOSE) };
+	bool by_dev = cfg->set & (OPT(DEVICE) | OPT(INDEX));
 	struct subsys_list list;
+	struct ctrl_info c;
+	bool got_ctrl = false;
+	size_t i;
 	int ret;
 
-	(void)r;
-	ret = subsys_read(root ? root : "", &list);
-	if (ret == -ENOENT) {
+	if (by_dev && !rnl_names_ns(cfg)) {
 		fprintf(stderr,
-			"nvmecfg: rblk module not loaded (no /sys/class/rblk-subsystem)\n"
-			"Load it with 'modprobe rblk' (or 'insmod rblk.ko').\n");
-		return EXIT_NOMODULE;
+			"nvmecfg: %s: %s is a controller: name a namespace device (rblkN)\n",
+			cmd->name, cfg->device);
+		return EXIT_USAGE;
 	}
+	ret = open_nl(r);
+	if (ret)
+		return ret;
+	ret = subsys_read(r, &list, by_dev);
 	if (ret)
 		return kernel_error(cmd, r, ret);
-	print_subsys(stdout, cfg->format, &list);
-	subsys_list_free(&list);
+	for (i = 0; by_dev && i < list.nr_heads; i++) {
+		const struct head_info *h = &list.heads[i];
+
+		if ((cfg->set & OPT(INDEX)) ? h->index == cfg->index :
+					      !strcmp(h->name, cfg->device)) {
+			flt.head = h;
+			flt.subsys = subsys_find(&list, h->subsys);
+		}
+	}
+	if (by_dev && !flt.head) {
+		/* No head (multipath=N): the namespace's own controller. */
+		ret = rnl_get(r, cfg, &c);
+		if (ret) {
+			rnl_subsys_free(&list);
+			return kernel_error(cmd, r, ret);
+		}
+		got_ctrl = true;
+		flt.ctrl = c.name;
+		flt.subsys = subsys_of_ctrl(&list, c.name);
+	}
+	/* A device whose subsystem is gone, or not bound yet: nothing. */
+	if (!by_dev || flt.subsys)
+		print_subsys(stdout, cfg->format, &list, &flt);
+	else if (cfg->format == OUT_JSON)
+		printf("[]\n");
+	if (got_ctrl)
+		rnl_ctrl_free(&c);
+	rnl_subsys_free(&list);
+	return EXIT_OK;
+}
+
+/*
+ * show-topology: every subsystem, its namespaces and their paths, as
+ * nvme-cli's; without multipath each controller's namespaces (the
+ * controllers' from RBLK_CMD_GET).
+ */
+static int do_show_topology(const struct cmd *cmd, struct rnl *r,
+			    struct cfg *cfg)
+{
+	struct subsys_filter flt = {
+		.verbose = cfg->set & OPT(VERBOSE),
+		.by_ctrl = cfg->ranking == TOPO_RANK_CTRL,
+	};
+	struct ctrl_info *ctrls = NULL;
+	struct subsys_list list;
+	size_t nr = 0;
+	int ret;
+
+	ret = open_nl(r);
+	if (ret)
+		return ret;
+	ret = subsys_read(r, &list, true);
+	if (ret)
+		return kernel_error(cmd, r, ret);
+	/* Only without heads: their namespaces are the controllers'. */
+	if (list.nr && !list.nr_heads) {
+		ret = rnl_list(r, &ctrls, &nr);
+		if (ret) {
+			rnl_subsys_free(&list);
+			return kernel_error(cmd, r, ret);
+		}
+	}
+	flt.ctrls = ctrls;
+	flt.nr_ctrls = nr;
+	print_topology(stdout, cfg->format, &list, &flt);
+	rnl_ctrls_free(ctrls, nr);
+	rnl_subsys_free(&list);
 	return EXIT_OK;
 }
 
@@ -1025,15 +1110,14 @@ static int do_list(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 	if (ret)
 		return kernel_error(cmd, r, ret);
 	if (cfg->set & OPT(VERBOSE)) {
-		const char *root = getenv("NVMECFG_TEST_ROOT");
 		struct subsys_list subsys;
-		/* The subsystems' names are sysfs's; without them, none. */
-		bool named = !subsys_read(root ? root : "", &subsys);
+		/* The subsystems' names are the kernel's; without them, none. */
+		bool named = !subsys_read(r, &subsys, false);
 
 		print_list_verbose(stdout, cfg->format, ctrls, nr,
 				   named ? &subsys : NULL);
 		if (named)
-			subsys_list_free(&subsys);
+			rnl_subsys_free(&subsys);
 	} else {
 		print_list(stdout, cfg->format, ctrls, nr);
 	}
@@ -1769,9 +1853,14 @@ static const struct cmd cmds[] = {
 	  DEV_OPTS | OPT(IOPOLICY) | OPT(HELP), OPT(DEVICE) | OPT(IOPOLICY),
 	  "{NAME | -d NAME | --index N} --iopolicy POLICY",
 	  "set the I/O policy of a controller's subsystem (multipath)") },
-	{ CMD("list-subsys", do_list_subsys, OPT(OUTPUT) | OPT(HELP), 0,
-	  "[-o FORMAT]",
-	  "list the subsystems and the controllers (paths) to each") },
+	{ CMD("list-subsys", do_list_subsys,
+	  DEV_OPTS | OPT(OUTPUT) | OPT(VERBOSE) | OPT(HELP), 0,
+	  "[NAME | -d NAME | --index N] [-o FORMAT] [-v]",
+	  "list the subsystems and their paths (with a device: ANA states)") },
+	{ CMD("show-topology", do_show_topology,
+	  OPT(OUTPUT) | OPT(VERBOSE) | OPT(RANKING) | OPT(HELP), 0,
+	  "[-o FORMAT] [-v] [-r namespace|ctrl]",
+	  "show the subsystems, their namespaces and paths with ANA states") },
 	{ CMD("list", do_list, OPT(OUTPUT) | OPT(VERBOSE) | OPT(HELP), 0,
 	  "[-o FORMAT] [-v]",
 	  "list the controllers and their namespaces") },

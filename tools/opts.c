@@ -38,6 +38,12 @@ struct opt_desc {
 #define NAMES(table)	.names = (table), \
 			.nr_names = sizeof(table) / sizeof((table)[0])
 
+/* show-topology -r, nvme-cli's words; the first is the default. */
+static const char *const ranking_names[] = {
+	[TOPO_RANK_NAMESPACE]	= "namespace",
+	[TOPO_RANK_CTRL]	= "ctrl",
+};
+
 /* The UAPI's names: sysfs, the module parameter and nvmecfg spell them so. */
 static const char *const iopolicy_names[__RBLK_IOPOLICY_MAX] =
 	RBLK_IOPOLICY_NAMES;
@@ -148,11 +154,18 @@ static const struct opt_desc opt_descs[NR_OPTS] = {
 	 */
 	[OPT_CONF_DIR]	= { 0, "conf-dir", "DIR",
 			    "discovery.conf and config.json of DIR", "/etc/nvme" },
+	/*
+	 * nvme-cli's show-topology -r; stats' -r (--reset) is never
+	 * allowed with it: a letter means what the command's option is.
+	 */
+	[OPT_RANKING]	= { 'r', "ranking", "ORDER",
+			    "order: each namespace's paths, or each controller's namespaces",
+			    "namespace", NAMES(ranking_names) },
 	[OPT_RECORD]	= { 0, "record", "FILE",
 			    "connect-all: add what it connects to FILE; disconnect-all: only those, then remove FILE" },
 	/* nvme-cli's list -v: the subsystem, controller, namespace tree. */
 	[OPT_VERBOSE]	= { 'v', "verbose", NULL,
-			    "detail: subsystems, controllers and namespaces" },
+			    "detail: list the subsystem, controller, namespace tree; list-subsys, show-topology each subsystem's identity" },
 	[OPT_HELP]	= { 'h', "help", NULL,
 			    "show this help (wins over everything else)" },
 };
@@ -485,6 +498,8 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 		return set_u32(cfg, id, val, &cfg->wait_timeout);
 	case OPT_IOPOLICY:
 		return set_name(cfg, id, val, &cfg->iopolicy);
+	case OPT_RANKING:
+		return set_name(cfg, id, val, &cfg->ranking);
 	case OPT_CONFIG:
 		r = check_len(cfg, id, val, 4095);
 		if (r)
@@ -568,15 +583,25 @@ static int find_long(const char *arg, size_t len)
 	return -1;
 }
 
-static int find_short(char c)
+/*
+ * The option of letter @c that @allowed has, else the first with it: two
+ * options share a letter only where nvme-cli's commands give it two
+ * meanings (-r: stats --reset, show-topology --ranking), never both
+ * allowed in one command.
+ */
+static int find_short(char c, uint64_t allowed)
 {
-	int id;
+	int id, first = -1;
 
 	for (id = 0; id < NR_OPTS; id++) {
-		if (opt_descs[id].shrt == c)
+		if (opt_descs[id].shrt != c)
+			continue;
+		if (allowed & OPT_BIT(id))
 			return id;
+		if (first < 0)
+			first = id;
 	}
-	return -1;
+	return first;
 }
 
 /*
@@ -668,7 +693,7 @@ int opts_find(const char *arg)
 	if (arg[0] != '-' || !arg[1])
 		return -1;
 	if (arg[1] != '-')
-		return find_short(arg[1]);
+		return find_short(arg[1], 0);
 	eq = strchr(arg + 2, '=');
 	return find_long(arg + 2, eq ? (size_t)(eq - arg - 2) : strlen(arg + 2));
 }
@@ -754,7 +779,7 @@ enum opts_result opts_parse_ctx(struct cfg *cfg, int argc,
 			if (eq)
 				val = eq + 1;
 		} else {
-			id = find_short(arg[1]);
+			id = find_short(arg[1], allowed);
 			if (arg[2])
 				val = arg + 2;
 		}

@@ -14,6 +14,12 @@
 
 #include "output.h"
 
+/* show-topology's order (-r), nvme-cli's. */
+enum topo_ranking {
+	TOPO_RANK_NAMESPACE,
+	TOPO_RANK_CTRL,
+};
+
 enum opt_id {
 	OPT_TRANSPORT,
 	OPT_TRADDR,
@@ -50,6 +56,7 @@ enum opt_id {
 	OPT_QUIET,	/* connect-all: no "already connected" */
 	OPT_CONF_DIR,	/* connect-all: discovery.conf, config.json of DIR */
 	OPT_RECORD,	/* connect-all, disconnect-all: the controllers made */
+	OPT_RANKING,	/* show-topology -r: namespace or ctrl */
 	OPT_HELP,
 	NR_OPTS,
 };
@@ -100,6 +107,7 @@ struct cfg {
 	uint32_t timeout;
 	uint32_t wait_timeout;	/* with OPT(WAIT_TIMEOUT) only */
 	uint8_t iopolicy;	/* enum rblk_iopolicy */
+	uint8_t ranking;	/* show-topology: enum topo_ranking */
 	const char *config;	/* -J: a config.json, or "none" */
 	const char *conf_dir;	/* --conf-dir: instead of SYSCONFDIR/nvme */
 	const char *record;	/* --record: connect-all's list of its own */

@@ -824,7 +824,7 @@ static const char *ctrl_address(const struct ctrl_info *c, char *buf,
 	return buf;
 }
 
-/* The subsystem rblk-subsysK of controller @c, from sysfs; NULL if unknown. */
+/* The subsystem rblk-subsysK of controller @c; NULL if unknown. */
 static const char *ctrl_subsys(const struct subsys_list *l,
 			       const struct ctrl_info *c)
 {
@@ -838,8 +838,8 @@ static const char *ctrl_subsys(const struct subsys_list *l,
 }
 
 /*
- * Whether controllers @a and @b are of one subsystem (and host): by
- * sysfs's subsystem where known, else by NQN.
+ * Whether controllers @a and @b are of one subsystem (and host): by the
+ * kernel's subsystem where known, else by NQN.
  */
 static bool same_subsys(const struct subsys_list *l, const struct ctrl_info *a,
 			const struct ctrl_info *b)
@@ -1272,92 +1272,437 @@ void print_list(FILE *f, enum out_format fmt, const struct ctrl_info *ctrls,
 	list_rows(ctrls, nr, list_print, &t);
 }
 
-/* The subsystems of one host NQN, in nvme-cli 2.x's list-subsys keys. */
-static void json_host_subsys(struct json *j, const struct subsys_list *list,
-			     const char *hostnqn)
+/* --- list-subsys and show-topology: nvme-cli 2.x's shapes --- */
+
+/* A path's address as libnvme spells a controller's (sysfs "address"). */
+static const char *path_address(const struct path_info *p, char *buf,
+				size_t len)
 {
-	const char *hostid = "";
-	size_t i, k;
+	int n = snprintf(buf, len, "traddr=%s,trsvcid=%s", p->traddr,
+			 p->trsvcid);
 
-	for (i = 0; i < list->nr; i++)
-		if (!strcmp(list->subsys[i].hostnqn, hostnqn) &&
-		    list->subsys[i].hostid[0]) {
-			hostid = list->subsys[i].hostid;
-			break;
-		}
-	json_obj_open(j, NULL);
-	json_str(j, "HostNQN", hostnqn);
-	if (hostid[0])
-		json_str(j, "HostID", hostid);
-	json_arr_open(j, "Subsystems");
-	for (i = 0; i < list->nr; i++) {
-		const struct subsys_info *s = &list->subsys[i];
+	if (p->host_traddr[0] && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, ",host_traddr=%s", p->host_traddr);
+	return buf;
+}
 
-		if (strcmp(s->hostnqn, hostnqn))
-			continue;
-		json_obj_open(j, NULL);
-		json_str(j, "Name", s->name);
-		json_str(j, "NQN", s->nqn);
-		if (s->iopolicy[0])
-			json_str(j, "IOPolicy", s->iopolicy);
-		json_arr_open(j, "Paths");
-		for (k = 0; k < s->nr_paths; k++) {
-			json_obj_open(j, NULL);
-			json_str(j, "Name", s->paths[k].name);
-			json_str(j, "Transport", s->paths[k].transport);
-			json_str(j, "Address", s->paths[k].address);
-			json_str(j, "State", s->paths[k].state);
-			json_obj_close(j);
-		}
-		json_arr_close(j);
-		json_obj_close(j);
-	}
-	json_arr_close(j);
-	json_obj_close(j);
+/* A head's path's ANA state, as sysfs ana_state; "-" before a log says. */
+const char *path_ana_name(const struct path_info *p)
+{
+	if (!p->has_ana_state)
+		return "-";
+	return name_of(ana_state_names, ARRAY_SIZE(ana_state_names),
+		       p->ana_state);
 }
 
 /*
- * list-subsys: nvme-cli 2.x's shape.  JSON: an array of hosts (HostNQN,
- * HostID), each with its Subsystems (Name, NQN, IOPolicy with multipath)
- * and their Paths (Name, Transport, Address, State).  Text: per subsystem
- * "NAME - NQN=...", its host NQN and I/O policy, then " +- " and a line
- * per path.
+ * Whether a head's path @p is shown under subsystem entry @s: the entries
+ * are per host NQN (subsys_sort()), each with the paths of its host.
  */
-void print_subsys(FILE *f, enum out_format fmt, const struct subsys_list *list)
+static bool head_path_shown(const struct path_info *p,
+			    const struct subsys_info *s)
 {
+	return !strcmp(p->hostnqn, s->hostnqn);
+}
+
+/*
+ * Whether subsystem entry @s is shown: with a device, its subsystem under
+ * each host NQN one of the head's paths (without multipath: the
+ * controller) connected with.
+ */
+static bool subsys_shown(const struct subsys_info *s,
+			 const struct subsys_filter *flt)
+{
+	const struct head_info *h;
+	size_t k;
+
+	if (!flt || !flt->subsys)
+		return true;
+	if (strcmp(flt->subsys->name, s->name))
+		return false;
+	h = flt->head;
+	if (h) {
+		for (k = 0; k < h->nr_paths; k++)
+			if (head_path_shown(&h->paths[k], s))
+				return true;
+		return !h->nr_paths;
+	}
+	if (flt->ctrl) {
+		for (k = 0; k < s->nr_paths; k++)
+			if (!strcmp(flt->ctrl, s->paths[k].name))
+				return true;
+		return false;
+	}
+	return true;
+}
+
+/* Whether path @p of a subsystem's controllers is shown. */
+static bool ctrl_shown(const struct path_info *p,
+		       const struct subsys_filter *flt)
+{
+	return !flt || !flt->ctrl || !strcmp(flt->ctrl, p->name);
+}
+
+/*
+ * The head named by @flt's ctrl-less filter, or the subsystem's first:
+ * list-subsys shows the paths of a device's namespace.
+ */
+static bool is_head_of(const struct head_info *h, const struct subsys_info *s)
+{
+	return !strcmp(h->subsys, s->name);
+}
+
+/*
+ * The subsystem's lines before its paths, as nvme-cli 2.x's (libnvme's
+ * iopolicy, only with multipath here); -v adds its identity.
+ */
+static void text_subsys_head(FILE *f, const struct subsys_info *s,
+			     bool verbose, bool first)
+{
+	char safe[SAFE_LEN];
+	int w = (int)strlen(s->name) + 3;
+
+	fprintf(f, "%s%s - NQN=%s\n", first ? "" : "\n", s->name,
+		SAFE(s->nqn));
+	fprintf(f, "%*shostnqn=%s\n", w, "", SAFE(s->hostnqn));
+	if (s->has_iopolicy)
+		fprintf(f, "%*siopolicy=%s\n", w, "",
+			iopolicy_name(s->iopolicy));
+	if (verbose) {
+		fprintf(f, "%*smodel=%s\n", w, "", SAFE(s->model));
+		fprintf(f, "%*sserial=%s\n", w, "", SAFE(s->serial));
+		fprintf(f, "%*sfirmware=%s\n", w, "", SAFE(s->firmware));
+		fprintf(f, "%*stype=nvm\n", w, "");
+	}
+	fprintf(f, "\\\n");
+}
+
+static void json_subsys_head(struct json *j, const struct subsys_info *s,
+			     bool verbose)
+{
+	json_str(j, "Name", s->name);
+	json_str(j, "NQN", s->nqn);
+	if (verbose) {
+		json_str(j, "Model", s->model);
+		json_str(j, "Serial", s->serial);
+		json_str(j, "Firmware", s->firmware);
+		if (s->has_iopolicy)
+			json_str(j, "IOPolicy", iopolicy_name(s->iopolicy));
+		json_str(j, "Type", "nvm");
+	}
+}
+
+/* A controller as nvme-cli's JSON has one: Name, Transport, Address, State. */
+static void json_path_ctrl(struct json *j, const struct path_info *p)
+{
+	char addr[2 * RBLK_TRADDR_MAX_LEN + RBLK_TRSVCID_MAX_LEN + 40];
+
+	json_str(j, "Name", p->name);
+	json_str(j, "Transport", "rdma");
+	json_str(j, "Address", path_address(p, addr, sizeof(addr)));
+	json_str(j, "State", state_name(p->state));
+}
+
+/* The subsystems shown, grouped by host NQN as nvme-cli's JSON: callback per subsystem. */
+typedef void (*subsys_json_fn)(struct json *j, const struct subsys_list *l,
+			       const struct subsys_info *s,
+			       const struct subsys_filter *flt);
+
+static void json_hosts(FILE *f, const struct subsys_list *l,
+		       const struct subsys_filter *flt, subsys_json_fn fn)
+{
+	char uuid[40];
 	struct json j;
 	size_t i, k;
 
-	if (fmt == OUT_JSON) {
-		json_init(&j, f, true);
-		json_arr_open(&j, NULL);
-		for (i = 0; i < list->nr; i++) {
-			/* Each host NQN once, where it first appears. */
-			for (k = 0; k < i; k++)
-				if (!strcmp(list->subsys[k].hostnqn,
-					    list->subsys[i].hostnqn))
-					break;
-			if (k == i)
-				json_host_subsys(&j, list,
-						 list->subsys[i].hostnqn);
+	json_init(&j, f, true);
+	json_arr_open(&j, NULL);
+	for (i = 0; i < l->nr; i++) {
+		const struct subsys_info *hs = &l->subsys[i];
+		const unsigned char *hostid = NULL;
+
+		if (!subsys_shown(hs, flt))
+			continue;
+		/* Each host NQN once, where it first appears. */
+		for (k = 0; k < i; k++)
+			if (subsys_shown(&l->subsys[k], flt) &&
+			    !strcmp(l->subsys[k].hostnqn, hs->hostnqn))
+				break;
+		if (k < i)
+			continue;
+		for (k = i; k < l->nr && !hostid; k++)
+			if (!strcmp(l->subsys[k].hostnqn, hs->hostnqn) &&
+			    l->subsys[k].has_hostid)
+				hostid = l->subsys[k].hostid;
+		json_obj_open(&j, NULL);
+		json_str(&j, "HostNQN", hs->hostnqn);
+		if (hostid)
+			json_str(&j, "HostID",
+				 uuid_str(hostid, uuid, sizeof(uuid)));
+		json_arr_open(&j, "Subsystems");
+		for (k = i; k < l->nr; k++) {
+			const struct subsys_info *s = &l->subsys[k];
+
+			if (!subsys_shown(s, flt) ||
+			    strcmp(s->hostnqn, hs->hostnqn))
+				continue;
+			json_obj_open(&j, NULL);
+			json_subsys_head(&j, s, flt && flt->verbose);
+			fn(&j, l, s, flt);
+			json_obj_close(&j);
 		}
 		json_arr_close(&j);
-		json_end(&j);
+		json_obj_close(&j);
+	}
+	json_arr_close(&j);
+	json_end(&j);
+}
+
+static void json_subsys_paths(struct json *j, const struct subsys_list *l,
+			      const struct subsys_info *s,
+			      const struct subsys_filter *flt)
+{
+	const struct head_info *h = flt ? flt->head : NULL;
+	size_t k;
+
+	(void)l;
+	json_arr_open(j, "Paths");
+	if (h) {
+		for (k = 0; k < h->nr_paths; k++) {
+			if (!head_path_shown(&h->paths[k], s))
+				continue;
+			json_obj_open(j, NULL);
+			json_path_ctrl(j, &h->paths[k]);
+			json_str(j, "ANAState", path_ana_name(&h->paths[k]));
+			json_obj_close(j);
+		}
+	} else {
+		for (k = 0; k < s->nr_paths; k++) {
+			if (!ctrl_shown(&s->paths[k], flt))
+				continue;
+			json_obj_open(j, NULL);
+			json_path_ctrl(j, &s->paths[k]);
+			json_obj_close(j);
+		}
+	}
+	json_arr_close(j);
+}
+
+void print_subsys(FILE *f, enum out_format fmt, const struct subsys_list *l,
+		  const struct subsys_filter *flt)
+{
+	const struct head_info *h = flt ? flt->head : NULL;
+	char addr[2 * RBLK_TRADDR_MAX_LEN + RBLK_TRSVCID_MAX_LEN + 40];
+	char safe[SAFE_LEN];
+	bool first = true;
+	size_t i, k;
+
+	if (fmt == OUT_JSON) {
+		json_hosts(f, l, flt, json_subsys_paths);
 		return;
 	}
-	for (i = 0; i < list->nr; i++) {
-		const struct subsys_info *s = &list->subsys[i];
-		int w = (int)strlen(s->name) + 3;
+	for (i = 0; i < l->nr; i++) {
+		const struct subsys_info *s = &l->subsys[i];
 
-		fprintf(f, "%s%s - NQN=%s\n", i ? "\n" : "", s->name, s->nqn);
-		fprintf(f, "%*shostnqn=%s\n", w, "", s->hostnqn);
-		if (s->iopolicy[0])
-			fprintf(f, "%*siopolicy=%s\n", w, "", s->iopolicy);
-		fprintf(f, "\\\n");
-		for (k = 0; k < s->nr_paths; k++)
-			fprintf(f, " +- %s %s %s %s\n", s->paths[k].name,
-				s->paths[k].transport, s->paths[k].address,
-				s->paths[k].state);
+		if (!subsys_shown(s, flt))
+			continue;
+		text_subsys_head(f, s, flt && flt->verbose, first);
+		first = false;
+		if (h) {
+			for (k = 0; k < h->nr_paths; k++) {
+				const struct path_info *p = &h->paths[k];
+
+				if (!head_path_shown(p, s))
+					continue;
+				fprintf(f, " +- %s rdma %s %s %s\n", p->name,
+					SAFE(path_address(p, addr,
+							  sizeof(addr))),
+					state_name(p->state),
+					path_ana_name(p));
+			}
+			continue;
+		}
+		for (k = 0; k < s->nr_paths; k++) {
+			const struct path_info *p = &s->paths[k];
+
+			if (!ctrl_shown(p, flt))
+				continue;
+			fprintf(f, " +- %s rdma %s %s\n", p->name,
+				SAFE(path_address(p, addr, sizeof(addr))),
+				state_name(p->state));
+		}
+	}
+}
+
+/* Whether subsystem @s has heads: multipath, nvme-cli's nvme_is_multipath(). */
+static bool has_heads(const struct subsys_list *l, const struct subsys_info *s)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr_heads; i++)
+		if (is_head_of(&l->heads[i], s))
+			return true;
+	return false;
+}
+
+/* The controller @name of @flt's controller list, or NULL. */
+static const struct ctrl_info *topo_ctrl(const struct subsys_filter *flt,
+					 const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < flt->nr_ctrls; i++)
+		if (!strcmp(flt->ctrls[i].name, name))
+			return &flt->ctrls[i];
+	return NULL;
+}
+
+static void json_topo_ns(struct json *j, const struct subsys_list *l,
+			 const struct subsys_info *s,
+			 const struct subsys_filter *flt)
+{
+	size_t i, k;
+
+	json_arr_open(j, "Namespaces");
+	if (has_heads(l, s)) {
+		for (i = 0; i < l->nr_heads; i++) {
+			const struct head_info *h = &l->heads[i];
+
+			if (!is_head_of(h, s))
+				continue;
+			json_obj_open(j, NULL);
+			json_u64(j, "NSID", h->nsid);
+			json_str(j, "Name", h->name);
+			json_arr_open(j, "Paths");
+			for (k = 0; k < h->nr_paths; k++) {
+				if (!head_path_shown(&h->paths[k], s))
+					continue;
+				json_obj_open(j, NULL);
+				json_path_ctrl(j, &h->paths[k]);
+				json_str(j, "ANAState",
+					 path_ana_name(&h->paths[k]));
+				json_obj_close(j);
+			}
+			json_arr_close(j);
+			json_obj_close(j);
+		}
+		json_arr_close(j);
+		return;
+	}
+	/* Without multipath, each controller's namespaces, as nvme-cli's. */
+	for (i = 0; i < s->nr_paths; i++) {
+		const struct ctrl_info *c = topo_ctrl(flt, s->paths[i].name);
+
+		for (k = 0; c && k < c->nr_ns; k++) {
+			json_obj_open(j, NULL);
+			json_u64(j, "NSID", c->ns[k].nsid);
+			json_str(j, "Name", c->ns[k].name);
+			json_arr_open(j, "Controller");
+			json_obj_open(j, NULL);
+			json_path_ctrl(j, &s->paths[i]);
+			json_obj_close(j);
+			json_arr_close(j);
+			json_obj_close(j);
+		}
+	}
+	json_arr_close(j);
+}
+
+static void text_topo_mpath(FILE *f, const struct subsys_list *l,
+			    const struct subsys_info *s, bool by_ctrl)
+{
+	char addr[2 * RBLK_TRADDR_MAX_LEN + RBLK_TRSVCID_MAX_LEN + 40];
+	char safe[SAFE_LEN];
+	size_t i, k, c;
+
+	if (!by_ctrl) {
+		for (i = 0; i < l->nr_heads; i++) {
+			const struct head_info *h = &l->heads[i];
+
+			if (!is_head_of(h, s))
+				continue;
+			fprintf(f, " +- ns %u\n \\\n", h->nsid);
+			for (k = 0; k < h->nr_paths; k++) {
+				const struct path_info *p = &h->paths[k];
+
+				if (!head_path_shown(p, s))
+					continue;
+				fprintf(f, "  +- %s rdma %s %s %s\n", p->name,
+					SAFE(path_address(p, addr,
+							  sizeof(addr))),
+					state_name(p->state),
+					path_ana_name(p));
+			}
+		}
+		return;
+	}
+	for (c = 0; c < s->nr_paths; c++) {
+		const struct path_info *cp = &s->paths[c];
+
+		fprintf(f, " +- %s rdma %s\n \\\n", cp->name,
+			SAFE(path_address(cp, addr, sizeof(addr))));
+		for (i = 0; i < l->nr_heads; i++) {
+			const struct head_info *h = &l->heads[i];
+
+			if (!is_head_of(h, s))
+				continue;
+			for (k = 0; k < h->nr_paths; k++)
+				if (!strcmp(h->paths[k].name, cp->name))
+					fprintf(f, "  +- ns %u %s %s\n",
+						h->nsid,
+						state_name(h->paths[k].state),
+						path_ana_name(&h->paths[k]));
+		}
+	}
+}
+
+static void text_topo_plain(FILE *f, const struct subsys_info *s,
+			    const struct subsys_filter *flt, bool by_ctrl)
+{
+	char addr[2 * RBLK_TRADDR_MAX_LEN + RBLK_TRSVCID_MAX_LEN + 40];
+	char safe[SAFE_LEN];
+	size_t i, k;
+
+	for (i = 0; i < s->nr_paths; i++) {
+		const struct path_info *p = &s->paths[i];
+		const struct ctrl_info *c = topo_ctrl(flt, p->name);
+
+		path_address(p, addr, sizeof(addr));
+		if (by_ctrl)
+			fprintf(f, " +- %s rdma %s\n \\\n", p->name,
+				SAFE(addr));
+		for (k = 0; c && k < c->nr_ns; k++) {
+			if (by_ctrl) {
+				fprintf(f, "  +- ns %u %s\n", c->ns[k].nsid,
+					state_name(p->state));
+				continue;
+			}
+			fprintf(f, " +- ns %u\n \\\n", c->ns[k].nsid);
+			fprintf(f, "  +- %s rdma %s %s\n", p->name,
+				SAFE(addr), state_name(p->state));
+		}
+	}
+}
+
+void print_topology(FILE *f, enum out_format fmt, const struct subsys_list *l,
+		    const struct subsys_filter *flt)
+{
+	bool first = true;
+	size_t i;
+
+	if (fmt == OUT_JSON) {
+		json_hosts(f, l, flt, json_topo_ns);
+		return;
+	}
+	for (i = 0; i < l->nr; i++) {
+		const struct subsys_info *s = &l->subsys[i];
+
+		text_subsys_head(f, s, flt->verbose, first);
+		first = false;
+		if (has_heads(l, s))
+			text_topo_mpath(f, l, s, flt->by_ctrl);
+		else
+			text_topo_plain(f, s, flt, flt->by_ctrl);
 	}
 }
 
@@ -1703,11 +2048,41 @@ void print_host(FILE *f, enum out_format fmt, const struct host_info *h)
 		*h->module_hostid ? h->module_hostid : "-");
 }
 
+/* A subsystem's event (iopolicy-changed): no controller. */
+static void print_subsys_event(FILE *f, enum out_format fmt,
+			       const struct ctrl_event *ev)
+{
+	char safe[SAFE_LEN];
+	struct json j;
+
+	if (fmt == OUT_JSON) {
+		json_init(&j, f, false);
+		json_obj_open(&j, NULL);
+		json_str(&j, "event", event_name(ev->event));
+		json_str(&j, "subsystem", ev->subsys);
+		json_str(&j, "subsysnqn", ev->subsysnqn);
+		if (ev->has_iopolicy)
+			json_str(&j, "iopolicy", iopolicy_name(ev->iopolicy));
+		json_obj_close(&j);
+		json_end(&j);
+	} else {
+		fprintf(f, "%s: %s", ev->subsys, event_name(ev->event));
+		if (ev->has_iopolicy)
+			fprintf(f, " %s", iopolicy_name(ev->iopolicy));
+		fprintf(f, " (NQN %s)\n", SAFE(ev->subsysnqn));
+	}
+	fflush(f);
+}
+
 void print_event(FILE *f, enum out_format fmt, const struct ctrl_event *ev)
 {
 	const struct ns_info *ns = &ev->ns;
 	struct json j;
 
+	if (ev->has_subsys) {
+		print_subsys_event(f, fmt, ev);
+		return;
+	}
 	if (fmt == OUT_JSON) {
 		json_init(&j, f, false);
 		json_obj_open(&j, NULL);

@@ -126,8 +126,48 @@ size_t print_ns_refusal(FILE *f, const char *cmd, const char *name,
 			const struct ctrl_info *ctrls, size_t nr);
 
 void print_connect(FILE *f, enum out_format fmt, const struct ctrl_info *c);
+/* A head's path's ANA state, as sysfs ana_state; "-" before a log says. */
+const char *path_ana_name(const struct path_info *p);
+
+/* What list-subsys and show-topology show of the subsystems. */
+struct subsys_filter {
+	/* list-subsys DEVICE: only this subsystem (by name), ... */
+	const struct subsys_info *subsys;
+	/* ... the paths of this head, with their ANA states, ... */
+	const struct head_info *head;
+	/* ... or without multipath, only this controller. */
+	const char *ctrl;
+	bool verbose;		/* -v: model, serial, firmware, type */
+	bool by_ctrl;		/* show-topology -r ctrl */
+	/* show-topology without multipath: the controllers' namespaces. */
+	const struct ctrl_info *ctrls;
+	size_t nr_ctrls;
+};
+
+/*
+ * list-subsys: nvme-cli 2.x's shape, a subsystem once per host NQN with
+ * that host's paths (as subsys_sort() split them; with a device, under
+ * each host NQN of its head's paths).  JSON: an array of hosts (HostNQN,
+ * HostID), each with its Subsystems (Name, NQN; -v: Model, Serial,
+ * Firmware, IOPolicy, Type) and their Paths (Name, Transport, Address,
+ * State; with a device, ANAState).  Text: per subsystem "NAME - NQN=...",
+ * its host NQN and I/O policy (with multipath), then " +- " and a line per
+ * path, its ANA state last with a device.  @flt may be NULL: everything.
+ */
 void print_subsys(FILE *f, enum out_format fmt,
-		  const struct subsys_list *list);
+		  const struct subsys_list *list,
+		  const struct subsys_filter *flt);
+/*
+ * show-topology: nvme-cli 2.x's.  Each subsystem as list-subsys heads it,
+ * then its namespaces and under each its paths with their ANA states
+ * (-r ctrl: its controllers and under each the namespaces through it).
+ * JSON: hosts, Subsystems, Namespaces (NSID, Name) with their Paths
+ * (Name, Transport, Address, State, ANAState); without multipath each
+ * namespace's Controller instead of Paths, as nvme-cli's.
+ */
+void print_topology(FILE *f, enum out_format fmt,
+		    const struct subsys_list *list,
+		    const struct subsys_filter *flt);
 /*
  * list: JSON in nvme-cli 2.x's nvme list shape, {"Devices": [...]}, a
  * device per namespace, and rblk's "controllers" beside (each as show
@@ -137,7 +177,7 @@ void print_list(FILE *f, enum out_format fmt, const struct ctrl_info *ctrls,
 		size_t nr);
 /*
  * list -v: nvme list -v's tree of hosts, subsystems, controllers and
- * namespaces; the subsystem names from @subsys (sysfs), NULL if unknown.
+ * namespaces; the subsystem names from @subsys, NULL if unknown.
  */
 void print_list_verbose(FILE *f, enum out_format fmt,
 			const struct ctrl_info *ctrls, size_t nr,

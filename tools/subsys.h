@@ -1,23 +1,35 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * nvmecfg's view of rblk's subsystems, read from sysfs as nvme-cli reads
- * nvme's: /sys/class/rblk-subsystem/rblk-subsysK/ and the controllers it
- * links (Documentation/ABI/testing/sysfs-class-rblk-subsystem).
+ * nvmecfg's view of rblk's multipath topology: subsystems, their
+ * controllers (paths) and, with multipath, the namespace heads and their
+ * paths with ANA states, from the kernel's netlink objects
+ * (RBLK_CMD_GET_SUBSYS, RBLK_CMD_GET_HEAD, read by nl.c): plain C, no
+ * netlink here.
  */
 #ifndef NVMECFG_SUBSYS_H
 #define NVMECFG_SUBSYS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "info.h"
 
 /*
- * Every subsystem below @root ("" for the real sysfs; a fake tree in the
- * host unit tests), sorted by name, each with its paths sorted by name.
- * Returns 0 with @list filled (free with subsys_list_free()), or a
- * negative errno (-ENOENT: no rblk module, so no class directory).
+ * What rnl_subsys_list() got, sorted as nvme-cli shows it: each
+ * subsystem and head by name, the paths of each by controller name; then
+ * each subsystem split by host NQN, as nvme-cli lists it under each host
+ * with that host's paths (struct subsys_info).  -ENOMEM: @list is to be
+ * freed all the same (rnl_subsys_free()).
  */
-int subsys_read(const char *root, struct subsys_list *list);
-void subsys_list_free(struct subsys_list *list);
+int subsys_sort(struct subsys_list *list);
+/* The subsystem named @name (rblk-subsysK), or NULL. */
+const struct subsys_info *subsys_find(const struct subsys_list *list,
+				      const char *name);
+/* The head named @name (rblkN), or NULL. */
+const struct head_info *subsys_find_head(const struct subsys_list *list,
+					 const char *name);
+/* The subsystem whose controllers include @ctrl (rblk-ctrlM), or NULL. */
+const struct subsys_info *subsys_of_ctrl(const struct subsys_list *list,
+					 const char *ctrl);
 
 #endif /* NVMECFG_SUBSYS_H */

@@ -61,7 +61,9 @@ out=$(nvmecfg list 2>&1) || fail "nvmecfg list with rblk loaded: $out"
 [ -z "$out" ] || fail "nvmecfg list printed '$out' with no devices"
 
 # Another network namespace: the family is the initial one's only.
-# nvmecfg says so (exit 3) rather than "not loaded"; sysfs still works.
+# nvmecfg says so (exit 3) rather than "not loaded", for list-subsys
+# too (netlink, as every command about the kernel's objects); show without
+# a device needs no netlink and still works.
 if ip netns add rblk_nl_missing 2>/dev/null; then
 	rc=0
 	err=$(ip netns exec rblk_nl_missing nvmecfg list 2>&1) || rc=$?
@@ -69,8 +71,12 @@ if ip netns add rblk_nl_missing 2>/dev/null; then
 	printf '%s\n' "$err" | grep -q 'loaded, but its "rblk" generic netlink family serves only the initial network namespace, not this one' ||
 		fail "list in another netns: message '$err'"
 	log "ok: another netns: $(printf '%s\n' "$err" | head -n 1)"
-	ip netns exec rblk_nl_missing nvmecfg list-subsys >/dev/null ||
-		fail "list-subsys in another netns failed"
+	rc=0
+	err=$(ip netns exec rblk_nl_missing nvmecfg list-subsys 2>&1) || rc=$?
+	[ "$rc" -eq 3 ] && printf '%s\n' "$err" | grep -q 'serves only the initial network namespace' ||
+		fail "list-subsys in another netns: exit $rc, want 3 ($err)"
+	ip netns exec rblk_nl_missing nvmecfg show >/dev/null ||
+		fail "show (the host identity) in another netns failed"
 	ip netns del rblk_nl_missing
 else
 	log "no ip netns: the network namespace check is skipped"

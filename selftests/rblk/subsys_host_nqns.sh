@@ -143,6 +143,31 @@ json=$(nvmecfg list-subsys -o json | tr -d '\n ') || fail "list-subsys -o json f
 for hn in "$RBLK_HOSTNQN" "$HOSTNQN2"; do
 	echo "$json" | grep -q "\"HostNQN\":\"$hn\"" || fail "list-subsys -o json: no host $hn: $json"
 done
+# With the device, over netlink: the head's paths, each under the host
+# NQN its controller connected with (the path nests carry it), with its
+# ANA state; show-topology alike.
+out=$(nvmecfg list-subsys "$dev") || fail "nvmecfg list-subsys $dev failed: $out"
+[ "$(echo "$out" | grep -cx "$S - NQN=$RBLK_NQN")" -eq 2 ] ||
+	fail "list-subsys $dev does not list $S once per host: $out"
+topo=$(nvmecfg show-topology) || fail "nvmecfg show-topology failed: $topo"
+for c in "$A" "$B"; do
+	if [ "$c" = "$A" ]; then
+		hn=$RBLK_HOSTNQN other=$B
+	else
+		hn=$HOSTNQN2 other=$A
+	fi
+	sect=$(echo "$out" | grep -A4 "hostnqn=$hn\$")
+	echo "$sect" | grep -Eq "^ \+- $c rdma .* live [a-z-]+\$" ||
+		fail "list-subsys $dev: no path $c with its ANA state under host $hn: $out"
+	echo "$sect" | grep -q " +- $other " &&
+		fail "list-subsys $dev: $other under host $hn: $out"
+	echo "$topo" | grep -A6 "hostnqn=$hn\$" | grep -Eq "^  \+- $c rdma .* live [a-z-]+\$" ||
+		fail "show-topology: no path $c under host $hn: $topo"
+done
+json=$(nvmecfg list-subsys -o json "$dev" | tr -d '\n ') || fail "list-subsys -o json $dev failed"
+echo "$json" | grep -q "\"HostNQN\":\"$HOSTNQN2\",\"HostID\":\"$HOSTID2\",\"Subsystems\":\[{\"Name\":\"$S\",\"NQN\":\"$RBLK_NQN\",\"Paths\":\[{\"Name\":\"$B\"" ||
+	fail "list-subsys -o json $dev: no host $HOSTNQN2 with $B alone: $json"
+log "list-subsys $dev and show-topology: $A under $RBLK_HOSTNQN, $B under $HOSTNQN2"
 
 # A writer through the head while one path's controller is disconnected.
 pattern_file /tmp/shn.pat 8388608

@@ -14,6 +14,8 @@
 #  - a reset keeps the controller a path; a disconnect takes its link
 #    away; the last disconnect removes the subsystem, and rmmod with
 #    controllers connected leaves none;
+#  - nvmecfg list-subsys DEVICE shows the device's controller alone and
+#    show-topology each controller's namespaces, JSON in nvme-cli's keys;
 #  - the files of the directory are those of
 #    Documentation/ABI/testing/sysfs-class-rblk-subsystem (without
 #    multipath: but iopolicy).
@@ -159,8 +161,34 @@ nkeys=$(nvme list-subsys -o json | keys)
 for k in $rkeys; do
 	echo "$nkeys" | grep -qx "$k" || fail "list-subsys -o json key $k is not nvme-cli's: $(echo "$nkeys" | tr '\n' ' ')"
 done
+# Without multipath a namespace device is its controller's: list-subsys
+# DEVICE shows that controller alone, without an ANA state, and
+# show-topology each controller's namespaces (nvme-cli's shape for a
+# subsystem without native multipath, JSON "Controller").
+out=$(nvmecfg list-subsys "$da") || fail "list-subsys $da: $out"
+[ "$(echo "$out" | grep -c ' +- ')" -eq 1 ] &&
+	echo "$out" | grep -qx " +- $A rdma traddr=$RBLK_TRADDR,trsvcid=$RBLK_TRSVCID live" ||
+	fail "list-subsys $da: not $A alone: $out"
+out=$(nvmecfg show-topology) || fail "show-topology: $out"
+for p in "$A:$RBLK_TRSVCID" "$B:$SVC2"; do
+	echo "$out" | grep -qx "  +- ${p%:*} rdma traddr=$RBLK_TRADDR,trsvcid=${p#*:} live" ||
+		fail "show-topology: no path line for ${p%:*}: $out"
+done
+echo "$out" | grep -qx " +- ns $RBLK_NSID_FILE" || fail "show-topology: no ns $RBLK_NSID_FILE: $out"
+nvmecfg show-topology -o json | jq -e --arg a "$A" --argjson i "$RBLK_NSID_FILE" \
+	'any(.[].Subsystems[].Namespaces[] | select(.NSID == $i) | .Controller[].Name; . == $a) and
+	 ([.[].Subsystems[].Namespaces[] | has("Paths")] | any | not)' > /dev/null ||
+	fail "show-topology -o json: $(nvmecfg show-topology -o json)"
+tkeys=$(nvmecfg show-topology -o json | keys)
+nkeys=$(nvme show-topology -o json | keys)
+# (nvme-cli prints "Controller" for a subsystem without native
+# multipath, which nvme_core here may not give nvme-rdma's.)
+nvme_native_mpath && nkeys=$(printf '%s\nController\n' "$nkeys")
+for k in $tkeys; do
+	echo "$nkeys" | grep -qx "$k" || fail "show-topology -o json key $k is not nvme-cli's: $(echo "$nkeys" | tr '\n' ' ')"
+done
 nvme disconnect -n "$RBLK_NQN" > /dev/null
-log "nvme-rdma agrees: ${ns##*/}, 2 controllers, same identity; list-subsys in nvme-cli's keys"
+log "nvme-rdma agrees: ${ns##*/}, 2 controllers, same identity; list-subsys, show-topology in nvme-cli's keys"
 
 # Another subsystem: a subsystem of its own; another host identity: a
 # path of the same.

@@ -10,6 +10,10 @@
 # rules set the scheduler to none (blk-mq alone picks mq-deadline for one
 # hardware queue, hence -i 1); a filesystem made on one gets by-uuid and
 # by-label links; disconnect removes the links.
+# With two paths (multipath, the default; issue 44): a second controller
+# through another nvmet port adds no link, every rblk link still points at
+# a head /dev/rblkN, none at a hidden path disk rblkNcM (which has no
+# node), and the links stay when that path leaves.
 # rblk-timeout: 180
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -22,9 +26,12 @@ PAT=/tmp/udev.pat
 GOT=/tmp/udev.got
 BAK=/tmp/udev.bak
 udevd_pid=
+ctrl2=
 
 cleanup() {
 	nvme disconnect -n "$RBLK_NQN" >/dev/null 2>&1
+	[ -n "$ctrl2" ] && nvmecfg disconnect "$ctrl2" >/dev/null 2>&1
+	nvmet_port2_del
 	[ -n "$udevd_pid" ] && kill "$udevd_pid" 2>/dev/null && wait "$udevd_pid"
 	# The guest has no udev otherwise: leave no links or database behind.
 	rm -rf /dev/disk /run/udev
@@ -85,6 +92,40 @@ for dev in $devs; do
 	log "$n (nsid $nsid): by-id/rblk-$wwid, by-id/rblk-$sid, by-id/rblk-$RBLK_NQN-ns$nsid, scheduler none"
 done
 [ "$(echo "$devs" | wc -w)" -ge 3 ] || fail "expected 3 namespaces on $ctrl, got: $devs"
+
+# rblk_links: the rblk links of by-id, "name -> target" sorted.
+rblk_links() {
+	for _l in "$BYID"/rblk-*; do
+		[ -L "$_l" ] && echo "${_l##*/} -> $(readlink -f "$_l")"
+	done | sort
+}
+# Heads only: a second path to each namespace adds no link; none points
+# at a hidden path disk, each at a block device node.
+one=$(rblk_links)
+nvmet_port2_add
+ctrl2=$(rblk_connect_port_ctrl "$NVMET_SVC2") || exit 1
+for dev in $devs; do
+	wait_until 10 rblk_path_of "${dev#/dev/}" "$ctrl2" > /dev/null ||
+		fail "${dev#/dev/} has no path on $ctrl2"
+done
+settle
+two=$(rblk_links)
+log "two paths, by-id: $(ls "$BYID" | tr '\n' ' ')"
+[ "$two" = "$one" ] || fail "a second path changed the rblk links: $(echo "$two" | tr '\n' ' '), one path: $(echo "$one" | tr '\n' ' ')"
+for l in "$BYID"/*; do
+	t=$(readlink -f "$l")
+	case ${t##*/} in rblk*c*) fail "$l points at the hidden path ${t##*/}" ;; esac
+	[ -b "$t" ] || fail "$l points at $t, no block device"
+done
+for n in /dev/rblk[0-9]*c[0-9]*; do
+	[ -e "$n" ] && fail "a hidden path disk has a node: $n"
+done
+must nvmecfg disconnect "$ctrl2"
+ctrl2=
+settle
+[ "$(rblk_links)" = "$one" ] || fail "the second path's removal changed the rblk links: $(rblk_links | tr '\n' ' ')"
+nvmet_port2_del
+log "two paths: the same $(echo "$one" | wc -l) rblk links, all to heads; kept when the path left"
 
 # The same namespace through nvme-rdma: same wwid and model_serial_nsid,
 # its own links.

@@ -204,44 +204,85 @@ static inline void fix_host(struct host_info *h)
 }
 
 /*
- * Two subsystems of one host, as list-subsys reads them from sysfs:
- * rblk-subsys0 with multipath's iopolicy file (round-robin) and two paths,
- * rblk-subsys1 without one (multipath off) and one path.  @p holds the
- * paths, @s the subsystems, @list describes them.
+ * Two subsystems of one host, as list-subsys gets them over netlink:
+ * rblk-subsys0 with multipath's iopolicy (round-robin) and two paths,
+ * rblk-subsys1 without one (multipath off) and one path; rblk-subsys0 has
+ * the head rblk3 (nsid 1) with a path on each controller, inaccessible on
+ * rblk-ctrl0 and non-optimized on rblk-ctrl2.  @p holds the subsystems'
+ * paths, @hp the head's, @s the subsystems, @h the head, @list describes
+ * them.
  */
 static inline void fix_subsys(struct subsys_info s[2], struct path_info p[3],
+			      struct head_info *h, struct path_info hp[2],
 			      struct subsys_list *list)
 {
+	static const unsigned char hostid[RBLK_HOSTID_LEN] = {
+		0xde, 0xad, 0xbe, 0xef, 0x00, 0x01, 0x02, 0x03,
+		0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b,
+	};
+
 	memset(p, 0, 3 * sizeof(*p));
 	strcpy(p[0].name, "rblk-ctrl0");
-	strcpy(p[0].transport, "rdma");
-	strcpy(p[0].address, "traddr=10.99.0.1,trsvcid=4420");
-	strcpy(p[0].state, "live");
+	strcpy(p[0].traddr, "10.99.0.1");
+	strcpy(p[0].trsvcid, "4420");
+	p[0].state = RBLK_STATE_LIVE;
+	strcpy(p[0].hostnqn, FIX_HOSTNQN);
+	p[0].has_hostid = true;
+	memcpy(p[0].hostid, hostid, sizeof(hostid));
 	p[1] = p[0];
+	p[1].ctrl_index = 2;
 	strcpy(p[1].name, "rblk-ctrl2");
-	strcpy(p[1].address, "traddr=10.99.0.2,trsvcid=4420");
-	strcpy(p[1].state, "connecting");
+	strcpy(p[1].traddr, "10.99.0.2");
+	p[1].state = RBLK_STATE_CONNECTING;
 	p[2] = p[0];
+	p[2].ctrl_index = 1;
 	strcpy(p[2].name, "rblk-ctrl1");
-	strcpy(p[2].address, "traddr=10.99.0.1,trsvcid=4421");
+	strcpy(p[2].trsvcid, "4421");
 
 	memset(s, 0, 2 * sizeof(*s));
 	strcpy(s[0].name, "rblk-subsys0");
 	strcpy(s[0].nqn, FIX_NQN);
 	strcpy(s[0].hostnqn, FIX_HOSTNQN);
-	strcpy(s[0].hostid, "deadbeef-0001-0203-0405-060708090a0b");
-	strcpy(s[0].iopolicy, "round-robin");
+	s[0].has_hostid = true;
+	memcpy(s[0].hostid, hostid, sizeof(hostid));
+	strcpy(s[0].model, "Linux");
+	strcpy(s[0].serial, "abc123");
+	strcpy(s[0].firmware, "6.1.0");
+	s[0].has_iopolicy = true;
+	s[0].iopolicy = RBLK_IOPOLICY_ROUND_ROBIN;
 	s[0].paths = &p[0];
 	s[0].nr_paths = 2;
 	s[1] = s[0];
 	strcpy(s[1].name, "rblk-subsys1");
 	strcpy(s[1].nqn, "nqn.2026-12.io.rblk:other");
-	s[1].iopolicy[0] = '\0';
+	s[1].has_iopolicy = false;
 	s[1].paths = &p[2];
 	s[1].nr_paths = 1;
 
+	hp[0] = p[0];
+	strcpy(hp[0].disk, "rblk3c0n1");
+	hp[0].ana_grpid = 1;
+	hp[0].has_ana_state = true;
+	hp[0].ana_state = 3;		/* inaccessible */
+	hp[1] = p[1];
+	strcpy(hp[1].disk, "rblk3c2n1");
+	hp[1].ana_grpid = 1;
+	hp[1].has_ana_state = true;
+	hp[1].ana_state = 2;		/* non-optimized */
+	memset(h, 0, sizeof(*h));
+	h->index = 3;
+	strcpy(h->name, "rblk3");
+	h->nsid = 1;
+	strcpy(h->subsys, "rblk-subsys0");
+	h->state = RBLK_STATE_LIVE;
+	h->paths = hp;
+	h->nr_paths = 2;
+
+	memset(list, 0, sizeof(*list));
 	list->subsys = s;
 	list->nr = 2;
+	list->heads = h;
+	list->nr_heads = 1;
 }
 
 #endif /* NVMECFG_FIXTURES_H */

@@ -189,20 +189,52 @@ $GEN list-dhchap > "$TMP.list-dhchap"
 jq_check show_dhchap_is_list_entry show-dhchap '. == $l[0].controllers[0]' \
 	--slurpfile l "$TMP.list-dhchap"
 jq_check no_dhchap list '[.controllers[] | has("dhchap_hash")] == [false, false]'
-# list-subsys: nvme-cli 2.x's keys, in its order; IOPolicy with multipath.
+# list-subsys: nvme-cli 2.x's keys, in its order; IOPolicy, Model, ...
+# with -v; ANAState on each path with a device.
 jq_check subsys_nvme_cli_keys subsys '(map(keys_unsorted) | unique) ==
 	[["HostNQN", "HostID", "Subsystems"]] and
 	([.[].Subsystems[].Paths[] | keys_unsorted] | unique) ==
 	[["Name", "Transport", "Address", "State"]]'
-jq_check subsys_iopolicy subsys 'length == 1 and
+jq_check subsys_names subsys 'length == 1 and
 	.[0].HostNQN == "nqn.2014-08.org.nvmexpress:uuid:deadbeef" and
+	.[0].HostID == "deadbeef-0001-0203-0405-060708090a0b" and
 	(.[0].Subsystems | map(.Name)) == ["rblk-subsys0", "rblk-subsys1"] and
-	(.[0].Subsystems[0] | keys_unsorted) == ["Name", "NQN", "IOPolicy", "Paths"] and
+	(.[0].Subsystems[0] | keys_unsorted) == ["Name", "NQN", "Paths"]'
+jq_check subsys_verbose subsys-verbose '(.[0].Subsystems[0] | keys_unsorted) ==
+	["Name", "NQN", "Model", "Serial", "Firmware", "IOPolicy", "Type", "Paths"] and
 	.[0].Subsystems[0].IOPolicy == "round-robin" and
-	(.[0].Subsystems[1] | keys_unsorted) == ["Name", "NQN", "Paths"]'
+	.[0].Subsystems[0].Type == "nvm" and
+	(.[0].Subsystems[1] | keys_unsorted) ==
+	["Name", "NQN", "Model", "Serial", "Firmware", "Type", "Paths"]'
 jq_check subsys_paths subsys '.[0].Subsystems[0].Paths[1] == {"Name": "rblk-ctrl2",
 	"Transport": "rdma", "Address": "traddr=10.99.0.2,trsvcid=4420",
 	"State": "connecting"}'
+jq_check subsys_dev_ana subsys-dev '(.[0].Subsystems | map(.Name)) == ["rblk-subsys0"] and
+	([.[0].Subsystems[0].Paths[] | keys_unsorted] | unique) ==
+	[["Name", "Transport", "Address", "State", "ANAState"]] and
+	(.[0].Subsystems[0].Paths | map(.ANAState)) == ["inaccessible", "non-optimized"]'
+# show-topology: nvme-cli 2.x's Namespaces, every path with its ANAState;
+# without multipath each namespace's Controller.
+jq_check topology_keys topology '(map(keys_unsorted) | unique) ==
+	[["HostNQN", "HostID", "Subsystems"]] and
+	([.[].Subsystems[] | keys_unsorted] | unique) == [["Name", "NQN", "Namespaces"]] and
+	([.[].Subsystems[].Namespaces[] | select(has("Paths")) | .Paths[] |
+	  keys_unsorted] | unique) == [["Name", "Transport", "Address", "State", "ANAState"]]'
+jq_check topology_mpath topology '.[0].Subsystems[0].Namespaces ==
+	[{"NSID": 1, "Name": "rblk3", "Paths": [
+	  {"Name": "rblk-ctrl0", "Transport": "rdma",
+	   "Address": "traddr=10.99.0.1,trsvcid=4420", "State": "live",
+	   "ANAState": "inaccessible"},
+	  {"Name": "rblk-ctrl2", "Transport": "rdma",
+	   "Address": "traddr=10.99.0.2,trsvcid=4420", "State": "connecting",
+	   "ANAState": "non-optimized"}]}]'
+jq_check topology_plain topology '(.[0].Subsystems[1].Namespaces | map(.NSID)) == [1, 2] and
+	([.[0].Subsystems[1].Namespaces[] | keys_unsorted] | unique) ==
+	[["NSID", "Name", "Controller"]] and
+	.[0].Subsystems[1].Namespaces[0].Controller[0].Name == "rblk-ctrl1"'
+jq_check event_iopolicy event-iopolicy '. == {"event": "iopolicy-changed",
+	"subsystem": "rblk-subsys0", "subsysnqn": "nqn.2026-12.io.rblk:test",
+	"iopolicy": "queue-depth"}'
 jq_check stats_counters stats '.name == "rblk0" and .index == 0 and
 	.controller == "rblk-ctrl0" and .ctrl_index == 0 and .reads == 1001 and
 	.writes == 1002 and .flushes == 1003 and .discards == 1004 and

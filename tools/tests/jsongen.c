@@ -4,7 +4,8 @@
  * check it with a real JSON parser: jsongen {list|list-empty|
  * list-mpath|list-verbose|list-verbose-mpath|list-verbose-empty|
  * list-iopolicy|list-dhchap|show|show-iopolicy|show-dhchap|stats|stats-ctrl|discover|connect|event|
- * event-ns|host|host-kernel|host-dmi|subsys} [normal|json].
+ * event-ns|event-iopolicy|host|host-kernel|host-dmi|subsys|subsys-dev|
+ * subsys-verbose|topology} [normal|json].
  */
 #include <stdio.h>
 #include <string.h>
@@ -26,8 +27,15 @@ int main(int argc, char **argv)
 		.ctrl_name = "rblk-ctrl0", .state = RBLK_STATE_DELETING,
 	};
 	struct ctrl_event ns_ev;
+	struct ctrl_event io_ev = {
+		.event = RBLK_EVENT_IOPOLICY_CHANGED, .has_subsys = true,
+		.subsys = "rblk-subsys0", .subsysnqn = FIX_NQN,
+		.has_iopolicy = true, .iopolicy = RBLK_IOPOLICY_QUEUE_DEPTH,
+	};
+	struct subsys_filter flt = { 0 };
 	struct subsys_info s[2];
-	struct path_info p[3];
+	struct path_info p[3], hp[2];
+	struct head_info head;
 	struct subsys_list subsys;
 	const char *what;
 
@@ -43,7 +51,7 @@ int main(int argc, char **argv)
 	fix_disc(e, &log);
 	fix_host(&h);
 	fix_event(&ns_ev);
-	fix_subsys(s, p, &subsys);
+	fix_subsys(s, p, &head, hp, &subsys);
 	fix_stats(&st, strcmp(what, "stats-ctrl"));
 	if (!strcmp(what, "list"))
 		print_list(stdout, fmt, c, 2);
@@ -101,13 +109,29 @@ int main(int argc, char **argv)
 	} else if (!strcmp(what, "stats") || !strcmp(what, "stats-ctrl"))
 		print_stats(stdout, fmt, &st);
 	else if (!strcmp(what, "subsys"))
-		print_subsys(stdout, fmt, &subsys);
+		print_subsys(stdout, fmt, &subsys, NULL);
+	else if (!strcmp(what, "subsys-verbose")) {
+		flt.verbose = true;
+		print_subsys(stdout, fmt, &subsys, &flt);
+	} else if (!strcmp(what, "subsys-dev")) {
+		flt.subsys = &s[0];
+		flt.head = &head;
+		print_subsys(stdout, fmt, &subsys, &flt);
+	} else if (!strcmp(what, "topology")) {
+		/* rblk-subsys1 without multipath: rblk-ctrl1's namespaces. */
+		strcpy(c[0].name, "rblk-ctrl1");
+		flt.ctrls = c;
+		flt.nr_ctrls = 2;
+		print_topology(stdout, fmt, &subsys, &flt);
+	}
 	else if (!strcmp(what, "discover"))
 		print_discover(stdout, fmt, &log);
 	else if (!strcmp(what, "connect"))
 		print_connect(stdout, fmt, &c[0]);
 	else if (!strcmp(what, "event"))
 		print_event(stdout, fmt, &ev);
+	else if (!strcmp(what, "event-iopolicy"))
+		print_event(stdout, fmt, &io_ev);
 	else if (!strcmp(what, "event-ns"))
 		print_event(stdout, fmt, &ns_ev);
 	else if (!strcmp(what, "host"))

@@ -9,6 +9,7 @@
 #include "util.h"
 #include "ktap.h"
 #include "output.h"
+#include "subsys.h"
 
 static char *buf;
 static size_t len;
@@ -588,18 +589,22 @@ static void list_normal_dhchap(void)
 	CHECK(!strstr(buf, "DH-HMAC-CHAP"));
 }
 
-/* nvme-cli 2.x's list-subsys, iopolicy only where sysfs has the file. */
+/*
+ * nvme-cli 2.x's list-subsys: iopolicy only with multipath; the ANA state
+ * (JSON ANAState) of each path only with a device, its head's.
+ */
 static void subsys_output(void)
 {
+	struct subsys_filter flt = { 0 };
 	struct subsys_info s[2];
-	struct path_info p[3];
+	struct path_info p[3], hp[2];
 	struct subsys_list list;
-	const char *at;
+	struct head_info h;
 	FILE *f;
 
-	fix_subsys(s, p, &list);
+	fix_subsys(s, p, &h, hp, &list);
 	f = capture();
-	print_subsys(f, OUT_NORMAL, &list);
+	print_subsys(f, OUT_NORMAL, &list, NULL);
 	fclose(f);
 	CHECK_STR(buf,
 		  "rblk-subsys0 - NQN=" FIX_NQN "\n"
@@ -615,29 +620,365 @@ static void subsys_output(void)
 		  " +- rblk-ctrl1 rdma traddr=10.99.0.1,trsvcid=4421 live\n");
 
 	f = capture();
-	print_subsys(f, OUT_JSON, &list);
+	print_subsys(f, OUT_JSON, &list, NULL);
 	fclose(f);
+	CHECK_PREFIX(buf, "[\n  {\n    \"HostNQN\": \"" FIX_HOSTNQN "\",\n"
+			  "    \"HostID\": \"deadbeef-0001-0203-0405-060708090a0b\",\n"
+			  "    \"Subsystems\": [\n");
 	CHECK_CONTAINS(buf, "        \"Name\": \"rblk-subsys0\",\n"
 			    "        \"NQN\": \"" FIX_NQN "\",\n"
-			    "        \"IOPolicy\": \"round-robin\",\n"
-			    "        \"Paths\": [\n");
+			    "        \"Paths\": [\n"
+			    "          {\n"
+			    "            \"Name\": \"rblk-ctrl0\",\n"
+			    "            \"Transport\": \"rdma\",\n"
+			    "            \"Address\": \"traddr=10.99.0.1,trsvcid=4420\",\n"
+			    "            \"State\": \"live\"\n"
+			    "          },\n");
 	CHECK_CONTAINS(buf, "        \"Name\": \"rblk-subsys1\",\n"
 			    "        \"NQN\": \"nqn.2026-12.io.rblk:other\",\n"
 			    "        \"Paths\": [\n");
-	/* Once: rblk-subsys1 has none. */
-	at = strstr(buf, "IOPolicy");
-	CHECK(at && !strstr(at + 1, "IOPolicy"));
+	/* As nvme-cli's: no policy nor ANA state without -v, a device. */
+	CHECK(!strstr(buf, "IOPolicy") && !strstr(buf, "ANAState"));
 
-	/* Multipath off: no iopolicy anywhere. */
-	s[0].iopolicy[0] = '\0';
+	/* -v: the subsystem's identity, nvme-cli's keys and words. */
+	flt.verbose = true;
 	f = capture();
-	print_subsys(f, OUT_NORMAL, &list);
-	print_subsys(f, OUT_JSON, &list);
+	print_subsys(f, OUT_NORMAL, &list, &flt);
+	print_subsys(f, OUT_JSON, &list, &flt);
 	fclose(f);
-	CHECK(!strstr(buf, "iopolicy") && !strstr(buf, "IOPolicy"));
-	CHECK_PREFIX(buf, "rblk-subsys0 - NQN=" FIX_NQN "\n"
+	CHECK_CONTAINS(buf, "               iopolicy=round-robin\n"
+			    "               model=Linux\n"
+			    "               serial=abc123\n"
+			    "               firmware=6.1.0\n"
+			    "               type=nvm\n"
+			    "\\\n");
+	CHECK_CONTAINS(buf, "        \"Name\": \"rblk-subsys0\",\n"
+			    "        \"NQN\": \"" FIX_NQN "\",\n"
+			    "        \"Model\": \"Linux\",\n"
+			    "        \"Serial\": \"abc123\",\n"
+			    "        \"Firmware\": \"6.1.0\",\n"
+			    "        \"IOPolicy\": \"round-robin\",\n"
+			    "        \"Type\": \"nvm\",\n"
+			    "        \"Paths\": [\n");
+
+	/* A device: its subsystem only, its head's paths and ANA states. */
+	memset(&flt, 0, sizeof(flt));
+	flt.subsys = &s[0];
+	flt.head = &h;
+	f = capture();
+	print_subsys(f, OUT_NORMAL, &list, &flt);
+	fclose(f);
+	CHECK_STR(buf,
+		  "rblk-subsys0 - NQN=" FIX_NQN "\n"
+		  "               hostnqn=" FIX_HOSTNQN "\n"
+		  "               iopolicy=round-robin\n"
+		  "\\\n"
+		  " +- rblk-ctrl0 rdma traddr=10.99.0.1,trsvcid=4420 live inaccessible\n"
+		  " +- rblk-ctrl2 rdma traddr=10.99.0.2,trsvcid=4420 connecting non-optimized\n");
+	f = capture();
+	print_subsys(f, OUT_JSON, &list, &flt);
+	fclose(f);
+	CHECK_CONTAINS(buf, "            \"State\": \"live\",\n"
+			    "            \"ANAState\": \"inaccessible\"\n");
+	CHECK_CONTAINS(buf, "            \"State\": \"connecting\",\n"
+			    "            \"ANAState\": \"non-optimized\"\n");
+	CHECK(!strstr(buf, "rblk-subsys1"));
+	/* Before its first ANA log a path's state is "-". */
+	hp[1].has_ana_state = false;
+	f = capture();
+	print_subsys(f, OUT_NORMAL, &list, &flt);
+	fclose(f);
+	CHECK_CONTAINS(buf, " connecting -\n");
+
+	/* Without multipath: a namespace's controller, no ANA state. */
+	memset(&flt, 0, sizeof(flt));
+	flt.subsys = &s[1];
+	flt.ctrl = "rblk-ctrl1";
+	s[0].has_iopolicy = false;
+	f = capture();
+	print_subsys(f, OUT_NORMAL, &list, &flt);
+	print_subsys(f, OUT_JSON, &list, &flt);
+	fclose(f);
+	CHECK(!strstr(buf, "iopolicy") && !strstr(buf, "IOPolicy") &&
+	      !strstr(buf, "ANAState") && !strstr(buf, "rblk-subsys0"));
+	CHECK_PREFIX(buf, "rblk-subsys1 - NQN=nqn.2026-12.io.rblk:other\n"
 			  "               hostnqn=" FIX_HOSTNQN "\n"
-			  "\\\n +- rblk-ctrl0 ");
+			  "\\\n +- rblk-ctrl1 rdma traddr=10.99.0.1,trsvcid=4421 live\n[");
+}
+
+/* A path of host NQN @host (host ID ...0@id) for subsys_two_hosts. */
+static void two_hosts_path(struct path_info *p, const char *name,
+			   const char *port, uint8_t state, const char *host,
+			   unsigned char id)
+{
+	memset(p, 0, sizeof(*p));
+	strcpy(p->name, name);
+	strcpy(p->traddr, "10.99.0.1");
+	strcpy(p->trsvcid, port);
+	p->state = state;
+	strcpy(p->hostnqn, host);
+	p->has_hostid = true;
+	p->hostid[RBLK_HOSTID_LEN - 1] = id;
+}
+
+/*
+ * A subsystem is one whatever host NQN its controllers connected with
+ * (the kernel's, over netlink): list-subsys lists it under each host NQN
+ * with that host's paths, as nvme-cli does (subsys_sort()); with a device,
+ * under each host NQN of its head's paths, with that host's.
+ */
+static void subsys_two_hosts(void)
+{
+	struct subsys_filter flt = { 0 };
+	struct subsys_list list = { 0 };
+	struct path_info *p, *hp;
+	struct head_info *h;
+	struct subsys_info *s;
+	FILE *f;
+
+	s = calloc(2, sizeof(*s));
+	p = calloc(3, sizeof(*p));
+	h = calloc(1, sizeof(*h));
+	hp = calloc(2, sizeof(*hp));
+	CHECK(s && p && h && hp);
+	if (!s || !p || !h || !hp)
+		return;
+	/* In the kernel's order: subsys_sort() sorts. */
+	strcpy(s[1].name, "rblk-subsys0");
+	strcpy(s[1].nqn, FIX_NQN);
+	s[1].has_iopolicy = true;
+	s[1].iopolicy = RBLK_IOPOLICY_ROUND_ROBIN;
+	s[1].paths = p;
+	s[1].nr_paths = 3;
+	two_hosts_path(&p[0], "rblk-ctrl10", "4421", RBLK_STATE_CONNECTING,
+		       FIX_HOSTNQN, 1);
+	two_hosts_path(&p[1], "rblk-ctrl5", "4420", RBLK_STATE_LIVE,
+		       "host-b", 2);
+	two_hosts_path(&p[2], "rblk-ctrl3", "4420", RBLK_STATE_LIVE,
+		       FIX_HOSTNQN, 1);
+	strcpy(s[0].name, "rblk-subsys1");
+	strcpy(s[0].nqn, "nqn.2026-12.io.rblk:other");
+	s[0].paths = calloc(1, sizeof(*p));
+	CHECK(s[0].paths);
+	if (!s[0].paths)
+		return;
+	s[0].nr_paths = 1;
+	two_hosts_path(s[0].paths, "rblk-ctrl4", "4420", RBLK_STATE_LIVE,
+		       "host-b", 2);
+	strcpy(h->name, "rblk3");
+	strcpy(h->subsys, "rblk-subsys0");
+	h->nsid = 1;
+	h->paths = hp;
+	h->nr_paths = 2;
+	hp[0] = p[1];
+	hp[0].has_ana_state = true;
+	hp[0].ana_state = 1;	/* optimized */
+	hp[1] = p[2];
+	hp[1].has_ana_state = true;
+	hp[1].ana_state = 3;	/* inaccessible */
+	list.subsys = s;
+	list.nr = 2;
+	list.heads = h;
+	list.nr_heads = 1;
+
+	CHECK(subsys_sort(&list) == 0);
+	CHECK(list.nr == 3);
+	f = capture();
+	print_subsys(f, OUT_NORMAL, &list, NULL);
+	fclose(f);
+	CHECK_STR(buf,
+		  "rblk-subsys0 - NQN=" FIX_NQN "\n"
+		  "               hostnqn=" FIX_HOSTNQN "\n"
+		  "               iopolicy=round-robin\n"
+		  "\\\n"
+		  " +- rblk-ctrl3 rdma traddr=10.99.0.1,trsvcid=4420 live\n"
+		  " +- rblk-ctrl10 rdma traddr=10.99.0.1,trsvcid=4421 connecting\n"
+		  "\n"
+		  "rblk-subsys0 - NQN=" FIX_NQN "\n"
+		  "               hostnqn=host-b\n"
+		  "               iopolicy=round-robin\n"
+		  "\\\n"
+		  " +- rblk-ctrl5 rdma traddr=10.99.0.1,trsvcid=4420 live\n"
+		  "\n"
+		  "rblk-subsys1 - NQN=nqn.2026-12.io.rblk:other\n"
+		  "               hostnqn=host-b\n"
+		  "\\\n"
+		  " +- rblk-ctrl4 rdma traddr=10.99.0.1,trsvcid=4420 live\n");
+
+	f = capture();
+	print_subsys(f, OUT_JSON, &list, NULL);
+	fclose(f);
+	CHECK_PREFIX(buf, "[\n  {\n    \"HostNQN\": \"" FIX_HOSTNQN "\",\n"
+			  "    \"HostID\": \"00000000-0000-0000-0000-000000000001\",\n"
+			  "    \"Subsystems\": [\n"
+			  "      {\n"
+			  "        \"Name\": \"rblk-subsys0\",\n");
+	/* host-b: rblk-subsys0 with rblk-ctrl5 only, then rblk-subsys1. */
+	CHECK_CONTAINS(buf, "    \"HostNQN\": \"host-b\",\n"
+			    "    \"HostID\": \"00000000-0000-0000-0000-000000000002\",\n"
+			    "    \"Subsystems\": [\n"
+			    "      {\n"
+			    "        \"Name\": \"rblk-subsys0\",\n"
+			    "        \"NQN\": \"" FIX_NQN "\",\n"
+			    "        \"Paths\": [\n"
+			    "          {\n"
+			    "            \"Name\": \"rblk-ctrl5\",\n"
+			    "            \"Transport\": \"rdma\",\n"
+			    "            \"Address\": \"traddr=10.99.0.1,trsvcid=4420\",\n"
+			    "            \"State\": \"live\"\n"
+			    "          }\n"
+			    "        ]\n"
+			    "      },\n"
+			    "      {\n"
+			    "        \"Name\": \"rblk-subsys1\",\n");
+
+	/* A device: its head's paths, under the host NQN of each. */
+	flt.subsys = subsys_find(&list, "rblk-subsys0");
+	flt.head = subsys_find_head(&list, "rblk3");
+	CHECK(flt.subsys && flt.head);
+	f = capture();
+	print_subsys(f, OUT_NORMAL, &list, &flt);
+	fclose(f);
+	CHECK_STR(buf,
+		  "rblk-subsys0 - NQN=" FIX_NQN "\n"
+		  "               hostnqn=" FIX_HOSTNQN "\n"
+		  "               iopolicy=round-robin\n"
+		  "\\\n"
+		  " +- rblk-ctrl3 rdma traddr=10.99.0.1,trsvcid=4420 live inaccessible\n"
+		  "\n"
+		  "rblk-subsys0 - NQN=" FIX_NQN "\n"
+		  "               hostnqn=host-b\n"
+		  "               iopolicy=round-robin\n"
+		  "\\\n"
+		  " +- rblk-ctrl5 rdma traddr=10.99.0.1,trsvcid=4420 live optimized\n");
+	f = capture();
+	print_subsys(f, OUT_JSON, &list, &flt);
+	fclose(f);
+	CHECK_CONTAINS(buf, "    \"HostNQN\": \"host-b\",\n"
+			    "    \"HostID\": \"00000000-0000-0000-0000-000000000002\",\n"
+			    "    \"Subsystems\": [\n"
+			    "      {\n"
+			    "        \"Name\": \"rblk-subsys0\",\n"
+			    "        \"NQN\": \"" FIX_NQN "\",\n"
+			    "        \"Paths\": [\n"
+			    "          {\n"
+			    "            \"Name\": \"rblk-ctrl5\",\n");
+	CHECK(!strstr(buf, "rblk-subsys1") && !strstr(buf, "rblk-ctrl10"));
+
+	/* Without multipath: only the host NQN of the device's controller. */
+	memset(&flt, 0, sizeof(flt));
+	flt.subsys = subsys_of_ctrl(&list, "rblk-ctrl5");
+	flt.ctrl = "rblk-ctrl5";
+	f = capture();
+	print_subsys(f, OUT_NORMAL, &list, &flt);
+	fclose(f);
+	CHECK_STR(buf,
+		  "rblk-subsys0 - NQN=" FIX_NQN "\n"
+		  "               hostnqn=host-b\n"
+		  "               iopolicy=round-robin\n"
+		  "\\\n"
+		  " +- rblk-ctrl5 rdma traddr=10.99.0.1,trsvcid=4420 live\n");
+
+	/* show-topology: the head under each host, with that host's paths. */
+	memset(&flt, 0, sizeof(flt));
+	f = capture();
+	print_topology(f, OUT_NORMAL, &list, &flt);
+	fclose(f);
+	CHECK_CONTAINS(buf, "               hostnqn=host-b\n"
+			    "               iopolicy=round-robin\n"
+			    "\\\n"
+			    " +- ns 1\n"
+			    " \\\n"
+			    "  +- rblk-ctrl5 rdma traddr=10.99.0.1,trsvcid=4420 live optimized\n"
+			    "\n");
+	for (size_t i = 0; i < list.nr; i++)
+		free(list.subsys[i].paths);
+	free(list.subsys);
+	free(h);
+	free(hp);
+}
+
+/* nvme-cli 2.x's show-topology: namespaces, their paths, ANA states. */
+static void topology_output(void)
+{
+	struct subsys_filter flt = { 0 };
+	struct subsys_info s[2];
+	struct path_info p[3], hp[2];
+	struct subsys_list list;
+	struct head_info h;
+	struct ctrl_info c[2];
+	struct ns_info ns[3];
+	FILE *f;
+
+	fix_subsys(s, p, &h, hp, &list);
+	fix_ctrls(c, ns);
+	/* rblk-subsys1 without multipath: its controller's namespaces. */
+	strcpy(c[0].name, "rblk-ctrl1");
+	flt.ctrls = c;
+	flt.nr_ctrls = 2;
+	f = capture();
+	print_topology(f, OUT_NORMAL, &list, &flt);
+	fclose(f);
+	CHECK_STR(buf,
+		  "rblk-subsys0 - NQN=" FIX_NQN "\n"
+		  "               hostnqn=" FIX_HOSTNQN "\n"
+		  "               iopolicy=round-robin\n"
+		  "\\\n"
+		  " +- ns 1\n"
+		  " \\\n"
+		  "  +- rblk-ctrl0 rdma traddr=10.99.0.1,trsvcid=4420 live inaccessible\n"
+		  "  +- rblk-ctrl2 rdma traddr=10.99.0.2,trsvcid=4420 connecting non-optimized\n"
+		  "\n"
+		  "rblk-subsys1 - NQN=nqn.2026-12.io.rblk:other\n"
+		  "               hostnqn=" FIX_HOSTNQN "\n"
+		  "\\\n"
+		  " +- ns 1\n"
+		  " \\\n"
+		  "  +- rblk-ctrl1 rdma traddr=10.99.0.1,trsvcid=4421 live\n"
+		  " +- ns 2\n"
+		  " \\\n"
+		  "  +- rblk-ctrl1 rdma traddr=10.99.0.1,trsvcid=4421 live\n");
+
+	flt.by_ctrl = true;
+	f = capture();
+	print_topology(f, OUT_NORMAL, &list, &flt);
+	fclose(f);
+	CHECK_CONTAINS(buf, "\\\n"
+			    " +- rblk-ctrl0 rdma traddr=10.99.0.1,trsvcid=4420\n"
+			    " \\\n"
+			    "  +- ns 1 live inaccessible\n"
+			    " +- rblk-ctrl2 rdma traddr=10.99.0.2,trsvcid=4420\n"
+			    " \\\n"
+			    "  +- ns 1 connecting non-optimized\n");
+	CHECK_CONTAINS(buf, " +- rblk-ctrl1 rdma traddr=10.99.0.1,trsvcid=4421\n"
+			    " \\\n"
+			    "  +- ns 1 live\n"
+			    "  +- ns 2 live\n");
+
+	flt.by_ctrl = false;
+	f = capture();
+	print_topology(f, OUT_JSON, &list, &flt);
+	fclose(f);
+	CHECK_CONTAINS(buf, "        \"Name\": \"rblk-subsys0\",\n"
+			    "        \"NQN\": \"" FIX_NQN "\",\n"
+			    "        \"Namespaces\": [\n"
+			    "          {\n"
+			    "            \"NSID\": 1,\n"
+			    "            \"Name\": \"rblk3\",\n"
+			    "            \"Paths\": [\n"
+			    "              {\n"
+			    "                \"Name\": \"rblk-ctrl0\",\n"
+			    "                \"Transport\": \"rdma\",\n"
+			    "                \"Address\": \"traddr=10.99.0.1,trsvcid=4420\",\n"
+			    "                \"State\": \"live\",\n"
+			    "                \"ANAState\": \"inaccessible\"\n"
+			    "              },\n");
+	/* Without multipath, nvme-cli's "Controller" of each namespace. */
+	CHECK_CONTAINS(buf, "            \"NSID\": 2,\n"
+			    "            \"Name\": \"rblk1\",\n"
+			    "            \"Controller\": [\n"
+			    "              {\n"
+			    "                \"Name\": \"rblk-ctrl1\",\n");
 }
 
 static void show_normal(void)
@@ -1240,6 +1581,8 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(show_dhchap),
 	KTAP_CASE(list_normal_dhchap),
 	KTAP_CASE(subsys_output),
+	KTAP_CASE(subsys_two_hosts),
+	KTAP_CASE(topology_output),
 	KTAP_CASE(show_normal),
 	KTAP_CASE(show_json),
 	KTAP_CASE(stats_output),

@@ -10,6 +10,14 @@
  * controller by %RBLK_ATTR_CTRL_INDEX or %RBLK_ATTR_CTRL_NAME, or a
  * namespace by %RBLK_ATTR_INDEX or %RBLK_ATTR_DISK_NAME, which then stands
  * for its controller where a command acts on controllers.
+ *
+ * With multipath, two more objects: a subsystem ("rblk-subsysK", the
+ * controllers to one NVM subsystem, whatever host NQN each connected
+ * with: its paths), named by
+ * %RBLK_ATTR_SUBSYS_NAME, and a namespace head ("rblkN", the block device
+ * users open, across the paths), named by %RBLK_ATTR_INDEX or
+ * %RBLK_ATTR_DISK_NAME; %RBLK_CMD_GET_SUBSYS and %RBLK_CMD_GET_HEAD
+ * describe them (subsystems exist without multipath too, heads do not).
  */
 #ifndef _UAPI_LINUX_RBLK_H
 #define _UAPI_LINUX_RBLK_H
@@ -35,9 +43,13 @@
 #define RBLK_EUI64_LEN		8
 #define RBLK_UUID_LEN		16
 
-/* Name prefixes: controllers are "rblk-ctrlM", namespaces "rblkN". */
+/*
+ * Name prefixes: controllers are "rblk-ctrlM", namespaces "rblkN",
+ * subsystems "rblk-subsysK".
+ */
 #define RBLK_CTRL_NAME_PREFIX	"rblk-ctrl"
 #define RBLK_NS_NAME_PREFIX	"rblk"
+#define RBLK_SUBSYS_NAME_PREFIX	"rblk-subsys"
 
 #define RBLK_MAX_IO_QUEUES	128
 /* Poll queues come on top of the I/O queues: 0..RBLK_MAX_POLL_QUEUES. */
@@ -120,7 +132,9 @@
  *	and CAP_SYS_ADMIN.
  * @RBLK_CMD_EVENT: multicast notification on the "events" group, carrying
  *	%RBLK_ATTR_EVENT, %RBLK_ATTR_CTRL_INDEX, %RBLK_ATTR_CTRL_NAME,
- *	%RBLK_ATTR_STATE and, for namespace events, one %RBLK_ATTR_NS nest.
+ *	%RBLK_ATTR_STATE and, for namespace events, one %RBLK_ATTR_NS nest;
+ *	a subsystem's event (%RBLK_EVENT_IOPOLICY_CHANGED) carries the
+ *	subsystem's attributes instead of a controller's.
  * @RBLK_CMD_RESET_STATS: zero the statistics of one namespace (a head's
  *	named without a controller: of each of its paths), or of all
  *	namespaces and the controller. Needs CAP_NET_ADMIN
@@ -132,6 +146,25 @@
  *	once it is being deleted).  At least one setting; answers with no
  *	payload.
  *	Needs CAP_NET_ADMIN and CAP_SYS_ADMIN.
+ * @RBLK_CMD_GET_SUBSYS: describe the subsystem %RBLK_ATTR_SUBSYS_NAME
+ *	(doit) or every subsystem (dumpit, by instance K): one message per
+ *	subsystem with %RBLK_ATTR_SUBSYS_NAME, %RBLK_ATTR_SUBSYSNQN,
+ *	%RBLK_ATTR_MODEL, %RBLK_ATTR_SERIAL, %RBLK_ATTR_FIRMWARE,
+ *	%RBLK_ATTR_IOPOLICY (with multipath only) and one %RBLK_ATTR_PATH
+ *	nest per controller bound to it (those being deleted too, with
+ *	their state), without the namespace attributes.  A subsystem has
+ *	no host NQN of its own: each path carries its controller's
+ *	(%RBLK_PATH_ATTR_HOSTNQN, %RBLK_PATH_ATTR_HOSTID).  -ENODEV: no such
+ *	subsystem (the last controller's teardown removes it).
+ * @RBLK_CMD_GET_HEAD: with multipath, describe the namespace head named
+ *	by %RBLK_ATTR_INDEX or %RBLK_ATTR_DISK_NAME (doit; -EINVAL for a
+ *	device that is no head: multipath is off) or every head (dumpit, by
+ *	subsystem, then index): one message per head with %RBLK_ATTR_INDEX,
+ *	%RBLK_ATTR_DISK_NAME, %RBLK_ATTR_NSID, %RBLK_ATTR_SUBSYS_NAME,
+ *	%RBLK_ATTR_SUBSYSNQN, %RBLK_ATTR_IOPOLICY, %RBLK_ATTR_STATE (the
+ *	best of its paths' controller states) and one %RBLK_ATTR_PATH nest
+ *	per path users can name (attached, its disk not going away), with
+ *	the path's hidden disk, ANA group and ANA state.
  * @__RBLK_CMD_MAX: number of commands
  */
 enum rblk_cmd {
@@ -144,6 +177,8 @@ enum rblk_cmd {
 	RBLK_CMD_EVENT,
 	RBLK_CMD_RESET_STATS,
 	RBLK_CMD_SET,
+	RBLK_CMD_GET_SUBSYS,
+	RBLK_CMD_GET_HEAD,
 	__RBLK_CMD_MAX,
 };
 /* Highest valid value of the enum above. */
@@ -250,6 +285,11 @@ enum rblk_cmd {
  * @RBLK_ATTR_DHCHAP_FLAGS: u8, in %RBLK_CMD_GET: &enum rblk_dhchap_flags,
  *	which keys the controller holds and how it authenticated; absent
  *	when it holds none
+ * @RBLK_ATTR_SUBSYS_NAME: string, "rblk-subsysK": names a subsystem in
+ *	%RBLK_CMD_GET_SUBSYS; in %RBLK_CMD_GET_HEAD and
+ *	%RBLK_EVENT_IOPOLICY_CHANGED the head's, the event's subsystem
+ * @RBLK_ATTR_PATH: nest of &enum rblk_path_attr, one path (controller) of
+ *	a subsystem or head; repeated
  * @__RBLK_ATTR_MAX: number of attributes
  */
 enum rblk_attr {
@@ -300,6 +340,8 @@ enum rblk_attr {
 	RBLK_ATTR_DHCHAP_HASH,
 	RBLK_ATTR_DHCHAP_DHGROUP,
 	RBLK_ATTR_DHCHAP_FLAGS,
+	RBLK_ATTR_SUBSYS_NAME,
+	RBLK_ATTR_PATH,
 	__RBLK_ATTR_MAX,
 };
 /* Highest valid value of the enum above. */
@@ -352,6 +394,49 @@ enum rblk_ns_attr {
 };
 /* Highest valid value of the enum above. */
 #define RBLK_NS_ATTR_MAX (__RBLK_NS_ATTR_MAX - 1)
+
+/**
+ * enum rblk_path_attr - attributes of one path, nested in %RBLK_ATTR_PATH
+ * @RBLK_PATH_ATTR_UNSPEC: unused
+ * @RBLK_PATH_ATTR_CTRL_INDEX: u32, M of the path's controller "rblk-ctrlM"
+ * @RBLK_PATH_ATTR_CTRL_NAME: string, "rblk-ctrlM"
+ * @RBLK_PATH_ATTR_STATE: u8, &enum rblk_state of the controller
+ * @RBLK_PATH_ATTR_TRADDR: string, the controller's transport address
+ * @RBLK_PATH_ATTR_TRSVCID: string, its transport service id (port)
+ * @RBLK_PATH_ATTR_HOST_TRADDR: string, the local address it connects
+ *	from, only if one was asked for
+ * @RBLK_PATH_ATTR_DISK_NAME: string, of a head's path: its hidden disk
+ *	"rblkNcM"
+ * @RBLK_PATH_ATTR_ANA_GRPID: u32, of a head's path: its ANA group id (0
+ *	without ANA)
+ * @RBLK_PATH_ATTR_ANA_STATE: u8, of a head's path: its ANA state, as
+ *	%RBLK_NS_ATTR_ANA_STATE (names in %RBLK_ANA_STATE_NAMES); absent
+ *	while an ANA log is to say
+ * @RBLK_PATH_ATTR_HOSTNQN: string, the host NQN the path's controller
+ *	connected with: the paths of one subsystem (and of one head) may
+ *	have different ones, as nvme's (a subsystem is keyed by its NQN
+ *	alone)
+ * @RBLK_PATH_ATTR_HOSTID: binary, %RBLK_HOSTID_LEN bytes: the host
+ *	identifier the path's controller connected with
+ * @__RBLK_PATH_ATTR_MAX: number of attributes
+ */
+enum rblk_path_attr {
+	RBLK_PATH_ATTR_UNSPEC,
+	RBLK_PATH_ATTR_CTRL_INDEX,
+	RBLK_PATH_ATTR_CTRL_NAME,
+	RBLK_PATH_ATTR_STATE,
+	RBLK_PATH_ATTR_TRADDR,
+	RBLK_PATH_ATTR_TRSVCID,
+	RBLK_PATH_ATTR_HOST_TRADDR,
+	RBLK_PATH_ATTR_DISK_NAME,
+	RBLK_PATH_ATTR_ANA_GRPID,
+	RBLK_PATH_ATTR_ANA_STATE,
+	RBLK_PATH_ATTR_HOSTNQN,
+	RBLK_PATH_ATTR_HOSTID,
+	__RBLK_PATH_ATTR_MAX,
+};
+/* Highest valid value of the enum above. */
+#define RBLK_PATH_ATTR_MAX (__RBLK_PATH_ATTR_MAX - 1)
 
 /* Highest ANA state value (change, 0xf): size of %RBLK_ANA_STATE_NAMES. */
 #define RBLK_ANA_STATE_MAX	15
@@ -455,6 +540,10 @@ enum rblk_iopolicy {
  * @RBLK_EVENT_ANA_CHANGED: with multipath, a path's ANA state or group
  *	changed (its %RBLK_ATTR_NS nest carries the new ones); one per path:
  *	a group's change is a burst, which a slow listener may lose part of
+ * @RBLK_EVENT_IOPOLICY_CHANGED: with multipath, a subsystem's I/O policy
+ *	changed (netlink, sysfs); names the subsystem
+ *	(%RBLK_ATTR_SUBSYS_NAME, %RBLK_ATTR_SUBSYSNQN) with the new
+ *	%RBLK_ATTR_IOPOLICY, and no controller nor host NQN
  * @__RBLK_EVENT_MAX: one above the highest event
  */
 enum rblk_event {
@@ -466,6 +555,7 @@ enum rblk_event {
 	RBLK_EVENT_NS_REMOVED,
 	RBLK_EVENT_NS_RESIZED,
 	RBLK_EVENT_ANA_CHANGED,
+	RBLK_EVENT_IOPOLICY_CHANGED,
 	__RBLK_EVENT_MAX,
 };
 
@@ -479,6 +569,7 @@ enum rblk_event {
 	[RBLK_EVENT_NS_REMOVED]		= "ns-removed",		\
 	[RBLK_EVENT_NS_RESIZED]		= "ns-resized",		\
 	[RBLK_EVENT_ANA_CHANGED]	= "ana-changed",	\
+	[RBLK_EVENT_IOPOLICY_CHANGED]	= "iopolicy-changed",	\
 }
 
 /**
