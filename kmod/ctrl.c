@@ -630,6 +630,23 @@ static void rblk_aer_work(struct work_struct *work)
 		rblk_error_recovery(ctrl);
 }
 
+/*
+ * Told as nvme-core tells it (a uevent with NVME_AEN on the controller's
+ * device) and on netlink; the log read re-arms the notice first, so
+ * that a change after the listener's own read is noticed again.
+ */
+static void rblk_disc_changed(struct rblk_ctrl *ctrl, u32 result)
+{
+	char aen[24];
+	char *envp[2] = { aen };
+
+	if (rblk_rearm_disc_change(ctrl))
+		rblk_warn(ctrl, "discovery log not read: the next change may go unnoticed\n");
+	rblk_notify(ctrl, NULL, RBLK_EVENT_DISC_CHANGED);
+	snprintf(aen, sizeof(aen), "NVME_AEN=%#08x", result);
+	kobject_uevent_env(&ctrl->dev.kobj, KOBJ_CHANGE, envp);
+}
+
 static void rblk_event_work(struct work_struct *work)
 {
 	struct rblk_ctrl *ctrl = container_of(work, struct rblk_ctrl,
@@ -641,6 +658,11 @@ static void rblk_event_work(struct work_struct *work)
 		rblk_info(ctrl, "namespace attributes changed, rescanning\n");
 		if (ctrl->ops->ns_changed)
 			ctrl->ops->ns_changed(ctrl);
+	} else if (RBLK_AEN_TYPE(result) == NVME_AER_NOTICE &&
+		   RBLK_AEN_INFO(result) == NVME_AER_NOTICE_DISC_CHANGED &&
+		   ctrl->opts.discovery) {
+		rblk_info(ctrl, "discovery log changed\n");
+		rblk_disc_changed(ctrl, result);
 	} else if (rblk_aen_is_ana_change(result)) {
 		/*
 		 * Not read here: see rblk_ana_work().  A reset that cancels
@@ -997,6 +1019,17 @@ static int rblk_configure_admin_queue(struct rblk_ctrl *ctrl, bool new,
 			*errmsg = "Get Log Page failed";
 			goto out_teardown;
 		}
+	} else if (rblk_ctrl_persistent_disc(ctrl)) {
+		/*
+		 * As nvme-core: the notice is what keeping it is for.  Then
+		 * the log read re-arms it (nvmet masks it until a read), a
+		 * change while we were away included.
+		 */
+		ret = rblk_configure_aen(ctrl) ?: rblk_rearm_disc_change(ctrl);
+		if (ret) {
+			*errmsg = "Set Features failed";
+			goto out_teardown;
+		}
 	}
 	if (new) {
 		ret = rblk_set_queue_limits(ctrl, ctrl->admin_q);
@@ -1258,6 +1291,12 @@ out_teardown_admin:
 /* Live: I/O flows, namespaces get checked, events are asked for. */
 static void rblk_ctrl_went_live(struct rblk_ctrl *ctrl)
 {
+	if (ctrl->opts.discovery) {
+		/* No namespaces to scan: the connect's waiter is done. */
+		complete_all(&ctrl->first_scan);
+		queue_work(rblk_wq, &ctrl->aer_work);
+		return;
+	}
 	if (rblk_fault_live_error()) {
 		rblk_error_recovery(ctrl);
 		/* Its teardown finds the queues quiesced, and waits there. */
@@ -1556,7 +1595,7 @@ int rblk_ctrl_start(struct rblk_ctrl *ctrl, const char **errmsg)
 	rblk_info(ctrl, "connected to %s at %s:%s, cntlid %u, %u I/O queues of %u\n",
 		  ctrl->opts.subsysnqn, ctrl->opts.traddr, ctrl->opts.trsvcid,
 		  ctrl->cntlid, ctrl->nr_io_queues, ctrl->opts.queue_size);
-	if (!ctrl->opts.discovery)
+	if (!ctrl->opts.discovery || rblk_ctrl_persistent_disc(ctrl))
 		rblk_ctrl_went_live(ctrl);
 	return 0;
 }

@@ -90,7 +90,11 @@
  *	reason (the target's AUTH_Failure1 or the host's AUTH_Failure2), a
  *	u8 follows: the reason (%RBLK_AUTH_FAILURE_NAMES);
  *	%RBLK_CMD_DISCOVER likewise (as a dump, only on kernels from 6.10,
- *	whose dumps carry the cookie).  Needs CAP_NET_ADMIN and
+ *	whose dumps carry the cookie).  %RBLK_ATTR_SUBSYSNQN the
+ *	well-known discovery NQN makes a persistent discovery controller:
+ *	no namespaces, kept with keep-alive (%RBLK_ATTR_KATO) and reconnected
+ *	like any controller, which sends %RBLK_EVENT_DISC_CHANGED for each
+ *	Discovery Log Page Change notice.  Needs CAP_NET_ADMIN and
  *	CAP_SYS_ADMIN.
  * @RBLK_CMD_DISCONNECT: delete the controller named (directly or by one
  *	of its namespaces; a multipath head with several paths is refused,
@@ -455,6 +459,10 @@ enum rblk_iopolicy {
  * @RBLK_EVENT_ANA_CHANGED: with multipath, a path's ANA state or group
  *	changed (its %RBLK_ATTR_NS nest carries the new ones); one per path:
  *	a group's change is a burst, which a slow listener may lose part of
+ * @RBLK_EVENT_DISC_CHANGED: a persistent discovery controller (one
+ *	connected with the discovery NQN) got a Discovery Log Page Change
+ *	notice: its target's discovery log changed, connect-all may find new
+ *	subsystems
  * @__RBLK_EVENT_MAX: one above the highest event
  */
 enum rblk_event {
@@ -466,6 +474,7 @@ enum rblk_event {
 	RBLK_EVENT_NS_REMOVED,
 	RBLK_EVENT_NS_RESIZED,
 	RBLK_EVENT_ANA_CHANGED,
+	RBLK_EVENT_DISC_CHANGED,
 	__RBLK_EVENT_MAX,
 };
 
@@ -479,6 +488,7 @@ enum rblk_event {
 	[RBLK_EVENT_NS_REMOVED]		= "ns-removed",		\
 	[RBLK_EVENT_NS_RESIZED]		= "ns-resized",		\
 	[RBLK_EVENT_ANA_CHANGED]	= "ana-changed",	\
+	[RBLK_EVENT_DISC_CHANGED]	= "disc-changed",	\
 }
 
 /**
