@@ -631,19 +631,16 @@ static void rblk_aer_work(struct work_struct *work)
 }
 
 /*
- * Told as nvme-core tells it (a uevent with NVME_AEN on the controller's
- * device) and on netlink; the log read re-arms the notice first, so
- * that a change after the listener's own read is noticed again.
+ * A persistent discovery controller's log changed, or may have: told on
+ * netlink, and as nvme-core tells it, a change uevent on the
+ * controller's device with @uevent (NVME_AEN=... for a notice,
+ * NVME_EVENT=rediscover after a reconnect).
  */
-static void rblk_disc_changed(struct rblk_ctrl *ctrl, u32 result)
+static void rblk_disc_changed(struct rblk_ctrl *ctrl, char *uevent)
 {
-	char aen[24];
-	char *envp[2] = { aen };
+	char *envp[2] = { uevent };
 
-	if (rblk_rearm_disc_change(ctrl))
-		rblk_warn(ctrl, "discovery log not read: the next change may go unnoticed\n");
 	rblk_notify(ctrl, NULL, RBLK_EVENT_DISC_CHANGED);
-	snprintf(aen, sizeof(aen), "NVME_AEN=%#08x", result);
 	kobject_uevent_env(&ctrl->dev.kobj, KOBJ_CHANGE, envp);
 }
 
@@ -661,8 +658,14 @@ static void rblk_event_work(struct work_struct *work)
 	} else if (RBLK_AEN_TYPE(result) == NVME_AER_NOTICE &&
 		   RBLK_AEN_INFO(result) == NVME_AER_NOTICE_DISC_CHANGED &&
 		   ctrl->opts.discovery) {
+		char aen[24];
+
 		rblk_info(ctrl, "discovery log changed\n");
-		rblk_disc_changed(ctrl, result);
+		/* First: a change after the listener's read is noticed. */
+		if (rblk_rearm_disc_change(ctrl))
+			rblk_warn(ctrl, "discovery log not read: the next change may go unnoticed\n");
+		snprintf(aen, sizeof(aen), "NVME_AEN=%#08x", result);
+		rblk_disc_changed(ctrl, aen);
 	} else if (rblk_aen_is_ana_change(result)) {
 		/*
 		 * Not read here: see rblk_ana_work().  A reset that cancels
@@ -1292,9 +1295,14 @@ out_teardown_admin:
 static void rblk_ctrl_went_live(struct rblk_ctrl *ctrl)
 {
 	if (ctrl->opts.discovery) {
+		char rediscover[] = "NVME_EVENT=rediscover";
+
 		/* No namespaces to scan: the connect's waiter is done. */
 		complete_all(&ctrl->first_scan);
 		queue_work(rblk_wq, &ctrl->aer_work);
+		/* As nvme-core: a change while away sent no notice. */
+		if (atomic64_read(&ctrl->reconnects))
+			rblk_disc_changed(ctrl, rediscover);
 		return;
 	}
 	if (rblk_fault_live_error()) {

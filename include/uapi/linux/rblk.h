@@ -461,8 +461,8 @@ enum rblk_iopolicy {
  *	a group's change is a burst, which a slow listener may lose part of
  * @RBLK_EVENT_DISC_CHANGED: a persistent discovery controller (one
  *	connected with the discovery NQN) got a Discovery Log Page Change
- *	notice: its target's discovery log changed, connect-all may find new
- *	subsystems
+ *	notice, or reconnected (a change meanwhile sent none): its target's
+ *	discovery log changed, connect-all may find new subsystems
  * @__RBLK_EVENT_MAX: one above the highest event
  */
 enum rblk_event {
