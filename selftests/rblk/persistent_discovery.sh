@@ -7,8 +7,11 @@
 # connect-all against that discovery controller's address, which
 # connects the new subsystem: its device appears within seconds and
 # serves data.  Removing it from the port is another notice, and no
-# error; disconnect of the discovery controller works, and the monitor
-# then sees no further event from it.
+# error.  Each notice is also a uevent with NVME_AEN, as nvme's.  When
+# the target's port goes away (its last subsystem unlinked) the discovery
+# controller reconnects like any other once it is back, and asks for
+# rediscovery (disc-changed, uevent NVME_EVENT=rediscover).  Disconnect
+# of the discovery controller works.
 # rblk-timeout: 300
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -17,14 +20,17 @@ NEW=rblk-pdisc-new
 IMG=/tmp/pdisc.img
 DISC_NQN=nqn.2014-08.org.nvmexpress.discovery
 MON=
+UEV=
 
 cleanup() {
 	[ -n "$MON" ] && kill "$MON" 2>/dev/null
+	[ -n "$UEV" ] && kill "$UEV" 2>/dev/null
+	nvmet_relink
 	for d in /sys/class/rblk/rblk-ctrl*; do
 		[ -e "$d" ] && nvmecfg disconnect "${d##*/}" >/dev/null 2>&1
 	done
 	nvmet_subsys_del "$NEW"
-	rm -f "$IMG" /tmp/pdisc.pat /tmp/pdisc.out /tmp/pdisc.mon
+	rm -f "$IMG" /tmp/pdisc.pat /tmp/pdisc.out /tmp/pdisc.mon /tmp/pdisc.uev
 	rblk_unload
 }
 trap cleanup EXIT
@@ -42,11 +48,14 @@ no_disc() { [ "$(nof "$DISC_NQN")" -eq 0 ]; }
 # changes: the disc-changed events the monitor printed.
 changes() { grep -c "disc-changed" /tmp/pdisc.mon; }
 two_changes() { [ "$(changes)" -ge 2 ]; }
+more_changes() { [ "$(changes)" -gt "$1" ]; }
+disc_live() { [ "$(cat "/sys/class/rblk/$DISC/state")" = live ]; }
+disc_down() { ! disc_live; }
 
 rblk_load
 
 must nvmecfg connect-all -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
-	--persistent -k 5
+	--persistent -k 2 -c 1 -l 60
 [ "$(nof "$DISC_NQN")" -eq 1 ] ||
 	fail "connect-all -p: $(nof "$DISC_NQN") discovery controllers, want 1"
 DISC=$(ctrls_of "$DISC_NQN")
@@ -58,12 +67,15 @@ nvmecfg list | grep -q "$DISC" || fail "nvmecfg list does not show $DISC"
 must nvmecfg connect-all -p -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" --quiet
 [ "$(nof "$DISC_NQN")" -eq 1 ] || fail "a second connect-all -p made another discovery controller"
 # Keep-alive holds it: still live after a few keep-alive periods.
-sleep 12
+sleep 8
 [ "$(cat "/sys/class/rblk/$DISC/state")" = live ] || fail "$DISC left live while idle"
 log "connect-all -p: $DISC kept, live"
 
 nvmecfg monitor --autoconnect > /tmp/pdisc.mon 2>&1 &
 MON=$!
+# The kernel's uevents themselves, without udevd.
+udevadm monitor --kernel --property --subsystem-match=rblk > /tmp/pdisc.uev 2>&1 &
+UEV=$!
 # Subscribed before the change.
 sleep 2
 running "$MON" || fail "monitor --autoconnect exited: $(cat /tmp/pdisc.mon)"
@@ -76,6 +88,8 @@ wait_until 30 has_new || {
 log "$NEW connected $(($(uptime_ms) - t0)) ms after it was added"
 grep -q "^$DISC: disc-changed" /tmp/pdisc.mon ||
 	fail "monitor printed no disc-changed of $DISC: $(cat /tmp/pdisc.mon)"
+grep -q "^NVME_AEN=0x70f002" /tmp/pdisc.uev ||
+	fail "no NVME_AEN=0x70f002 uevent: $(cat /tmp/pdisc.uev)"
 C=$(ctrls_of "$NEW")
 wait_until 10 rblk_ns_dev "$C" 1 >/dev/null || fail "$C has no namespace 1"
 R=$(rblk_ns_dev "$C" 1)
@@ -93,10 +107,25 @@ must timeout 60 nvmecfg disconnect "$C"
 running "$MON" || fail "monitor --autoconnect died: $(cat /tmp/pdisc.mon)"
 grep -qi "fail" /tmp/pdisc.mon && fail "monitor: $(cat /tmp/pdisc.mon)"
 [ "$(cat "/sys/class/rblk/$DISC/state")" = live ] || fail "$DISC not live after the changes"
+log "removal noticed"
+
+# The port goes (its last subsystem unlinked) and comes back.
+n=$(changes)
+nvmet_unlink
+wait_until 15 disc_down || fail "$DISC still live 15 s after its port went"
+sleep 3
+nvmet_relink
+t0=$(uptime_ms)
+wait_until 30 disc_live || fail "$DISC did not reconnect within 30 s"
+log "$DISC reconnected $(($(uptime_ms) - t0)) ms after the port came back"
+wait_until 10 more_changes "$n" || fail "no disc-changed after the reconnect: $(cat /tmp/pdisc.mon)"
+wait_until 5 grep -q "^NVME_EVENT=rediscover" /tmp/pdisc.uev ||
+	fail "no NVME_EVENT=rediscover uevent: $(cat /tmp/pdisc.uev)"
+[ "$(nof "$RBLK_NQN")" -eq 1 ] || fail "$(nof "$RBLK_NQN") controllers of $RBLK_NQN after the reconnect"
 
 must timeout 60 nvmecfg disconnect "$DISC"
 wait_until 10 no_disc ||
 	fail "$DISC still there after its disconnect"
-kill "$MON"
-MON=
-log "removal noticed, both disconnected"
+kill "$MON" "$UEV"
+MON='' UEV=''
+log "both disconnected"
