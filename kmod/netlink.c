@@ -493,6 +493,12 @@ static int rblk_nl_parse_connect(struct genl_info *info,
 	o->duplicate_connect =
 		nla_get_flag(attrs[RBLK_ATTR_DUPLICATE_CONNECT]);
 	if (o->discovery) {
+		/*
+		 * As recent nvme-core: without keep-alive the target
+		 * drops an idle persistent discovery controller.
+		 */
+		if (!o->kato)
+			o->kato = RBLK_DEF_KATO;
 		/* Its log is all it serves. */
 		o->nsid = 0;
 		o->nr_io_queues = 0;
