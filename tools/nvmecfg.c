@@ -1205,6 +1205,11 @@ static int keep_discovery(struct rnl *r, const struct cfg *ask,
 
 	p.nqn = CONF_DISC_NQN;
 	p.set |= OPT(NQN);
+	/* nvme-cli's NVMF_DEF_DISC_TMO for a persistent one. */
+	if (!(p.set & OPT(KATO))) {
+		p.kato = 30;
+		p.set |= OPT(KATO);
+	}
 	/* An I/O controller's: the kernel's discovery one takes none. */
 	p.set &= ~(OPT(NSID) | OPT(NR_IO_QUEUES) | OPT(NR_POLL_QUEUES) |
 		   OPT(NR_WRITE_QUEUES) | OPT(QUEUE_SIZE) |

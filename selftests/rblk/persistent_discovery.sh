@@ -69,7 +69,7 @@ must nvmecfg connect-all -p -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" --quiet
 # Keep-alive holds it: still live after a few keep-alive periods.
 sleep 8
 [ "$(cat "/sys/class/rblk/$DISC/state")" = live ] || fail "$DISC left live while idle"
-log "connect-all -p: $DISC kept, live"
+log "connect-all -p: $DISC kept, live, kato $(cat "/sys/class/rblk/$DISC/kato")"
 
 nvmecfg monitor --autoconnect > /tmp/pdisc.mon 2>&1 &
 MON=$!
@@ -133,6 +133,8 @@ log "both disconnected"
 # with keep-alive whatever -k says.
 must nvmecfg discover -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" -p >/dev/null
 [ "$(nof "$DISC_NQN")" -eq 1 ] || fail "discover -p: $(nof "$DISC_NQN") discovery controllers"
+k=$(cat "/sys/class/rblk/$(ctrls_of "$DISC_NQN")/kato")
+[ "$k" = 30 ] || fail "discover -p: kato $k, want nvme-cli's 30"
 must nvmecfg disconnect "$(ctrls_of "$DISC_NQN")"
 wait_until 10 no_disc || fail "discover -p's controller still there after its disconnect"
 out=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
