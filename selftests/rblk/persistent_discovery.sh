@@ -139,8 +139,9 @@ must nvmecfg disconnect "$(ctrls_of "$DISC_NQN")"
 wait_until 10 no_disc || fail "discover -p's controller still there after its disconnect"
 out=$(nvmecfg connect -t rdma -a "$RBLK_TRADDR" -s "$RBLK_TRSVCID" \
 	-n "$DISC_NQN" -k 0 2>&1) || fail "connect -n $DISC_NQN: $out"
-D=$(echo "$out" | head -n 1)
-[ "$(cat "/sys/class/rblk/$D/kato")" -gt 0 ] || fail "$D has no keep-alive"
+D=$(ctrls_of "$DISC_NQN")
+k=$(cat "/sys/class/rblk/$D/kato")
+[ "$k" -gt 0 ] || fail "connect -n $DISC_NQN -k 0: '$D' has kato '$k'; it said: $out"
 [ "$(cat "/sys/class/rblk/$D/state")" = live ] || fail "$D not live"
 must nvmecfg disconnect "$D"
 log "discover -p and connect -n $DISC_NQN keep one as well"
