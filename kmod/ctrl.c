@@ -629,6 +629,20 @@ static void rblk_aer_work(struct work_struct *work)
 		rblk_error_recovery(ctrl);
 }
 
+/*
+ * A persistent discovery controller's log changed, or may have: told on
+ * netlink, and as nvme-core tells it, a change uevent on the
+ * controller's device with @uevent (NVME_AEN=... for a notice,
+ * NVME_EVENT=rediscover after a reconnect).
+ */
+static void rblk_disc_changed(struct rblk_ctrl *ctrl, char *uevent)
+{
+	char *envp[2] = { uevent };
+
+	rblk_notify(ctrl, NULL, RBLK_EVENT_DISC_CHANGED);
+	kobject_uevent_env(&ctrl->dev.kobj, KOBJ_CHANGE, envp);
+}
+
 static void rblk_event_work(struct work_struct *work)
 {
 	struct rblk_ctrl *ctrl = container_of(work, struct rblk_ctrl,
@@ -640,6 +654,17 @@ static void rblk_event_work(struct work_struct *work)
 		rblk_info(ctrl, "namespace attributes changed, rescanning\n");
 		if (ctrl->ops->ns_changed)
 			ctrl->ops->ns_changed(ctrl);
+	} else if (RBLK_AEN_TYPE(result) == NVME_AER_NOTICE &&
+		   RBLK_AEN_INFO(result) == NVME_AER_NOTICE_DISC_CHANGED &&
+		   ctrl->opts.discovery) {
+		char aen[24];
+
+		rblk_info(ctrl, "discovery log changed\n");
+		/* First: a change after the listener's read is noticed. */
+		if (rblk_rearm_disc_change(ctrl))
+			rblk_warn(ctrl, "discovery log not read: the next change may go unnoticed\n");
+		snprintf(aen, sizeof(aen), "NVME_AEN=%#08x", result);
+		rblk_disc_changed(ctrl, aen);
 	} else if (rblk_aen_is_ana_change(result)) {
 		/*
 		 * Not read here: see rblk_ana_work().  A reset that cancels
@@ -996,6 +1021,17 @@ static int rblk_configure_admin_queue(struct rblk_ctrl *ctrl, bool new,
 			*errmsg = "Get Log Page failed";
 			goto out_teardown;
 		}
+	} else if (rblk_ctrl_persistent_disc(ctrl)) {
+		/*
+		 * As nvme-core: the notice is what keeping it is for.  Then
+		 * the log read re-arms it (nvmet masks it until a read), a
+		 * change while we were away included.
+		 */
+		ret = rblk_configure_aen(ctrl) ?: rblk_rearm_disc_change(ctrl);
+		if (ret) {
+			*errmsg = "Set Features failed";
+			goto out_teardown;
+		}
 	}
 	if (new) {
 		ret = rblk_set_queue_limits(ctrl, ctrl->admin_q);
@@ -1257,6 +1293,17 @@ out_teardown_admin:
 /* Live: I/O flows, namespaces get checked, events are asked for. */
 static void rblk_ctrl_went_live(struct rblk_ctrl *ctrl)
 {
+	if (ctrl->opts.discovery) {
+		char rediscover[] = "NVME_EVENT=rediscover";
+
+		/* No namespaces to scan: the connect's waiter is done. */
+		complete_all(&ctrl->first_scan);
+		queue_work(rblk_wq, &ctrl->aer_work);
+		/* As nvme-core: a change while away sent no notice. */
+		if (atomic64_read(&ctrl->reconnects))
+			rblk_disc_changed(ctrl, rediscover);
+		return;
+	}
 	if (rblk_fault_live_error()) {
 		rblk_error_recovery(ctrl);
 		/* Its teardown finds the queues quiesced, and waits there. */
@@ -1555,7 +1602,7 @@ int rblk_ctrl_start(struct rblk_ctrl *ctrl, const char **errmsg)
 	rblk_info(ctrl, "connected to %s at %s:%s, cntlid %u, %u I/O queues of %u\n",
 		  ctrl->opts.subsysnqn, ctrl->opts.traddr, ctrl->opts.trsvcid,
 		  ctrl->cntlid, ctrl->nr_io_queues, ctrl->opts.queue_size);
-	if (!ctrl->opts.discovery)
+	if (!ctrl->opts.discovery || rblk_ctrl_persistent_disc(ctrl))
 		rblk_ctrl_went_live(ctrl);
 	return 0;
 }

@@ -39,7 +39,8 @@ void rblk_event_unregister(struct notifier_block *nb)
  * @ns: its namespace, for namespace events; else NULL
  * @event: what happened
  *
- * Callable from any context.  Discovery controllers are not announced.
+ * Callable from any context.  The discovery controller a discover reads
+ * the log through (no index) is not announced.
  */
 void rblk_notify(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
 		 enum rblk_event event)

@@ -544,7 +544,10 @@ int rblk_configure_aen(struct rblk_ctrl *ctrl)
 
 	if (!ctrl->ana_log_size)
 		cmic &= ~NVME_CTRL_CMIC_ANA;
-	aens = rblk_aen_config(ctrl->oaes, cmic);
+	if (ctrl->opts.discovery)
+		aens = ctrl->oaes & NVME_AEN_CFG_DISC_CHANGE;
+	else
+		aens = rblk_aen_config(ctrl->oaes, cmic);
 	if (!aens)
 		return 0;
 	ret = rblk_set_features(ctrl, NVME_FEAT_ASYNC_EVENT, aens, NULL, 0,
@@ -821,6 +824,27 @@ expired:
 out:
 	kvfree(e);
 	kfree(buf);
+	return ret;
+}
+
+/**
+ * rblk_rearm_disc_change() - read the discovery log's header, which
+ *	re-arms the Discovery Log Page Change notice
+ * @ctrl: enabled discovery controller
+ *
+ * Return: 0 or a negative errno.
+ */
+int rblk_rearm_disc_change(struct rblk_ctrl *ctrl)
+{
+	struct nvmf_disc_rsp_page_hdr *hdr;
+	int ret;
+
+	/* kmalloc'ed: DMA-able. */
+	hdr = kmalloc(sizeof(*hdr), GFP_KERNEL);
+	if (!hdr)
+		return -ENOMEM;
+	ret = rblk_get_log(ctrl, NVME_LOG_DISC, 0, hdr, sizeof(*hdr));
+	kfree(hdr);
 	return ret;
 }
 

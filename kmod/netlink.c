@@ -473,11 +473,8 @@ static int rblk_nl_parse_connect(struct genl_info *info,
 
 	nla_strscpy(o->subsysnqn, attrs[RBLK_ATTR_SUBSYSNQN],
 		    sizeof(o->subsysnqn));
-	if (!strcmp(o->subsysnqn, NVME_DISC_SUBSYS_NAME)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, attrs[RBLK_ATTR_SUBSYSNQN],
-				    "the discovery subsystem has no namespaces, use discover");
-		return -EINVAL;
-	}
+	/* As nvme-fabrics: a persistent discovery controller. */
+	o->discovery = !strcmp(o->subsysnqn, NVME_DISC_SUBSYS_NAME);
 	ret = rblk_nl_parse_host(info, o);
 	if (ret)
 		return ret;
@@ -506,6 +503,19 @@ static int rblk_nl_parse_connect(struct genl_info *info,
 			nla_get_s32(attrs[RBLK_ATTR_FAST_IO_FAIL_TMO]);
 	o->duplicate_connect =
 		nla_get_flag(attrs[RBLK_ATTR_DUPLICATE_CONNECT]);
+	if (o->discovery) {
+		/*
+		 * As recent nvme-core: without keep-alive the target
+		 * drops an idle persistent discovery controller.
+		 */
+		if (!o->kato)
+			o->kato = RBLK_DEF_KATO;
+		/* Its log is all it serves. */
+		o->nsid = 0;
+		o->nr_io_queues = 0;
+		o->nr_poll_queues = 0;
+		o->nr_write_queues = 0;
+	}
 	/* Last: nothing after it fails, so nothing else frees them. */
 	return rblk_nl_parse_keys(info, o);
 }

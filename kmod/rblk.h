@@ -852,6 +852,19 @@ static inline enum rblk_state rblk_ctrl_state(struct rblk_ctrl *ctrl)
 }
 
 /**
+ * rblk_ctrl_persistent_disc() - a discovery controller kept connected
+ * @ctrl: controller
+ *
+ * Listed (an index), unlike the one a discover reads the log through.
+ *
+ * Return: true if it is one.
+ */
+static inline bool rblk_ctrl_persistent_disc(const struct rblk_ctrl *ctrl)
+{
+	return ctrl->opts.discovery && ctrl->index >= 0;
+}
+
+/**
  * rblk_ctrl_max_sectors() - the largest transfer of one request
  * @ctrl: controller, Identify Controller read on this association
  *
@@ -1098,6 +1111,7 @@ void rblk_get_effects_log(struct rblk_ctrl *ctrl);
 int rblk_get_disc_log(struct rblk_ctrl *ctrl, u32 max,
 		      struct rblk_disc_log *log);
 int rblk_send_keep_alive(struct rblk_ctrl *ctrl, rq_end_io_fn *done);
+int rblk_rearm_disc_change(struct rblk_ctrl *ctrl);
 
 /* netlink.c: generic netlink control plane */
 int rblk_nl_init(void);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "conf.h"
@@ -1275,6 +1276,34 @@ static int queue_targets(const struct cmd *cmd, const struct cfg *cfg,
 			 struct conf *conf, struct conf_queue *q);
 
 /*
+ * -p: a controller of the well-known discovery NQN at @ask's address
+ * (the kernel keeps it, with keep-alive, and makes each Discovery Log
+ * Page Change notice an event).  One already there is kept: as nvme-cli
+ * reuses it.  In *@made if new; 0 or -errno.
+ */
+static int keep_discovery(struct rnl *r, const struct cfg *ask,
+			  struct ctrl_info *made)
+{
+	struct cfg p = *ask;
+	int ret;
+
+	p.nqn = CONF_DISC_NQN;
+	p.set |= OPT(NQN);
+	/* nvme-cli's NVMF_DEF_DISC_TMO for a persistent one. */
+	if (!(p.set & OPT(KATO))) {
+		p.kato = 30;
+		p.set |= OPT(KATO);
+	}
+	/* An I/O controller's: the kernel's discovery one takes none. */
+	p.set &= ~(OPT(NSID) | OPT(NR_IO_QUEUES) | OPT(NR_POLL_QUEUES) |
+		   OPT(NR_WRITE_QUEUES) | OPT(QUEUE_SIZE) |
+		   OPT(DUPLICATE_CONNECT));
+	memset(made, 0, sizeof(*made));
+	ret = rnl_connect(r, &p, made);
+	return ret == -EALREADY ? 0 : ret;
+}
+
+/*
  * One discovery controller's log, printed; @where: the file and line
  * that named it, "" for -a.  *@opened: netlink is open.
  */
@@ -1309,6 +1338,16 @@ static int discover_one(const struct cmd *cmd, struct rnl *r,
 	short_log_warning(cmd->name, &log);
 	print_discover(stdout, cfg.format, &log);
 	rnl_disc_free(&log);
+	if (cfg.set & OPT(PERSISTENT)) {
+		struct ctrl_info made;
+
+		ret = keep_discovery(r, &cfg, &made);
+		if (ret)
+			ret = report(cmd->name, where[0] ? what : NULL, r, ret,
+				     true, &h, &cfg);
+		else
+			rnl_ctrl_free(&made);
+	}
 out:
 	host_forget_key(&h);
 	return ret;
@@ -1526,6 +1565,18 @@ static void connect_all_one(struct connect_all *ca,
 		goto out;
 	}
 	short_log_warning(name, &log);
+	if (ca->defaults->set & OPT(PERSISTENT)) {
+		struct ctrl_info made;
+
+		ret = keep_discovery(ca->r, &ask, &made);
+		if (ret) {
+			ca_fail(ca, report(name, job->where[0] ? what : NULL,
+					   ca->r, ret, true, &h, &ask));
+		} else if (made.name[0]) {
+			record_add(ca, &made);
+			rnl_ctrl_free(&made);
+		}
+	}
 
 	for (i = 0; i < log.nr && !interrupted; i++) {
 		const struct disc_entry *e = &log.e[i];
@@ -1794,21 +1845,92 @@ static int do_version(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 	return EXIT_OK;
 }
 
+struct monitor {
+	const struct cfg *cfg;
+	/* --autoconnect's requests: the other socket is in the event loop. */
+	struct rnl req;
+	bool req_open;
+};
+
+/*
+ * --autoconnect: connect-all against the address, host NQN and id of
+ * the discovery controller whose log changed, in a child nvmecfg (its
+ * failures are its own; a key it would need is not passed on).
+ */
+static void autoconnect(struct monitor *m, const struct ctrl_event *ev)
+{
+	struct cfg dev = { .set = OPT(DEVICE), .device = ev->ctrl_name };
+	char hostid[40];
+	const char *argv[16];
+	struct ctrl_info c;
+	int n = 0, status;
+	pid_t pid;
+
+	if (!m->req_open) {
+		if (rnl_open(&m->req))
+			return;
+		m->req_open = true;
+	}
+	if (rnl_get(&m->req, &dev, &c)) {
+		fprintf(stderr, "nvmecfg: monitor: %s: gone before its connect-all\n",
+			ev->ctrl_name);
+		return;
+	}
+	uuid_str(c.hostid, hostid, sizeof(hostid));
+	argv[n++] = "nvmecfg";
+	argv[n++] = "connect-all";
+	argv[n++] = "--quiet";
+	argv[n++] = "-a";
+	argv[n++] = c.traddr;
+	argv[n++] = "-s";
+	argv[n++] = c.trsvcid;
+	argv[n++] = "-q";
+	argv[n++] = c.hostnqn;
+	argv[n++] = "-I";
+	argv[n++] = hostid;
+	if (c.host_traddr[0]) {
+		argv[n++] = "-w";
+		argv[n++] = c.host_traddr;
+	}
+	argv[n] = NULL;
+	fprintf(stderr, "nvmecfg: monitor: %s: discovery log changed, connect-all -a %s -s %s\n",
+		c.name, c.traddr, c.trsvcid);
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		execv("/proc/self/exe", (char *const *)argv);
+		_exit(127);
+	}
+	if (pid > 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	else
+		fprintf(stderr, "nvmecfg: monitor: fork: %s\n",
+			strerror(errno));
+	rnl_ctrl_free(&c);
+}
+
 static void monitor_event(const struct ctrl_event *ev, void *arg)
 {
-	const struct cfg *cfg = arg;
+	struct monitor *m = arg;
 
-	print_event(stdout, cfg->format, ev);
+	print_event(stdout, m->cfg->format, ev);
+	if (ev->event == RBLK_EVENT_DISC_CHANGED &&
+	    (m->cfg->set & OPT(AUTOCONNECT)))
+		autoconnect(m, ev);
 }
 
 static int do_monitor(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 {
+	struct monitor m = { .cfg = cfg };
 	int ret;
 
 	ret = open_nl(r);
 	if (ret)
 		return ret;
-	ret = rnl_monitor(r, cfg->count, cfg->timeout, monitor_event, cfg);
+	ret = rnl_monitor(r, cfg->count, cfg->timeout, monitor_event, &m);
+	if (m.req_open)
+		rnl_close(&m.req);
 	if (ret)
 		return kernel_error(cmd, r, ret);
 	return EXIT_OK;
@@ -1827,8 +1949,8 @@ static const struct cmd cmds[] = {
 	{ CMD("connect-all", do_connect_all,
 	  TARGET_OPTS | TUNING_OPTS | AUTH_OPTS | OPT(WAIT_TIMEOUT) |
 	  OPT(CONFIG) | OPT(CONF_DIR) | OPT(RECORD) | OPT(OUTPUT) |
-	  OPT(DUMP_CONFIG) | OPT(QUIET) | OPT(HELP), 0,
-	  "[-a ADDR | -J FILE | --conf-dir DIR] [--record FILE] [OPTIONS]",
+	  OPT(DUMP_CONFIG) | OPT(QUIET) | OPT(PERSISTENT) | OPT(HELP), 0,
+	  "[-a ADDR | -J FILE | --conf-dir DIR] [-p] [--record FILE] [OPTIONS]",
 	  "connect every subsystem of discovery logs (-a, or the files)"),
 	  .ctx = OPTS_CTX_DISCOVER, .wait_default = CONNECT_WAIT_WORDS },
 	{ CMD("disconnect", do_disconnect,
@@ -1879,14 +2001,15 @@ static const struct cmd cmds[] = {
 	  "show or reset a namespace's or controller's I/O statistics") },
 	{ CMD("discover", do_discover,
 	  TARGET_OPTS | AUTH_OPTS | TUNING_OPTS | OPT(OUTPUT) | OPT(CONFIG) |
-	  OPT(DUMP_CONFIG) | OPT(QUIET) | OPT(HELP),
-	  0, "[-a ADDR | -J FILE] [OPTIONS]",
+	  OPT(DUMP_CONFIG) | OPT(QUIET) | OPT(PERSISTENT) | OPT(HELP),
+	  0, "[-a ADDR | -J FILE] [-p] [OPTIONS]",
 	  "read discovery controllers' log pages (-a, or the files')"),
 	  .ctx = OPTS_CTX_DISCOVER, .refused = TUNING_OPTS,
 	  .refused_why = "discover keeps no controller (connect-all passes it on to what it connects)" },
 	{ CMD("monitor", do_monitor,
-	  OPT(OUTPUT) | OPT(COUNT) | OPT(TIMEOUT) | OPT(HELP), 0,
-	  "[-o FORMAT] [--count N] [--timeout SEC]",
+	  OPT(OUTPUT) | OPT(COUNT) | OPT(TIMEOUT) | OPT(AUTOCONNECT) |
+	  OPT(HELP), 0,
+	  "[-o FORMAT] [--count N] [--timeout SEC] [--autoconnect]",
 	  "print controller and namespace events as they happen") },
 	{ CMD("version", do_version, OPT(HELP), 0, "",
 	  "print nvmecfg's and the loaded module's versions (also --version)") },

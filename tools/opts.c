@@ -163,6 +163,12 @@ static const struct opt_desc opt_descs[NR_OPTS] = {
 			    "namespace", NAMES(ranking_names) },
 	[OPT_RECORD]	= { 0, "record", "FILE",
 			    "connect-all: add what it connects to FILE; disconnect-all: only those, then remove FILE" },
+	/* nvme-cli's -p of discover and connect-all. */
+	[OPT_PERSISTENT] = { 'p', "persistent", NULL,
+			    "keep the discovery controller connected: its log changes are events" },
+	/* Not nvme-cli's (its monitor -A is gone in 2.x): long only. */
+	[OPT_AUTOCONNECT] = { 0, "autoconnect", NULL,
+			    "run connect-all against a discovery controller whose log changed" },
 	/* nvme-cli's list -v: the subsystem, controller, namespace tree. */
 	[OPT_VERBOSE]	= { 'v', "verbose", NULL,
 			    "detail: list the subsystem, controller, namespace tree; list-subsys, show-topology each subsystem's identity" },
@@ -524,6 +530,8 @@ static enum opts_result set_opt(struct cfg *cfg, enum opt_id id,
 	case OPT_FORCE:
 	case OPT_DUMP_CONFIG:
 	case OPT_QUIET:
+	case OPT_PERSISTENT:
+	case OPT_AUTOCONNECT:
 	case OPT_HELP:
 	case NR_OPTS:
 		break;
@@ -629,7 +637,7 @@ static const struct opts_foreign foreign_opts[] = {
 	{ "disable-sqflow", 'd', C | F, false, C | D | F, OPTS_WHY_SQFLOW },
 	/* An existing persistent discovery controller to ask. */
 	{ "device", 'd', D, true, D | F, OPTS_WHY_PERSISTENT },
-	{ "persistent", 'p', D | F, false, D | F, OPTS_WHY_PERSISTENT },
+	{ "persistent", 'p', F, false, F, OPTS_WHY_PERSISTENT },
 	/* "Force persistent discovery controller creation" */
 	{ "force", 0, 0, false, D | F, OPTS_WHY_PERSISTENT },
 	{ "raw", 'r', D | F, true, D | F, "rblk saves no raw log page" },

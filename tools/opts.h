@@ -57,6 +57,8 @@ enum opt_id {
 	OPT_CONF_DIR,	/* connect-all: discovery.conf, config.json of DIR */
 	OPT_RECORD,	/* connect-all, disconnect-all: the controllers made */
 	OPT_RANKING,	/* show-topology -r: namespace or ctrl */
+	OPT_PERSISTENT,	/* discover, connect-all: keep the discovery ctrl */
+	OPT_AUTOCONNECT,	/* monitor: connect-all on a discovery change */
 	OPT_HELP,
 	NR_OPTS,
 };
@@ -165,7 +167,7 @@ struct opts_foreign {
 
 #define OPTS_WHY_TLS		"TLS is NVMe/TCP's"
 #define OPTS_WHY_DIGEST		"digests are NVMe/TCP's"
-#define OPTS_WHY_PERSISTENT	"rblk keeps no discovery controller connected"
+#define OPTS_WHY_PERSISTENT	"rblk keeps a discovery controller only for the command line's discover -p or connect-all -p"
 #define OPTS_WHY_IFACE		"rblk binds by --host-traddr, else by routing"
 #define OPTS_WHY_SQFLOW		"rblk keeps SQ flow control"
 #define OPTS_WHY_CONCAT		"secure concatenation is NVMe/TCP's"

@@ -626,7 +626,6 @@ for f in "connect-all|-f eth0|--host-iface (-f)" \
 	 "connect-all|-g|--hdr-digest (-g)" \
 	 "connect-all|--data-digest|--data-digest (-G)" \
 	 "connect-all|--disable-sqflow|--disable-sqflow" \
-	 "connect-all|-p|--persistent (-p)" \
 	 "connect-all|--force|--force" \
 	 "connect-all|-r /tmp/x|--raw (-r)" \
 	 "connect-all|--nbft|--nbft" \
@@ -648,8 +647,27 @@ expect refused_why_same_discover 2 "^nvmecfg: discover: --hdr-digest \\(-g\\): d
 	$NVMECFG discover -a 10.99.0.1 -g
 # Per command, as nvme-cli's: -d is discover's --device, connect's old
 # --disable-sqflow; -J of connect connects without discovery.
-expect refused_discover_device 2 "^nvmecfg: discover: --device \\(-d\\): rblk keeps no discovery controller connected\$" \
+expect refused_discover_device 2 "^nvmecfg: discover: --device \\(-d\\): rblk keeps a discovery controller only for the command line's discover -p or connect-all -p\$" \
 	$NVMECFG discover -a 10.99.0.1 -d nvme0
+# -p (--persistent) is discover's and connect-all's, on the command line:
+# parsed, then the missing module stops them; a discovery.conf line's is
+# ignored with a warning (below); connect and monitor have none.
+expect persistent_connect_all 3 'rblk module not loaded' \
+	$NVMECFG connect-all -a 10.99.0.1 -p
+expect persistent_connect_all_long 3 'rblk module not loaded' \
+	$NVMECFG connect-all -a 10.99.0.1 --persistent
+expect persistent_discover 3 'rblk module not loaded' \
+	$NVMECFG discover -a 10.99.0.1 -p
+expect persistent_value 2 "^nvmecfg: discover: --persistent \\(-p\\) takes no value" \
+	$NVMECFG discover -a 10.99.0.1 --persistent=1
+expect persistent_monitor 2 "^nvmecfg: monitor: unknown option '-p'" \
+	$NVMECFG monitor -p
+expect autoconnect_monitor 3 'rblk module not loaded' \
+	$NVMECFG monitor --autoconnect --timeout 1
+expect autoconnect_connect_all 2 "^nvmecfg: connect-all: unknown option '--autoconnect'" \
+	$NVMECFG connect-all -a 10.99.0.1 --autoconnect
+expect persistent_help 0 '-p, --persistent +keep the discovery controller connected' \
+	$NVMECFG connect-all --help
 expect refused_connect_sqflow 2 "^nvmecfg: connect: --disable-sqflow \\(-d\\): rblk keeps SQ flow control\$" \
 	$NVMECFG connect -a 10.99.0.1 -n $NQN -d
 expect refused_connect_config 2 "^nvmecfg: connect: --config \\(-J\\): connect-all reads config.json \\(-J\\)\$" \
@@ -833,7 +851,7 @@ else
 EOF_JSON
 	expect json_valid 3 'rblk module not loaded' \
 		$R $NVMECFG connect-all -J "$JSON"
-	expect json_valid_warnings 0 "^nvmecfg: connect-all: $JSON:13: warning: ignoring \"host_iface\": rblk binds by host_traddr, else by routing nvmecfg: connect-all: $JSON:16: warning: ignoring \"persistent\": rblk keeps no discovery controller connected nvmecfg: rblk module not loaded" \
+	expect json_valid_warnings 0 "^nvmecfg: connect-all: $JSON:13: warning: ignoring \"host_iface\": rblk binds by host_traddr, else by routing nvmecfg: connect-all: $JSON:16: warning: ignoring \"persistent\": rblk keeps a discovery controller only for the command line's discover -p or connect-all -p nvmecfg: rblk module not loaded" \
 		sh -c "$R $NVMECFG connect-all 2>&1 | tr '\n' ' '"
 	# libnvme's coercions: a number where a string is taken, a string
 	# where a number is; nothing said, the kernel's turn.

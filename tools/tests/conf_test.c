@@ -1127,7 +1127,7 @@ static void disc_nvme_cli_options(void)
 	CHECK(!conf.errors && conf.nr == 1);
 	CHECK_STR(msgs(), "pfx: d.conf:1: warning: ignoring --host-iface (-f): rblk binds by --host-traddr, else by routing\n"
 		  "pfx: d.conf:1: warning: ignoring --hdr-digest (-g): digests are NVMe/TCP's\n"
-		  "pfx: d.conf:1: warning: ignoring --persistent (-p): rblk keeps no discovery controller connected\n");
+		  "pfx: d.conf:1: warning: ignoring --persistent (-p): rblk keeps a discovery controller only for the command line's discover -p or connect-all -p\n");
 	stop();
 	/* A value is not taken for an option: "-f -a X" keeps -a. */
 	start();

@@ -225,11 +225,6 @@ static const struct raw_case cases[] = {
 	  .attrs = { TRADDR, NQN, U8(RBLK_ATTR_ADRFAM, RBLK_ADRFAM_IPV6) },
 	  .want = -EINVAL,
 	  .msg = "adrfam does not match traddr" },
-	{ C("connect to the discovery subsystem", CONNECT),
-	  .attrs = { TRADDR,
-		     STR(RBLK_ATTR_SUBSYSNQN, "nqn.2014-08.org.nvmexpress.discovery") },
-	  .want = -EINVAL,
-	  .msg = "use discover" },
 
 	/* connect: message structure */
 	{ C("connect with an index attribute", CONNECT),

@@ -102,7 +102,11 @@
  *	reason (the target's AUTH_Failure1 or the host's AUTH_Failure2), a
  *	u8 follows: the reason (%RBLK_AUTH_FAILURE_NAMES);
  *	%RBLK_CMD_DISCOVER likewise (as a dump, only on kernels from 6.10,
- *	whose dumps carry the cookie).  Needs CAP_NET_ADMIN and
+ *	whose dumps carry the cookie).  %RBLK_ATTR_SUBSYSNQN the
+ *	well-known discovery NQN makes a persistent discovery controller:
+ *	no namespaces, kept with keep-alive (%RBLK_ATTR_KATO) and reconnected
+ *	like any controller, which sends %RBLK_EVENT_DISC_CHANGED for each
+ *	Discovery Log Page Change notice.  Needs CAP_NET_ADMIN and
  *	CAP_SYS_ADMIN.
  * @RBLK_CMD_DISCONNECT: delete the controller named (directly or by one
  *	of its namespaces; a multipath head with several paths is refused,
@@ -544,6 +548,10 @@ enum rblk_iopolicy {
  *	changed (netlink, sysfs); names the subsystem
  *	(%RBLK_ATTR_SUBSYS_NAME, %RBLK_ATTR_SUBSYSNQN) with the new
  *	%RBLK_ATTR_IOPOLICY, and no controller nor host NQN
+ * @RBLK_EVENT_DISC_CHANGED: a persistent discovery controller (one
+ *	connected with the discovery NQN) got a Discovery Log Page Change
+ *	notice, or reconnected (a change meanwhile sent none): its target's
+ *	discovery log changed, connect-all may find new subsystems
  * @__RBLK_EVENT_MAX: one above the highest event
  */
 enum rblk_event {
@@ -556,6 +564,7 @@ enum rblk_event {
 	RBLK_EVENT_NS_RESIZED,
 	RBLK_EVENT_ANA_CHANGED,
 	RBLK_EVENT_IOPOLICY_CHANGED,
+	RBLK_EVENT_DISC_CHANGED,
 	__RBLK_EVENT_MAX,
 };
 
@@ -570,6 +579,7 @@ enum rblk_event {
 	[RBLK_EVENT_NS_RESIZED]		= "ns-resized",		\
 	[RBLK_EVENT_ANA_CHANGED]	= "ana-changed",	\
 	[RBLK_EVENT_IOPOLICY_CHANGED]	= "iopolicy-changed",	\
+	[RBLK_EVENT_DISC_CHANGED]	= "disc-changed",	\
 }
 
 /**
