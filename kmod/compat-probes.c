@@ -128,7 +128,7 @@ static int rblk_probe_getgeo(struct gendisk *disk, struct hd_geometry *geo)
 
 int rblk_probe(void *a, void *b, void *c)
 {
-	static_assert(__same_type(((struct block_device_operations *)NULL)->getgeo,
+	static_assert(__same_type(((const struct block_device_operations *)NULL)->getgeo,
 				  &rblk_probe_getgeo));
 	return 0;
 }

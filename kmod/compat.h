@@ -79,12 +79,6 @@
  * RBLK_NS_FEAT_OPTPERF       NVME_NS_FEAT_IO_OPT        NVME_NS_FEAT_OPTPERF_*
  *                                                       (7.1): by value, bit 4
  *
- * rblk_capable_noaudit()     has_capability_noaudit(    ns_capable_noaudit(
- *                            current, cap)              &init_user_ns, cap): the
- *                                                       former's export is gone
- *                                                       (7.3; by the version: a
- *                                                       compile cannot see exports)
- *
  * timer_delete() and timer_delete_sync() are used directly: 6.1 and 6.12
  * have them, 6.15 removed del_timer().
  *
@@ -848,20 +842,6 @@ static inline int rblk_rq_map_kern(struct request *rq, void *buf,
  * low bit since NVMe 2.1; 7.1 renamed the constant).  By value.
  */
 #define RBLK_NS_FEAT_OPTPERF	(1 << 4)
-
-/*
- * Whether the calling task has @cap, a denial not audited (a question, not
- * a refusal).  7.3 no longer exports has_capability_noaudit(); the
- * subjective check is the same for an ioctl's caller.
- */
-static inline bool rblk_capable_noaudit(int cap)
-{
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 3, 0)
-	return ns_capable_noaudit(&init_user_ns, cap);
-#else
-	return has_capability_noaudit(current, cap);
-#endif
-}
 
 #ifdef RBLK_HAVE_NVME_AUTH
 /* A "DHHC-1:..." key string into a key (7.1's name of the same call). */

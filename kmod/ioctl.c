@@ -216,7 +216,7 @@ static unsigned int rblk_user_timeout(struct rblk_ns *ns, u32 timeout_ms,
 	unsigned int dflt = (ns ? rblk_io_timeout : rblk_admin_timeout) * HZ;
 
 	if (!timeout_ms ||
-	    (!admin && !rblk_capable_noaudit(CAP_SYS_ADMIN)))
+	    (!admin && !ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN)))
 		return dflt;
 	return min_t(unsigned long, msecs_to_jiffies(timeout_ms), UINT_MAX);
 }

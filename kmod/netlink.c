@@ -1476,6 +1476,18 @@ static int rblk_nl_get_subsys_doit(struct sk_buff *skb, struct genl_info *info)
  * Dump of every subsystem, one message each.
  *	cb->args[0]: the lowest subsystem instance not dumped yet
  */
+/*
+ * A subsystem or head goes whole in one message, up to RBLK_NL_MSG_MAX as
+ * the doit's: the dump's skb as large, so that one that fits the doit's
+ * never ends a dump with -EMSGSIZE (netlink's first skb may otherwise be
+ * NLMSG_GOODSIZE).
+ */
+static int rblk_nl_big_dump_start(struct netlink_callback *cb)
+{
+	cb->min_dump_alloc = RBLK_NL_MSG_MAX + NLMSG_HDRLEN + GENL_HDRLEN;
+	return 0;
+}
+
 static int rblk_nl_get_subsys_dumpit(struct sk_buff *skb,
 				     struct netlink_callback *cb)
 {
@@ -1938,6 +1950,7 @@ static const struct genl_ops rblk_genl_ops[] = {
 		.policy		= rblk_subsys_policy,
 		.maxattr	= RBLK_ATTR_MAX,
 		.doit		= rblk_nl_get_subsys_doit,
+		.start		= rblk_nl_big_dump_start,
 		.dumpit		= rblk_nl_get_subsys_dumpit,
 	},
 	{
@@ -1945,6 +1958,7 @@ static const struct genl_ops rblk_genl_ops[] = {
 		.policy		= rblk_head_policy,
 		.maxattr	= RBLK_ATTR_MAX,
 		.doit		= rblk_nl_get_head_doit,
+		.start		= rblk_nl_big_dump_start,
 		.dumpit		= rblk_nl_get_head_dumpit,
 	},
 };
