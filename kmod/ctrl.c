@@ -643,6 +643,21 @@ static void rblk_disc_changed(struct rblk_ctrl *ctrl, char *uevent)
 	kobject_uevent_env(&ctrl->dev.kobj, KOBJ_CHANGE, envp);
 }
 
+static void rblk_disc_work(struct work_struct *work)
+{
+	struct rblk_ctrl *ctrl = container_of(work, struct rblk_ctrl,
+					      disc_work);
+	char aen[24];
+
+	/* First: a change after the listener's read is noticed. */
+	if (rblk_rearm_disc_change(ctrl))
+		rblk_warn(ctrl, "discovery log not read: no change is noticed until a reconnect\n");
+	snprintf(aen, sizeof(aen), "NVME_AEN=%#08x",
+		 NVME_AER_NOTICE << 0 | NVME_AER_NOTICE_DISC_CHANGED << 8 |
+		 NVME_LOG_DISC << 16);
+	rblk_disc_changed(ctrl, aen);
+}
+
 static void rblk_event_work(struct work_struct *work)
 {
 	struct rblk_ctrl *ctrl = container_of(work, struct rblk_ctrl,
@@ -657,14 +672,9 @@ static void rblk_event_work(struct work_struct *work)
 	} else if (RBLK_AEN_TYPE(result) == NVME_AER_NOTICE &&
 		   RBLK_AEN_INFO(result) == NVME_AER_NOTICE_DISC_CHANGED &&
 		   ctrl->opts.discovery) {
-		char aen[24];
-
 		rblk_info(ctrl, "discovery log changed\n");
-		/* First: a change after the listener's read is noticed. */
-		if (rblk_rearm_disc_change(ctrl))
-			rblk_warn(ctrl, "discovery log not read: the next change may go unnoticed\n");
-		snprintf(aen, sizeof(aen), "NVME_AEN=%#08x", result);
-		rblk_disc_changed(ctrl, aen);
+		/* Its log read waits for the target: not here. */
+		queue_work(rblk_wq, &ctrl->disc_work);
 	} else if (rblk_aen_is_ana_change(result)) {
 		/*
 		 * Not read here: see rblk_ana_work().  A reset that cancels
@@ -842,6 +852,7 @@ static void rblk_stop_admin_queue(struct rblk_ctrl *ctrl)
 	 * The notice it was for is not lost: every connect reads the log.
 	 */
 	rblk_ana_stop(ctrl);
+	cancel_work_sync(&ctrl->disc_work);
 }
 
 static void rblk_teardown_admin_queue(struct rblk_ctrl *ctrl, bool remove)
@@ -1027,9 +1038,15 @@ static int rblk_configure_admin_queue(struct rblk_ctrl *ctrl, bool new,
 		 * the log read re-arms it (nvmet masks it until a read), a
 		 * change while we were away included.
 		 */
-		ret = rblk_configure_aen(ctrl) ?: rblk_rearm_disc_change(ctrl);
+		ret = rblk_configure_aen(ctrl);
 		if (ret) {
 			*errmsg = "Set Features failed";
+			goto out_teardown;
+		}
+		/* As the ANA log's: only a broken association fails it. */
+		if (rblk_rearm_disc_change(ctrl) == -EIO) {
+			ret = -EIO;
+			*errmsg = "Get Log Page failed";
 			goto out_teardown;
 		}
 	}
@@ -1548,6 +1565,7 @@ struct rblk_ctrl *rblk_ctrl_alloc(const struct rblk_ctrl_opts *opts,
 	INIT_DELAYED_WORK(&ctrl->ka_work, rblk_keep_alive_work);
 	INIT_WORK(&ctrl->aer_work, rblk_aer_work);
 	INIT_WORK(&ctrl->event_work, rblk_event_work);
+	INIT_WORK(&ctrl->disc_work, rblk_disc_work);
 	/* ana.c arms the ANATT timer; its expiry is the controller's. */
 	rblk_ana_init(ctrl, rblk_anatt_timeout);
 	return ctrl;
@@ -1635,6 +1653,7 @@ void rblk_ctrl_stop_recovery(struct rblk_ctrl *ctrl)
 	 * (err_work cancelled above), timed out within the admin timeout.
 	 */
 	rblk_ana_stop(ctrl);
+	cancel_work_sync(&ctrl->disc_work);
 
 	/*
 	 * Decide with no dispatch running, so that none sees the old

@@ -888,7 +888,11 @@ static void rblk_scan_work(struct work_struct *work)
 	bool done = true;
 	int ret, gen, removed;
 
-	if (rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE)
+	/*
+	 * A discovery controller has no namespaces, nor I/O queues to put
+	 * them on, whatever a target says (as nvme_queue_scan()).
+	 */
+	if (rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE || ctrl->opts.discovery)
 		goto out;
 	gen = atomic_read(&ctrl->reval_gen);
 	removed = atomic_read(&ctrl->ns_removed);

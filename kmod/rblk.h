@@ -672,7 +672,12 @@ struct rblk_refusal {
  *	netlink handler that asked for it
  * @failfast_work: fast_io_fail_tmo expiry
  * @aer_work: (re)submits the Asynchronous Event Request
- * @event_work: handles a completed Asynchronous Event Request
+ * @event_work: handles a completed Asynchronous Event Request; never waits
+ *	for an admin command (the admin queue's teardown cancels it before
+ *	it cancels the commands)
+ * @disc_work: a persistent discovery controller's Discovery Log Page
+ *	Change notice: reads the log (re-arming the notice), then tells
+ *	user space; cancelled once the admin queue fails commands at once
  * @aen_result: dword 0 of the last Asynchronous Event Request completion
  * @ana_lock: serialises reading the ANA log into @ana_log with looking at
  *	it
@@ -781,6 +786,7 @@ struct rblk_ctrl {
 	struct delayed_work failfast_work;
 	struct work_struct aer_work;
 	struct work_struct event_work;
+	struct work_struct disc_work;
 	u32 aen_result;
 	struct mutex ana_lock;
 	void *ana_log;
