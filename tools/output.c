@@ -1488,6 +1488,21 @@ static void json_subsys_paths(struct json *j, const struct subsys_list *l,
 	json_arr_close(j);
 }
 
+/*
+ * A head's path as nvme-cli prints it under list-subsys DEVICE and
+ * show-topology, below @indent: name, transport, address, state, ANA state.
+ */
+static void text_head_path(FILE *f, const char *indent,
+			   const struct path_info *p)
+{
+	char addr[2 * RBLK_TRADDR_MAX_LEN + RBLK_TRSVCID_MAX_LEN + 40];
+	char safe[SAFE_LEN];
+
+	fprintf(f, "%s+- %s rdma %s %s %s\n", indent, p->name,
+		SAFE(path_address(p, addr, sizeof(addr))),
+		state_name(p->state), path_ana_name(p));
+}
+
 void print_subsys(FILE *f, enum out_format fmt, const struct subsys_list *l,
 		  const struct subsys_filter *flt)
 {
@@ -1512,13 +1527,8 @@ void print_subsys(FILE *f, enum out_format fmt, const struct subsys_list *l,
 			for (k = 0; k < h->nr_paths; k++) {
 				const struct path_info *p = &h->paths[k];
 
-				if (!head_path_shown(p, s))
-					continue;
-				fprintf(f, " +- %s rdma %s %s %s\n", p->name,
-					SAFE(path_address(p, addr,
-							  sizeof(addr))),
-					state_name(p->state),
-					path_ana_name(p));
+				if (head_path_shown(p, s))
+					text_head_path(f, " ", p);
 			}
 			continue;
 		}
@@ -1625,13 +1635,8 @@ static void text_topo_mpath(FILE *f, const struct subsys_list *l,
 			for (k = 0; k < h->nr_paths; k++) {
 				const struct path_info *p = &h->paths[k];
 
-				if (!head_path_shown(p, s))
-					continue;
-				fprintf(f, "  +- %s rdma %s %s %s\n", p->name,
-					SAFE(path_address(p, addr,
-							  sizeof(addr))),
-					state_name(p->state),
-					path_ana_name(p));
+				if (head_path_shown(p, s))
+					text_head_path(f, "  ", p);
 			}
 		}
 		return;
