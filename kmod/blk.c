@@ -407,6 +407,23 @@ static bool rblk_rq_over_limits(struct request *rq)
 }
 
 /*
+ * A multipath request the queue will not send, given to its head as if
+ * its path had failed it (a host path error).  Ours from here (a flush
+ * may stay a while): no timeout and no cancel of a recovery may end it
+ * too.
+ */
+static void rblk_failover_unsent(struct request *rq)
+{
+	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
+
+	if (!blk_mq_request_started(rq))
+		blk_mq_start_request(rq);
+	blk_mq_set_request_complete(rq);
+	req->status = NVME_SC_HOST_PATH_ERROR;
+	rblk_failover_rq(rq);
+}
+
+/*
  * A queue of a deleted controller that stopped (a timeout, a broken
  * association) while the controller still writes its disks back: nothing
  * recovers it.  The namespace is no usable path from then on (its other
@@ -449,20 +466,10 @@ static bool rblk_path_down(struct rblk_ctrl *ctrl, struct request *rq)
 static blk_status_t rblk_not_ready(struct rblk_ctrl *ctrl,
 				   struct rblk_queue *queue, struct request *rq)
 {
-	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
-
 	/* Multipath I/O never waits for one path (nvme does the same). */
 	if (rblk_rq_mpath(rq) && !blk_noretry_request(rq) &&
 	    rblk_path_down(ctrl, rq)) {
-		if (!blk_mq_request_started(rq))
-			blk_mq_start_request(rq);
-		/*
-		 * Ours from here (a flush may stay a while): no timeout and
-		 * no cancel of a recovery may end it too.
-		 */
-		blk_mq_set_request_complete(rq);
-		req->status = NVME_SC_HOST_PATH_ERROR;
-		rblk_failover_rq(rq);
+		rblk_failover_unsent(rq);
 		return BLK_STS_OK;
 	}
 	if (!blk_rq_is_passthrough(rq) && !blk_noretry_request(rq) &&
@@ -532,11 +539,7 @@ static noinline __cold bool rblk_route_flush(struct rblk_ctrl *ctrl,
 		/* Its stand-ins failed: its own path answers it. */
 		if (req->retries >= RBLK_MAX_RETRIES)
 			return false;
-		/* Ours from here, as in rblk_not_ready(). */
-		blk_mq_start_request(rq);
-		blk_mq_set_request_complete(rq);
-		req->status = NVME_SC_HOST_PATH_ERROR;
-		rblk_failover_rq(rq);
+		rblk_failover_unsent(rq);
 		return true;
 	case RBLK_FLUSH_HOLD:
 		/* Its submitter (dm-multipath) has another path to try. */
