@@ -875,6 +875,7 @@ static enum blk_eh_timer_return rblk_timeout(struct request *rq)
 	struct rblk_ctrl *ctrl = queue->ctrl;
 	struct rblk_ns *ns = rblk_rq_ns(rq);
 	u8 gen = READ_ONCE(req->genctr);
+	bool broken;
 
 	/*
 	 * Answered in time, but held in a poller's batch, or not reaped as
@@ -897,14 +898,25 @@ static enum blk_eh_timer_return rblk_timeout(struct request *rq)
 		return BLK_EH_RESET_TIMER;
 	}
 
-	rblk_warn(ctrl, "queue %u: command %#x (opcode %#x%s%s) timed out\n",
-		  queue->qid, req->cid, req->opcode,
-		  ns ? ", " : "", ns ? ns->name : "");
-	atomic64_inc(&ctrl->timeouts);
-	if (ns)
-		rblk_iostats_timeout(&ns->stats);
+	/*
+	 * A queue broke while connecting, and rblk_ctrl_broken() ended this
+	 * Connect or authentication command early: not a timeout.
+	 */
+	broken = (req->flags & RBLK_REQ_CONNECT) &&
+		 test_bit(RBLK_CTRL_SETUP_ERROR, &ctrl->flags);
+	if (broken) {
+		rblk_warn(ctrl, "queue %u: command %#x (opcode %#x) aborted: a queue broke while connecting\n",
+			  queue->qid, req->cid, req->opcode);
+	} else {
+		rblk_warn(ctrl, "queue %u: command %#x (opcode %#x%s%s) timed out\n",
+			  queue->qid, req->cid, req->opcode,
+			  ns ? ", " : "", ns ? ns->name : "");
+		atomic64_inc(&ctrl->timeouts);
+		if (ns)
+			rblk_iostats_timeout(&ns->stats);
+	}
 
-	if (rblk_ctrl_state(ctrl) == RBLK_STATE_LIVE) {
+	if (!broken && rblk_ctrl_state(ctrl) == RBLK_STATE_LIVE) {
 		/*
 		 * Recovery cancels this request along with the others; this
 		 * one is charged a retry for it (rblk_decide()).
@@ -930,7 +942,7 @@ static enum blk_eh_timer_return rblk_timeout(struct request *rq)
 	 */
 	if (blk_mq_rq_state(rq) == MQ_RQ_IN_FLIGHT &&
 	    READ_ONCE(req->genctr) == gen)
-		rblk_abort_rq(rq, true);
+		rblk_abort_rq(rq, !broken);
 	return BLK_EH_DONE;
 }
 

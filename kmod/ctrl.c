@@ -286,8 +286,17 @@ static void rblk_ctrl_broken(struct rblk_ctrl *ctrl)
 	unsigned long flags;
 
 	spin_lock_irqsave(&ctrl->lock, flags);
-	if (ctrl->state == RBLK_STATE_CONNECTING)
+	if (ctrl->state == RBLK_STATE_CONNECTING) {
 		set_bit(RBLK_CTRL_SETUP_ERROR, &ctrl->flags);
+		/*
+		 * Its answer will not come (nvmet tears an association down
+		 * right after refusing a host key, and the teardown may
+		 * overtake the refusal): end it now, through the timeout
+		 * handler, rather than at the admin timeout.
+		 */
+		if (ctrl->setup_rq)
+			blk_abort_request(ctrl->setup_rq);
+	}
 	spin_unlock_irqrestore(&ctrl->lock, flags);
 	rblk_error_recovery(ctrl);
 }

@@ -40,6 +40,24 @@ static bool rblk_is_connecting_cmd(struct nvme_command *cmd)
 	}
 }
 
+/*
+ * Connect and authentication run one at a time (the connect is
+ * serialised); should two ever overlap, the second is not tracked and
+ * ends at its timeout.
+ */
+static void rblk_track_setup_rq(struct rblk_ctrl *ctrl, struct request *rq,
+				bool start)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ctrl->lock, flags);
+	if (start && !ctrl->setup_rq)
+		ctrl->setup_rq = rq;
+	else if (!start && ctrl->setup_rq == rq)
+		ctrl->setup_rq = NULL;
+	spin_unlock_irqrestore(&ctrl->lock, flags);
+}
+
 /**
  * rblk_exec_cmd() - run one command synchronously
  * @ctrl: controller
@@ -93,7 +111,11 @@ int rblk_exec_cmd(struct rblk_ctrl *ctrl, u16 qid, struct nvme_command *cmd,
 			goto out;
 	}
 
+	if (connect)
+		rblk_track_setup_rq(ctrl, rq, true);
 	sts = blk_execute_rq(rq, false);
+	if (connect)
+		rblk_track_setup_rq(ctrl, rq, false);
 	if (req->status)
 		ret = req->status;
 	else

@@ -585,8 +585,8 @@ struct rblk_refusal {
  * @addr: resolved transport address
  * @src_addr: address to connect from, %AF_UNSPEC for the routing's choice
  * @lock: protects @state and the %RBLK_CTRL_FAILFAST and
- *	%RBLK_CTRL_SETUP_ERROR transitions, and the re-authentication window
- *	(@reauths, @reauth_at, @reauth_refused)
+ *	%RBLK_CTRL_SETUP_ERROR transitions, the re-authentication window
+ *	(@reauths, @reauth_at, @reauth_refused) and @setup_rq
  * @ns_lock: orders recovery's quiesce of a namespace queue against
  *	rblk_ctrl_kill_ns()
  * @quiesce_lock: one quiesce or unquiesce of the namespace queues at a
@@ -594,6 +594,9 @@ struct rblk_refusal {
  *	requests; taken before @namespaces_rwsem
  * @state: &enum rblk_state
  * @flags: &enum rblk_ctrl_flags
+ * @setup_rq: the Connect or authentication command in flight, or NULL:
+ *	ended at once when a queue breaks while connecting (its answer will
+ *	not come), not at the admin timeout
  * @queues: admin queue followed by the I/O queues
  * @nr_io_queues: I/O queues in use, the tag set's hardware queues; the
  *	last @nr_poll_queues of them are polled
@@ -721,6 +724,7 @@ struct rblk_ctrl {
 	struct mutex quiesce_lock;
 	enum rblk_state state;
 	unsigned long flags;
+	struct request *setup_rq;
 
 	struct rblk_queue *queues;
 	u32 nr_io_queues;
