@@ -15,6 +15,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 
+#include "fault.h"
 #include "rblk.h"
 
 /*
@@ -62,10 +63,14 @@ int rblk_ana_setup(struct rblk_ctrl *ctrl, const char **errmsg)
 	int ret = 0;
 
 	mutex_lock(&ctrl->ana_lock);
-	ctrl->ana_log_size = 0;
+	WRITE_ONCE(ctrl->ana_log_size, 0);
 	ctrl->ana_log_valid = false;
 	if (!(mp->cmic & NVME_CTRL_CMIC_ANA))
 		goto out;
+	if (rblk_fault_no_ana()) {
+		rblk_ana_warn(ctrl, "ANA log buffer not allocated (injected), going on without ANA\n");
+		goto out;
+	}
 	/*
 	 * Also what blk_rq_map_kern() lets through: the admin queue keeps
 	 * the limits of the first connect.
@@ -106,10 +111,30 @@ int rblk_ana_setup(struct rblk_ctrl *ctrl, const char **errmsg)
 		ctrl->ana_log = log;
 		ctrl->ana_log_alloc = size;
 	}
-	ctrl->ana_log_size = size;
+	WRITE_ONCE(ctrl->ana_log_size, size);
 out:
 	mutex_unlock(&ctrl->ana_lock);
 	return ret;
+}
+
+/**
+ * rblk_ana_error() - a command on a path ended with a path related status
+ * @ctrl: the path's controller
+ * @ns: the path
+ * @status: the NVMe status
+ *
+ * An ANA status says the path's ANA state changed: the path is not chosen
+ * until the log, read again, says what it is now (as nvme_update_ana()).
+ * Only where this association reads the log: without one nothing would
+ * ever clear the mark, and a path that is the only one would hold its I/O
+ * for ever on a controller that is fine.  Any context.
+ */
+void rblk_ana_error(struct rblk_ctrl *ctrl, struct rblk_ns *ns, u16 status)
+{
+	if (!rblk_ana_status_in_use(ctrl, status))
+		return;
+	set_bit(RBLK_NS_ANA_PENDING, &ns->flags);
+	queue_work(rblk_wq, &ctrl->ana_work);
 }
 
 struct rblk_ana_scan {
@@ -226,7 +251,13 @@ static void rblk_ana_work(struct work_struct *work)
 	/* Not live: going live again reads the log at the connect. */
 	if (rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE)
 		return;
-	if (!rblk_ana_read(ctrl) && ctrl->ops->ana_changed)
+	/*
+	 * Applied also when going on without ANA (the log unreadable,
+	 * malformed, or not read on this association): every path is then
+	 * optimized and no mark stays.  Not when the association broke: the
+	 * reconnect reads and applies it.
+	 */
+	if (rblk_ana_read(ctrl) != -EIO && ctrl->ops->ana_changed)
 		ctrl->ops->ana_changed(ctrl);
 }
 

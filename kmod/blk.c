@@ -98,10 +98,7 @@ static void rblk_path_error_seen(struct request *rq)
 {
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 
-	if (rblk_status_is_ana(req->status)) {
-		set_bit(RBLK_NS_ANA_PENDING, &rblk_rq_ns(rq)->flags);
-		queue_work(rblk_wq, &req->queue->ctrl->ana_work);
-	}
+	rblk_ana_error(req->queue->ctrl, rblk_rq_ns(rq), req->status);
 }
 
 /*
@@ -755,9 +752,11 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 	 * The path, not the command: another path may serve it.  Only
 	 * where the path is then not chosen again at once (its ANA state is
 	 * read again, or the host itself found it unusable); other path
-	 * errors retry here, within the retry count.
+	 * errors retry here, within the retry count, and so do ANA statuses
+	 * where this association reads no ANA log (nothing would read it
+	 * again: the head would choose the same path at once, for ever).
 	 */
-	if (rblk_status_is_ana(req->status) ||
+	if (rblk_ana_status_in_use(ctrl, req->status) ||
 	    rblk_status_is_host_path(req->status)) {
 		if (rblk_rq_mpath(rq))
 			return RBLK_FAILOVER;
@@ -766,7 +765,7 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 		 * ANA status (its path is not used until the log is read
 		 * again), on a live controller (rblk_route_flush()).
 		 */
-		if (rblk_status_is_ana(req->status) &&
+		if (rblk_ana_status_in_use(ctrl, req->status) &&
 		    rblk_rq_head_flush(rblk_rq_ns(rq), rq) &&
 		    rblk_ctrl_state(ctrl) == RBLK_STATE_LIVE)
 			return RBLK_HOLD_FLUSH;

@@ -38,6 +38,11 @@
  *	queues, and that recovery's teardown waits 500 ms after its quiesce:
  *	an error right after a reconnect went live, with the unquiesce of
  *	going live inside the teardown's window.
+ *
+ *   /sys/kernel/debug/rblk/no_ana/
+ *	a connect to a controller that reports ANA reads no ANA log, as when
+ *	its buffer cannot be allocated: the association goes on without
+ *	ANA, while the target still answers with ANA statuses.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -54,6 +59,7 @@ static DECLARE_FAULT_ATTR(rblk_hold_reset);
 static DECLARE_FAULT_ATTR(rblk_flip_ns_ids);
 static DECLARE_FAULT_ATTR(rblk_auth_required);
 static DECLARE_FAULT_ATTR(rblk_live_error);
+static DECLARE_FAULT_ATTR(rblk_no_ana);
 static atomic_t rblk_teardown_pause = ATOMIC_INIT(0);
 
 /**
@@ -137,6 +143,16 @@ bool rblk_fault_pause_teardown(void)
 	return atomic_xchg(&rblk_teardown_pause, 0);
 }
 
+/**
+ * rblk_fault_no_ana() - whether a connect goes on without the ANA log
+ *
+ * Return: true if the injected fault says so.
+ */
+bool rblk_fault_no_ana(void)
+{
+	return should_fail(&rblk_no_ana, 1);
+}
+
 /** rblk_fault_init() - create the debugfs knobs; failures are ignored */
 void rblk_fault_init(void)
 {
@@ -151,6 +167,7 @@ void rblk_fault_init(void)
 	fault_create_debugfs_attr("auth_required", rblk_debugfs,
 				  &rblk_auth_required);
 	fault_create_debugfs_attr("live_error", rblk_debugfs, &rblk_live_error);
+	fault_create_debugfs_attr("no_ana", rblk_debugfs, &rblk_no_ana);
 }
 
 /** rblk_fault_exit() - remove them */

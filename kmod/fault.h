@@ -17,6 +17,7 @@ bool rblk_fault_flip_ns_ids(void);
 bool rblk_fault_auth_required(void);
 bool rblk_fault_live_error(void);
 bool rblk_fault_pause_teardown(void);
+bool rblk_fault_no_ana(void);
 void rblk_fault_init(void);
 void rblk_fault_exit(void);
 #else
@@ -51,6 +52,11 @@ static inline bool rblk_fault_live_error(void)
 }
 
 static inline bool rblk_fault_pause_teardown(void)
+{
+	return false;
+}
+
+static inline bool rblk_fault_no_ana(void)
 {
 	return false;
 }

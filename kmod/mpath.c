@@ -521,10 +521,7 @@ static enum rq_end_io_ret rblk_head_flush_end_io(RBLK_END_IO_ARGS(prq, sts))
 		       !rblk_status_is_host_path(status);
 
 	/* As rblk_failover_rq(): that path is not chosen until read again. */
-	if (rblk_status_is_ana(status)) {
-		set_bit(RBLK_NS_ANA_PENDING, &path->flags);
-		queue_work(rblk_wq, &preq->queue->ctrl->ana_work);
-	}
+	rblk_ana_error(preq->queue->ctrl, path, status);
 	if (refused)
 		pr_err_ratelimited("%s: Flush for %s failed: %s (sct 0x%x / sc 0x%x)\n",
 				   path->disk->disk_name,

@@ -689,7 +689,8 @@ struct rblk_refusal {
  *	freed with the controller
  * @ana_log_alloc: bytes at @ana_log
  * @ana_log_size: bytes of a whole ANA log on this association; 0 when
- *	it reads none (no ANA reporting, or a log rblk cannot read)
+ *	it reads none (no ANA reporting, or a log rblk cannot read); read
+ *	locklessly by rblk_ana_error()
  * @ana_log_valid: @ana_log holds a log read and checked on this
  *	association; under @ana_lock
  * @ana_work: reads the ANA log again after an ANA Change Notice
@@ -889,6 +890,16 @@ static inline u32 rblk_ctrl_max_sectors(struct rblk_ctrl *ctrl)
 {
 	return min_t(u32, ctrl->max_hw_sectors,
 		     (ctrl->max_segments - 1) << (ilog2(SZ_4K) - SECTOR_SHIFT));
+}
+
+/*
+ * An ANA status on an association that reads the ANA log: the path waits
+ * for the log, read again (rblk_ana_error()).  Without the log, a path
+ * error like any other.
+ */
+static inline bool rblk_ana_status_in_use(struct rblk_ctrl *ctrl, u16 status)
+{
+	return rblk_status_is_ana(status) && READ_ONCE(ctrl->ana_log_size);
 }
 
 /* A namespace users can name: its disk is there and not going away. */
@@ -1096,6 +1107,7 @@ void rblk_ana_free(struct rblk_ctrl *ctrl);
 int rblk_ana_setup(struct rblk_ctrl *ctrl, const char **errmsg);
 int rblk_ana_read(struct rblk_ctrl *ctrl);
 bool rblk_ana_apply(struct rblk_ctrl *ctrl);
+void rblk_ana_error(struct rblk_ctrl *ctrl, struct rblk_ns *ns, u16 status);
 
 /* fabrics.c: NVMe-oF capsules and controller bring-up */
 int rblk_exec_cmd(struct rblk_ctrl *ctrl, u16 qid, struct nvme_command *cmd,
