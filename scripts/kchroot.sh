@@ -9,6 +9,8 @@
 #            trixie-backports), then apt-get install PKG... in it
 #            and a sparse that parses the headers (__typeof_unqual__):
 #            the suite's, else sid's binary as /usr/local/bin/sparse
+#        scripts/kchroot.sh newest SUITE BUILD_DIR
+#            print the ABI of SUITE's newest amd64 kernel headers
 #        scripts/kchroot.sh download SUITE BUILD_DIR DEST PKG...
 #            apt-get download PKG... with the chroot's sources into DEST
 #        scripts/kchroot.sh run SUITE BUILD_DIR CMD...
@@ -17,7 +19,7 @@
 #            its own: nothing stays mounted.
 set -euo pipefail
 
-what=${1:?usage: kchroot.sh setup|download|run SUITE BUILD_DIR ...}
+what=${1:?usage: kchroot.sh setup|newest|download|run SUITE BUILD_DIR ...}
 SUITE=${2:?suite}
 BUILD=${3:?build dir}
 shift 3
@@ -106,6 +108,15 @@ setup)
 		dpkg -x sparse_*.deb .
 		install -m 0755 usr/bin/sparse /usr/local/bin/sparse
 		cd / && rm -rf /tmp/rblk-sparse'
+	;;
+newest)
+	# The newest generic amd64 kernel whose headers SUITE has today (the
+	# build canary follows it, not a pinned ABI that the suite drops).
+	"$0" setup "$SUITE" "$BUILD" >&2
+	in_root apt-get update -qq >&2
+	in_root apt-cache search --names-only '^linux-headers-[0-9].*-amd64$' |
+		sed -n 's/^linux-headers-\([^ ]*\)-amd64 .*/\1/p' |
+		grep -vE -- '-(cloud|rt)$' | sort -V | tail -n 1
 	;;
 download)
 	DEST=${1:?dest}

@@ -45,6 +45,9 @@ check "dkms add" dkms add -m rblk -v "$VER" "${TREES[@]}"
 for i in "${!kvers[@]}"; do
 	KVER=${kvers[$i]} KDIR=${kdirs[$i]}
 	mkdir -p "$ROOT/lib/modules/$KVER"
+	# The headers package's link: dkms 3.2 (Debian 13) looks for the
+	# kernel's sign-file through it.
+	ln -sfn "$KDIR" "$ROOT/lib/modules/$KVER/build"
 	check "dkms build against $KDIR" \
 		timeout 300 dkms build -m rblk -v "$VER" -k "$KVER" --kernelsourcedir "$KDIR" "${TREES[@]}"
 	check "dkms install for $KVER (no depmod: a staged tree)" \
@@ -78,20 +81,22 @@ for i in "${!kvers[@]}"; do
 done
 # A kernel the sources do not support: dkms refuses it before building
 # (BUILD_EXCLUSIVE_KERNEL, exit 77), and autoinstall, what a kernel
-# package's postinst runs, builds nothing for it.  No headers exist for it:
+# package's postinst runs, builds nothing for it.  Its headers are empty:
 # a build would fail.  (Debian 12's dkms 3.0.10 still ends such an
 # autoinstall with status 11, its own failure for a skipped module; the
 # exit status is dkms's, not asserted here; Documentation/install.rst,
 # "With DKMS".)
 other=5.10.0-99-amd64
-mkdir -p "$ROOT/lib/modules/$other"
-out=$(dkms build -m rblk -v "$VER" -k "$other" --kernelsourcedir /nonexistent "${TREES[@]}" 2>&1); rc=$?
+# Headers that exist (dkms 3.2 checks for them first) but could build
+# nothing: the refusal must be BUILD_EXCLUSIVE_KERNEL's.
+mkdir -p "$ROOT/lib/modules/$other/build/include"
+out=$(dkms build -m rblk -v "$VER" -k "$other" --kernelsourcedir "$ROOT/lib/modules/$other/build" "${TREES[@]}" 2>&1); rc=$?
 if [ "$rc" -eq 77 ] && printf '%s' "$out" | grep -q 'BUILD_EXCLUSIVE'; then
 	ok "dkms build for unsupported $other is refused by BUILD_EXCLUSIVE_KERNEL"
 else
 	not_ok "dkms build for unsupported $other is refused by BUILD_EXCLUSIVE_KERNEL (exit $rc)" "$out"
 fi
-out=$(dkms autoinstall -k "$other" --kernelsourcedir /nonexistent "${TREES[@]}" 2>&1)
+out=$(dkms autoinstall -k "$other" --kernelsourcedir "$ROOT/lib/modules/$other/build" "${TREES[@]}" 2>&1)
 if printf '%s' "$out" | grep -q 'BUILD_EXCLUSIVE' &&
    ! find "$ROOT/lib/modules/$other" "$T/dkms/rblk/$VER/$other" -name 'rblk.ko*' 2>/dev/null | grep -q .; then
 	ok "dkms autoinstall for unsupported $other skips rblk, builds nothing"
