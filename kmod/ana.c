@@ -117,24 +117,73 @@ out:
 	return ret;
 }
 
+/* Put @ns to rest (RBLK_NS_PATH_REST) until rest_work, queued here, ends it. */
+static void rblk_path_rest(struct rblk_ctrl *ctrl, struct rblk_ns *ns)
+{
+	set_bit(RBLK_NS_PATH_REST, &ns->flags);
+	/* Not postponed by later errors: each rest ends within two. */
+	queue_delayed_work(rblk_wq, &ctrl->rest_work, RBLK_PATH_REST);
+}
+
 /**
- * rblk_ana_error() - a command on a path ended with a path related status
+ * rblk_path_error() - a command on a path ended with a path related status
  * @ctrl: the path's controller
  * @ns: the path
- * @status: the NVMe status
+ * @status: the NVMe status (Status Code Type 3h)
  *
- * An ANA status says the path's ANA state changed: the path is not chosen
- * until the log, read again, says what it is now (as nvme_update_ana()).
- * Only where this association reads the log: without one nothing would
- * ever clear the mark, and a path that is the only one would hold its I/O
- * for ever on a controller that is fine.  Any context.
+ * An ANA status where this association reads the ANA log: the path's ANA
+ * state changed, and the path is not chosen until the log, read again,
+ * says what it is now (as nvme_update_ana()).  Another path error (an
+ * internal or controller pathing error, an ANA status with no log to read
+ * again): the path rests for %RBLK_PATH_REST, so that the head does not
+ * choose it again at once (nvme-core would, and a path that keeps failing
+ * would take the same I/O back for ever); the rest ends by itself.  The
+ * host's own verdicts (Host Pathing Error, Command Aborted By Host) are
+ * the controller's state: nothing here.  Any context.
  */
-void rblk_ana_error(struct rblk_ctrl *ctrl, struct rblk_ns *ns, u16 status)
+void rblk_path_error(struct rblk_ctrl *ctrl, struct rblk_ns *ns, u16 status)
 {
-	if (!rblk_ana_status_in_use(ctrl, status))
+	if (rblk_status_is_host_path(status))
 		return;
+	if (!rblk_ana_status_in_use(ctrl, status)) {
+		rblk_path_rest(ctrl, ns);
+		return;
+	}
 	set_bit(RBLK_NS_ANA_PENDING, &ns->flags);
 	queue_work(rblk_wq, &ctrl->ana_work);
+}
+
+/* The rests are over: the heads look at these paths again. */
+static void rblk_rest_work(struct work_struct *work)
+{
+	struct rblk_ctrl *ctrl = container_of(to_delayed_work(work),
+					      struct rblk_ctrl, rest_work);
+	bool changed = false;
+	struct rblk_ns *ns;
+
+	down_read(&ctrl->namespaces_rwsem);
+	list_for_each_entry(ns, &ctrl->namespaces, entry)
+		changed |= test_and_clear_bit(RBLK_NS_PATH_REST, &ns->flags);
+	up_read(&ctrl->namespaces_rwsem);
+	if (changed && ctrl->ops->paths_changed)
+		ctrl->ops->paths_changed(ctrl);
+}
+
+/*
+ * The log was asked for and could not be read, or was malformed, on an
+ * association that reads it: the states stay what the last log said (as
+ * nvme_read_ana_log()'s failure), and the paths that waited for it rest
+ * instead; an ANA status after the rest asks for the log again.
+ */
+static void rblk_ana_pending_rest(struct rblk_ctrl *ctrl)
+{
+	struct rblk_ns *ns;
+
+	down_read(&ctrl->namespaces_rwsem);
+	list_for_each_entry(ns, &ctrl->namespaces, entry)
+		if (test_and_clear_bit(RBLK_NS_ANA_PENDING, &ns->flags))
+			rblk_path_rest(ctrl, ns);
+	up_read(&ctrl->namespaces_rwsem);
 }
 
 struct rblk_ana_scan {
@@ -248,17 +297,25 @@ static void rblk_ana_work(struct work_struct *work)
 	struct rblk_ctrl *ctrl = container_of(work, struct rblk_ctrl,
 					      ana_work);
 
+	int ret;
+
 	/* Not live: going live again reads the log at the connect. */
 	if (rblk_ctrl_state(ctrl) != RBLK_STATE_LIVE)
 		return;
+	ret = rblk_ana_read(ctrl);
+	/* The association broke: the reconnect reads and applies it. */
+	if (ret == -EIO)
+		return;
 	/*
-	 * Applied also when going on without ANA (the log unreadable,
-	 * malformed, or not read on this association): every path is then
-	 * optimized and no mark stays.  Not when the association broke: the
-	 * reconnect reads and applies it.
+	 * Read, or none on this association (every path optimized, no
+	 * mark left).
 	 */
-	if (rblk_ana_read(ctrl) != -EIO && ctrl->ops->ana_changed)
-		ctrl->ops->ana_changed(ctrl);
+	if (!ret || ret == -ENODATA) {
+		if (ctrl->ops->ana_changed)
+			ctrl->ops->ana_changed(ctrl);
+		return;
+	}
+	rblk_ana_pending_rest(ctrl);
 }
 
 struct rblk_ana_apply {
@@ -357,6 +414,13 @@ bool rblk_ana_apply(struct rblk_ctrl *ctrl)
 
 	mutex_lock(&ctrl->ana_lock);
 	down_read(&ctrl->namespaces_rwsem);
+	/*
+	 * A reconnect cancelled rest_work (rblk_ana_stop()): the rests it
+	 * would have ended end here, before held I/O picks a path.
+	 */
+	list_for_each_entry(ns, &ctrl->namespaces, entry)
+		if (test_and_clear_bit(RBLK_NS_PATH_REST, &ns->flags))
+			a.changed = true;
 	if (ctrl->ana_log_valid) {
 		/* Checked when read: this parse does not fail. */
 		rblk_ana_log_parse(ctrl->ana_log, ctrl->ana_log_size,
@@ -403,6 +467,7 @@ void rblk_ana_init(struct rblk_ctrl *ctrl,
 {
 	mutex_init(&ctrl->ana_lock);
 	INIT_WORK(&ctrl->ana_work, rblk_ana_work);
+	INIT_DELAYED_WORK(&ctrl->rest_work, rblk_rest_work);
 	timer_setup(&ctrl->anatt_timer, anatt_expired, 0);
 }
 
@@ -417,6 +482,8 @@ void rblk_ana_init(struct rblk_ctrl *ctrl,
 void rblk_ana_stop(struct rblk_ctrl *ctrl)
 {
 	cancel_work_sync(&ctrl->ana_work);
+	/* The paths' rests end at the reconnect's rblk_ana_apply(). */
+	cancel_delayed_work_sync(&ctrl->rest_work);
 	/*
 	 * Only ana_work and a connect's read arm it, and the expiry itself
 	 * while the controller connects; timer_delete_sync() waits for that.
@@ -431,6 +498,8 @@ void rblk_ana_stop(struct rblk_ctrl *ctrl)
 void rblk_ana_free(struct rblk_ctrl *ctrl)
 {
 	WARN_ON_ONCE(timer_pending(&ctrl->anatt_timer));
+	/* As ana_work: stopped with the queues (rblk_ana_stop()). */
+	WARN_ON_ONCE(delayed_work_pending(&ctrl->rest_work));
 	kvfree(ctrl->ana_log);
 	mutex_destroy(&ctrl->ana_lock);
 }

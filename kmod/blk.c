@@ -90,15 +90,14 @@ static inline bool rblk_rq_head_flush(struct rblk_ns *ns, struct request *rq)
 }
 
 /*
- * A path error (an ANA status, or the host's own verdict on the path):
- * an ANA state changed, so the path is not chosen until the log, read
- * again, says what it is now (as nvme_update_ana()).
+ * A path error: the path waits for its ANA log, or rests a moment, so that
+ * the head does not choose it again at once (rblk_path_error()).
  */
 static void rblk_path_error_seen(struct request *rq)
 {
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 
-	rblk_ana_error(req->queue->ctrl, rblk_rq_ns(rq), req->status);
+	rblk_path_error(req->queue->ctrl, rblk_rq_ns(rq), req->status);
 }
 
 /*
@@ -663,8 +662,12 @@ static blk_status_t rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	 * on with writeback throttling): a clock read can be costly (HPET).
 	 */
 	req->start_ns = rq->io_start_time_ns ?: ktime_get_ns();
-	if (ns && ns->head)
-		rblk_head_acct_start(ns, rq);
+	if (ns) {
+		if (ns->head)
+			rblk_head_acct_start(ns, rq);
+	} else if (unlikely(req->flags & RBLK_REQ_CONNECT)) {
+		rblk_setup_rq_started(ctrl, rq);
+	}
 
 	ret = rblk_queue_submit(queue, rq, bd->last);
 	/* Queued, and posted if it was the last: nothing left to commit. */
@@ -749,12 +752,12 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 		return rblk_rq_mpath(rq) ? RBLK_FAILOVER : RBLK_RETRY;
 	}
 	/*
-	 * The path, not the command: another path may serve it.  Only
-	 * where the path is then not chosen again at once (its ANA state is
-	 * read again, or the host itself found it unusable); other path
-	 * errors retry here, within the retry count, and so do ANA statuses
-	 * where this association reads no ANA log (nothing would read it
-	 * again: the head would choose the same path at once, for ever).
+	 * The path, not the command: another path may serve it.  An ANA
+	 * status where the log is read again, or the host's own verdict on
+	 * the path: to the head, which holds it if no path takes it now.
+	 * Any other path error (an ANA status with no log among them): to
+	 * another path while one is usable, else retried here within the
+	 * retry count, as the head would choose the same path at once.
 	 */
 	if (rblk_ana_status_in_use(ctrl, req->status) ||
 	    rblk_status_is_host_path(req->status)) {
@@ -769,6 +772,14 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 		    rblk_rq_head_flush(rblk_rq_ns(rq), rq) &&
 		    rblk_ctrl_state(ctrl) == RBLK_STATE_LIVE)
 			return RBLK_HOLD_FLUSH;
+	} else if (rblk_status_is_path(req->status) && rblk_rq_mpath(rq) &&
+		   rblk_head_other_path(rblk_rq_ns(rq)->head, rblk_rq_ns(rq))) {
+		/*
+		 * Any other path related status (as nvme_is_path_error()):
+		 * another path may serve it while one is usable, this one
+		 * resting meanwhile (rblk_path_error()).
+		 */
+		return RBLK_FAILOVER;
 	}
 	if (RBLK_STATUS_CRD(req->status) &&
 	    test_bit(RBLK_CTRL_ACRE, &ctrl->flags))
@@ -849,13 +860,21 @@ static noinline __cold void rblk_complete_rq_status(struct request *rq)
 	}
 }
 
+/* Injected faults (fault.h): a successful block I/O given a status. */
+static void rblk_fault_status(struct rblk_request *req)
+{
+	if (rblk_fault_auth_required())
+		req->status = NVME_SC_AUTH_REQUIRED;
+	else if (rblk_fault_path_error(req->queue->ctrl->index))
+		req->status = NVME_SC_INTERNAL_PATH_ERROR;
+}
+
 static void rblk_complete_rq(struct request *rq)
 {
 	struct rblk_request *req = blk_mq_rq_to_pdu(rq);
 
-	if (unlikely(!req->status && !blk_rq_is_passthrough(rq) &&
-		     rblk_fault_auth_required()))
-		req->status = NVME_SC_AUTH_REQUIRED;
+	if (unlikely(!req->status && !blk_rq_is_passthrough(rq)))
+		rblk_fault_status(req);
 	trace_rblk_complete_rq(rq);
 	rblk_unmap_data(rq);
 	/* Success, the bulk, is what rblk_decide() would complete. */

@@ -59,6 +59,27 @@ static void rblk_track_setup_rq(struct rblk_ctrl *ctrl, struct request *rq,
 }
 
 /**
+ * rblk_setup_rq_started() - a Connect or authentication command was
+ *	started (its timer armed) on its queue
+ * @ctrl: controller
+ * @rq: the request, started
+ *
+ * rblk_ctrl_broken()'s abort only moves the timer of a started request:
+ * one that a queue broke before it started (or before a requeue started
+ * it again) is aborted now, under the lock that orders the two.
+ */
+void rblk_setup_rq_started(struct rblk_ctrl *ctrl, struct request *rq)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ctrl->lock, flags);
+	if (ctrl->setup_rq == rq &&
+	    test_bit(RBLK_CTRL_SETUP_ERROR, &ctrl->flags))
+		blk_abort_request(rq);
+	spin_unlock_irqrestore(&ctrl->lock, flags);
+}
+
+/**
  * rblk_exec_cmd() - run one command synchronously
  * @ctrl: controller
  * @qid: queue to send it on; I/O queues for Fabrics Connect and the

@@ -43,6 +43,12 @@
  *	a connect to a controller that reports ANA reads no ANA log, as when
  *	its buffer cannot be allocated: the association goes on without
  *	ANA, while the target still answers with ANA statuses.
+ *
+ *   /sys/kernel/debug/rblk/path_error/
+ *	a successful block I/O of the controller whose index (M of
+ *	rblk-ctrlM) is in path_error/ctrl_index completes with status 300h
+ *	(Internal Path Error) without DNR: a path that fails while another
+ *	serves.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -60,6 +66,8 @@ static DECLARE_FAULT_ATTR(rblk_flip_ns_ids);
 static DECLARE_FAULT_ATTR(rblk_auth_required);
 static DECLARE_FAULT_ATTR(rblk_live_error);
 static DECLARE_FAULT_ATTR(rblk_no_ana);
+static DECLARE_FAULT_ATTR(rblk_path_error);
+static u32 rblk_path_error_ctrl;
 static atomic_t rblk_teardown_pause = ATOMIC_INIT(0);
 
 /**
@@ -153,9 +161,23 @@ bool rblk_fault_no_ana(void)
 	return should_fail(&rblk_no_ana, 1);
 }
 
+/**
+ * rblk_fault_path_error() - whether a successful I/O fails with a path error
+ * @ctrl_index: the index of the I/O's controller
+ *
+ * Return: true if the injected fault says so for that controller.
+ */
+bool rblk_fault_path_error(int ctrl_index)
+{
+	return (u32)ctrl_index == READ_ONCE(rblk_path_error_ctrl) &&
+	       should_fail(&rblk_path_error, 1);
+}
+
 /** rblk_fault_init() - create the debugfs knobs; failures are ignored */
 void rblk_fault_init(void)
 {
+	struct dentry *dir;
+
 	rblk_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	fault_create_debugfs_attr("drop_completion", rblk_debugfs,
 				  &rblk_drop_completion);
@@ -168,6 +190,11 @@ void rblk_fault_init(void)
 				  &rblk_auth_required);
 	fault_create_debugfs_attr("live_error", rblk_debugfs, &rblk_live_error);
 	fault_create_debugfs_attr("no_ana", rblk_debugfs, &rblk_no_ana);
+	dir = fault_create_debugfs_attr("path_error", rblk_debugfs,
+					&rblk_path_error);
+	if (!IS_ERR(dir))
+		debugfs_create_u32("ctrl_index", 0600, dir,
+				   &rblk_path_error_ctrl);
 }
 
 /** rblk_fault_exit() - remove them */

@@ -18,6 +18,7 @@ bool rblk_fault_auth_required(void);
 bool rblk_fault_live_error(void);
 bool rblk_fault_pause_teardown(void);
 bool rblk_fault_no_ana(void);
+bool rblk_fault_path_error(int ctrl_index);
 void rblk_fault_init(void);
 void rblk_fault_exit(void);
 #else
@@ -57,6 +58,11 @@ static inline bool rblk_fault_pause_teardown(void)
 }
 
 static inline bool rblk_fault_no_ana(void)
+{
+	return false;
+}
+
+static inline bool rblk_fault_path_error(int ctrl_index)
 {
 	return false;
 }

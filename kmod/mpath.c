@@ -132,6 +132,7 @@ static bool rblk_path_usable(struct rblk_ns *ns)
 	    test_bit(RBLK_NS_PATH_DOWN, &ns->flags) ||
 	    !test_bit(RBLK_CTRL_IO_READY, &ctrl->flags) ||
 	    test_bit(RBLK_NS_ANA_PENDING, &ns->flags) ||
+	    test_bit(RBLK_NS_PATH_REST, &ns->flags) ||
 	    !rblk_ana_state_usable(READ_ONCE(ns->ana_state)))
 		return false;
 	state = rblk_ctrl_state(ctrl);
@@ -255,7 +256,8 @@ static inline bool rblk_path_optimized(struct rblk_ns *ns)
 
 	return (READ_ONCE(ns->flags) & (BIT(RBLK_NS_ATTACHED) |
 					BIT(RBLK_NS_DEAD) |
-					BIT(RBLK_NS_ANA_PENDING))) ==
+					BIT(RBLK_NS_ANA_PENDING) |
+					BIT(RBLK_NS_PATH_REST))) ==
 		BIT(RBLK_NS_ATTACHED) &&
 	       READ_ONCE(ns->ana_state) == NVME_ANA_OPTIMIZED &&
 	       test_bit(RBLK_CTRL_IO_READY, &ctrl->flags) &&
@@ -520,8 +522,9 @@ static enum rq_end_io_ret rblk_head_flush_end_io(RBLK_END_IO_ARGS(prq, sts))
 	bool refused = (status & NVME_STATUS_DNR) &&
 		       !rblk_status_is_host_path(status);
 
-	/* As rblk_failover_rq(): that path is not chosen until read again. */
-	rblk_ana_error(preq->queue->ctrl, path, status);
+	/* As rblk_failover_rq(): that path waits for its ANA log, or rests. */
+	if (rblk_status_is_path(status))
+		rblk_path_error(preq->queue->ctrl, path, status);
 	if (refused)
 		pr_err_ratelimited("%s: Flush for %s failed: %s (sct 0x%x / sc 0x%x)\n",
 				   path->disk->disk_name,

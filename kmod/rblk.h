@@ -78,6 +78,12 @@
 #define RBLK_CM_TIMEOUT_MS	3000
 #define RBLK_MAX_RETRIES	5
 /*
+ * How long a path rests after a path error that no ANA log will explain
+ * (rblk_path_error()): the head sends I/O elsewhere meanwhile, or holds
+ * it for the path when there is no other.
+ */
+#define RBLK_PATH_REST		HZ
+/*
  * Reconnects to authenticate again a target may ask for (191h) within a
  * minute; beyond, the command fails: a target that asks again after every
  * reconnect would otherwise reset the controller forever.
@@ -323,6 +329,7 @@ enum rblk_ns_flags {
 	RBLK_NS_ATTACHED,	/* on its head's path list (mpath.c) */
 	RBLK_NS_ANA_PENDING,	/* an ANA status came back: the log is reread */
 	RBLK_NS_PATH_DOWN,	/* its leaving controller's queue stopped (blk.c) */
+	RBLK_NS_PATH_REST,	/* a path error: not chosen for a while (ana.c) */
 };
 
 enum rblk_head_flags {
@@ -690,10 +697,12 @@ struct rblk_refusal {
  * @ana_log_alloc: bytes at @ana_log
  * @ana_log_size: bytes of a whole ANA log on this association; 0 when
  *	it reads none (no ANA reporting, or a log rblk cannot read); read
- *	locklessly by rblk_ana_error()
+ *	locklessly by rblk_path_error()
  * @ana_log_valid: @ana_log holds a log read and checked on this
  *	association; under @ana_lock
  * @ana_work: reads the ANA log again after an ANA Change Notice
+ * @rest_work: ends the rest of the paths that a path error put to rest
+ *	(%RBLK_NS_PATH_REST), %RBLK_PATH_REST after the first
  * @anatt_timer: armed while the last ANA log has a group in ANA change
  *	state, for twice ANATT; its expiry resets the controller (as nvme)
  * @loss_deadline: jiffies after which reconnecting stops
@@ -799,6 +808,7 @@ struct rblk_ctrl {
 	size_t ana_log_size;
 	bool ana_log_valid;
 	struct work_struct ana_work;
+	struct delayed_work rest_work;
 	struct timer_list anatt_timer;
 	unsigned long loss_deadline;
 
@@ -1107,11 +1117,12 @@ void rblk_ana_free(struct rblk_ctrl *ctrl);
 int rblk_ana_setup(struct rblk_ctrl *ctrl, const char **errmsg);
 int rblk_ana_read(struct rblk_ctrl *ctrl);
 bool rblk_ana_apply(struct rblk_ctrl *ctrl);
-void rblk_ana_error(struct rblk_ctrl *ctrl, struct rblk_ns *ns, u16 status);
+void rblk_path_error(struct rblk_ctrl *ctrl, struct rblk_ns *ns, u16 status);
 
 /* fabrics.c: NVMe-oF capsules and controller bring-up */
 int rblk_exec_cmd(struct rblk_ctrl *ctrl, u16 qid, struct nvme_command *cmd,
 		  void *buf, unsigned int len, union nvme_result *result);
+void rblk_setup_rq_started(struct rblk_ctrl *ctrl, struct request *rq);
 int rblk_fabrics_connect(struct rblk_ctrl *ctrl, u16 qid, u32 *authreq,
 			 const char **errmsg);
 int rblk_fabrics_auth(struct rblk_ctrl *ctrl, u16 qid, bool send, void *buf,
