@@ -143,7 +143,8 @@ static void rblk_path_rest(struct rblk_ctrl *ctrl, struct rblk_ns *ns)
  */
 void rblk_path_error(struct rblk_ctrl *ctrl, struct rblk_ns *ns, u16 status)
 {
-	if (rblk_status_is_host_path(status))
+	/* A failover for another reason (191h: a re-authentication). */
+	if (!rblk_status_is_path(status) || rblk_status_is_host_path(status))
 		return;
 	if (!rblk_ana_status_in_use(ctrl, status)) {
 		rblk_path_rest(ctrl, ns);
@@ -151,6 +152,26 @@ void rblk_path_error(struct rblk_ctrl *ctrl, struct rblk_ns *ns, u16 status)
 	}
 	set_bit(RBLK_NS_ANA_PENDING, &ns->flags);
 	queue_work(rblk_wq, &ctrl->ana_work);
+}
+
+/**
+ * rblk_path_rests_end() - end the rests of a controller's paths at once
+ * @ctrl: controller going down (reset, delete) or removing its namespaces;
+ *	the caller does not hold its namespaces_rwsem
+ *
+ * The rests end, they are not dropped: a delete's write-back goes through
+ * these paths, with no reconnect to end them.  The caller kicks the heads
+ * (a reset's reconnect, a delete's stop of recovery) or has no path left.
+ */
+void rblk_path_rests_end(struct rblk_ctrl *ctrl)
+{
+	struct rblk_ns *ns;
+
+	cancel_delayed_work_sync(&ctrl->rest_work);
+	down_read(&ctrl->namespaces_rwsem);
+	list_for_each_entry(ns, &ctrl->namespaces, entry)
+		clear_bit(RBLK_NS_PATH_REST, &ns->flags);
+	up_read(&ctrl->namespaces_rwsem);
 }
 
 /* The rests are over: the heads look at these paths again. */
@@ -414,13 +435,6 @@ bool rblk_ana_apply(struct rblk_ctrl *ctrl)
 
 	mutex_lock(&ctrl->ana_lock);
 	down_read(&ctrl->namespaces_rwsem);
-	/*
-	 * A reconnect cancelled rest_work (rblk_ana_stop()): the rests it
-	 * would have ended end here, before held I/O picks a path.
-	 */
-	list_for_each_entry(ns, &ctrl->namespaces, entry)
-		if (test_and_clear_bit(RBLK_NS_PATH_REST, &ns->flags))
-			a.changed = true;
 	if (ctrl->ana_log_valid) {
 		/* Checked when read: this parse does not fail. */
 		rblk_ana_log_parse(ctrl->ana_log, ctrl->ana_log_size,
@@ -482,8 +496,7 @@ void rblk_ana_init(struct rblk_ctrl *ctrl,
 void rblk_ana_stop(struct rblk_ctrl *ctrl)
 {
 	cancel_work_sync(&ctrl->ana_work);
-	/* The paths' rests end at the reconnect's rblk_ana_apply(). */
-	cancel_delayed_work_sync(&ctrl->rest_work);
+	rblk_path_rests_end(ctrl);
 	/*
 	 * Only ana_work and a connect's read arm it, and the expiry itself
 	 * while the controller connects; timer_delete_sync() waits for that.

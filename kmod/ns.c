@@ -1253,7 +1253,11 @@ void rblk_ns_remove_all(struct rblk_ctrl *ctrl)
 	cancel_work_sync(&ctrl->scan_work);
 	complete_all(&ctrl->first_scan);
 	rblk_ns_remove_range(ctrl, 0, (u64)NVME_NSID_ALL + 1, false);
-	/* No namespace left to kick; nothing queues it after DELETING. */
+	/*
+	 * No namespace left to kick; nothing queues it after DELETING but
+	 * the end of a rest that the write-back's path errors began.
+	 */
+	rblk_path_rests_end(ctrl);
 	cancel_work_sync(&ctrl->paths_work);
 }
 

@@ -1118,6 +1118,7 @@ int rblk_ana_setup(struct rblk_ctrl *ctrl, const char **errmsg);
 int rblk_ana_read(struct rblk_ctrl *ctrl);
 bool rblk_ana_apply(struct rblk_ctrl *ctrl);
 void rblk_path_error(struct rblk_ctrl *ctrl, struct rblk_ns *ns, u16 status);
+void rblk_path_rests_end(struct rblk_ctrl *ctrl);
 
 /* fabrics.c: NVMe-oF capsules and controller bring-up */
 int rblk_exec_cmd(struct rblk_ctrl *ctrl, u16 qid, struct nvme_command *cmd,
