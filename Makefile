@@ -169,7 +169,7 @@ RBLK_VERSION := $(shell cat VERSION)
 DKMSSRCDIR ?= /usr/src/rblk-$(RBLK_VERSION)
 INSTALLED = $(MODDIR)/rblk.ko $(SBINDIR)/nvmecfg $(MANDIR)/man8/nvmecfg.8 \
 	$(UDEVDIR)/rules.d/60-rblk.rules $(SYSTEMDUNITDIR)/rblk-autoconnect.service \
-	$(BASHCOMPDIR)/nvmecfg
+	$(SYSTEMDUNITDIR)/rblk-monitor.service $(BASHCOMPDIR)/nvmecfg
 
 install: install-module install-tools
 
@@ -195,6 +195,10 @@ install-tools: tools $(BUILD)nvmecfg.bash
 		> $(BUILD)rblk-autoconnect.service
 	install -D -m 0644 $(BUILD)rblk-autoconnect.service \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/rblk-autoconnect.service
+	sed 's|@SBINDIR@|$(SBINDIR)|g' systemd/rblk-monitor.service.in \
+		> $(BUILD)rblk-monitor.service
+	install -D -m 0644 $(BUILD)rblk-monitor.service \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/rblk-monitor.service
 	install -D -m 0644 $(BUILD)nvmecfg.bash $(DESTDIR)$(BASHCOMPDIR)/nvmecfg
 
 uninstall:
@@ -494,5 +498,5 @@ bench-scale:
 clean: modules_clean
 	rm -rf $(BUILD)initramfs $(BUILD)initramfs.cpio.gz $(BUILD)console.log $(BUILD)ktap.log \
 		$(BUILD)mod-* $(BUILD)guest-* \
-		$(BUILD)nvmecfg.bash $(BUILD)dkms.conf $(BUILD)rblk-autoconnect.service \
+		$(BUILD)nvmecfg.bash $(BUILD)dkms.conf $(BUILD)rblk-autoconnect.service $(BUILD)rblk-monitor.service \
 		$(DEBUG_BUILD) $(DEBUG_MOD)

@@ -229,6 +229,9 @@ if [ -x "$NVMECFG" ]; then
 	mkdir -p "$ROOT/usr/lib/systemd/system"
 	sed 's|@SBINDIR@|/usr/bin|g' systemd/rblk-autoconnect.service.in \
 		> "$ROOT/usr/lib/systemd/system/rblk-autoconnect.service"
+	# selftests/rblk/persistent_discovery.sh runs this one's ExecStart=.
+	sed 's|@SBINDIR@|/usr/bin|g' systemd/rblk-monitor.service.in \
+		> "$ROOT/usr/lib/systemd/system/rblk-monitor.service"
 else
 	echo "mkinitramfs: note: $NVMECFG not built; nvmecfg not in the guest" >&2
 fi

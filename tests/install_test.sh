@@ -25,6 +25,7 @@ check "make install DESTDIR PREFIX=/usr" \
 want="lib/modules/$KVER/updates/rblk.ko usr/sbin/nvmecfg
 	usr/share/man/man8/nvmecfg.8 lib/udev/rules.d/60-rblk.rules
 	lib/systemd/system/rblk-autoconnect.service
+	lib/systemd/system/rblk-monitor.service
 	usr/share/bash-completion/completions/nvmecfg"
 missing=
 for f in $want; do [ -f "$D/$f" ] || missing="$missing $f"; done

@@ -10,7 +10,9 @@
 # device, before remote-fs-pre.target, so that _netdev mounts come after
 # the connect and go before the disconnect), retries a failed connect but
 # not a bad configuration, and enables without rdma-core's rdma-hw.target.
-# Its commands run in the guest: selftests/rblk/autoconnect_unit.sh.  KTAP;
+# Its commands run in the guest: selftests/rblk/autoconnect_unit.sh.  And
+# rblk-monitor.service (nvmecfg monitor --autoconnect as a service, whose
+# ExecStart= selftests/rblk/persistent_discovery.sh runs).  KTAP;
 # the cases that need systemd-analyze or systemctl skip without them.
 # shellcheck disable=SC2317 # the functions run through check
 cd "$(dirname "$0")/.." || exit 1
@@ -22,7 +24,7 @@ trap 'rm -rf "$T"' EXIT
 skip() { n=$((n + 1)); echo "ok $n $1 # SKIP $2"; }
 
 echo "KTAP version 1"
-echo "1..12"
+echo "1..16"
 
 D=$T/root
 check "make install-tools DESTDIR PREFIX=/usr" \
@@ -103,6 +105,39 @@ if command -v systemctl > /dev/null; then
 	fi
 else
 	skip "systemctl enable: wanted by default.target and rdma-hw.target, without rdma-core" "no systemctl"
+fi
+
+# rblk-monitor.service: nvmecfg monitor --autoconnect as a service, for
+# the persistent discovery controllers (selftests/rblk/persistent_discovery.sh
+# runs its ExecStart= in the guest).
+M=$D/lib/systemd/system/rblk-monitor.service
+mkey() { sed -n "s/^$1=//p" "$M" 2>/dev/null; }
+if command -v systemd-analyze > /dev/null; then
+	sed "s|=/usr/sbin/nvmecfg|=$D/usr/sbin/nvmecfg|" "$M" > "$T/rblk-monitor.service"
+	out=$(systemd-analyze verify --man=no "$T/rblk-monitor.service" 2>&1)
+	rc=$?
+	if [ "$rc" -eq 0 ] && ! printf '%s\n' "$out" | grep -q rblk-monitor; then
+		ok "rblk-monitor.service: systemd-analyze verify: no error, no warning"
+	else
+		not_ok "rblk-monitor.service: systemd-analyze verify: no error, no warning (exit $rc)" "$out"
+	fi
+else
+	skip "rblk-monitor.service: systemd-analyze verify: no error, no warning" "no systemd-analyze"
+fi
+check "rblk-monitor.service: modprobe rblk, then the installed nvmecfg monitor --autoconnect, a simple service" test \
+	"$(mkey ExecStartPre) $(mkey ExecStart) $(mkey Type)" = "/sbin/modprobe rblk /usr/sbin/nvmecfg monitor --autoconnect simple"
+check "rblk-monitor.service: restarted on failure, after rblk-autoconnect.service" test \
+	"$(mkey Restart) $(mkey After)" = "on-failure rblk-autoconnect.service"
+if command -v systemctl > /dev/null; then
+	out=$(systemctl --root="$D" enable rblk-monitor.service 2>&1)
+	rc=$?
+	if [ "$rc" -eq 0 ] && [ -L "$D/etc/systemd/system/multi-user.target.wants/rblk-monitor.service" ]; then
+		ok "rblk-monitor.service: systemctl enable: wanted by multi-user.target"
+	else
+		not_ok "rblk-monitor.service: systemctl enable: wanted by multi-user.target (exit $rc)" "$out"
+	fi
+else
+	skip "rblk-monitor.service: systemctl enable: wanted by multi-user.target" "no systemctl"
 fi
 
 exit $failed

@@ -480,7 +480,8 @@ static const struct key_desc port_keys[] = {
 	IGNORED("hdr_digest", NO_DIGEST),
 	IGNORED("data_digest", NO_DIGEST),
 	IGNORED("disable_sqflow", OPTS_WHY_SQFLOW),
-	IGNORED("persistent", NO_PERSISTENT),
+	/* libnvme's: a discovery port's controller is kept (-p). */
+	KEY("persistent", K_FLAG, OPT_PERSISTENT),
 	{ NULL },
 };
 

@@ -33,7 +33,7 @@
 			 OPT(CTRL_LOSS_TMO) | OPT(RECONNECT_DELAY) | \
 			 OPT(KATO) | OPT(FAST_IO_FAIL_TMO) | \
 			 OPT(DUPLICATE_CONNECT) | OPT(DHCHAP_SECRET) | \
-			 OPT(DHCHAP_CTRL_SECRET))
+			 OPT(DHCHAP_CTRL_SECRET) | OPT(PERSISTENT))
 
 /* A config.json larger than this is refused. */
 #define CONF_JSON_MAX	(1024 * 1024)

@@ -1387,7 +1387,8 @@ static int do_discover(const struct cmd *cmd, struct rnl *r, struct cfg *cfg)
 
 /* --- connect-all --- */
 
-_Static_assert(CONF_LINE_OPTS == (TARGET_OPTS | TUNING_OPTS | AUTH_OPTS),
+_Static_assert(CONF_LINE_OPTS == (TARGET_OPTS | TUNING_OPTS | AUTH_OPTS |
+				  OPT(PERSISTENT)),
 	       "a discovery.conf line takes nvme discover's options");
 
 struct connect_all {
@@ -1565,7 +1566,8 @@ static void connect_all_one(struct connect_all *ca,
 		goto out;
 	}
 	short_log_warning(name, &log);
-	if (ca->defaults->set & OPT(PERSISTENT)) {
+	/* The command line's -p, or the line's (a default merged in). */
+	if (dcfg.set & OPT(PERSISTENT)) {
 		struct ctrl_info made;
 
 		ret = keep_discovery(ca->r, &ask, &made);

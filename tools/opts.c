@@ -637,7 +637,6 @@ static const struct opts_foreign foreign_opts[] = {
 	{ "disable-sqflow", 'd', C | F, false, C | D | F, OPTS_WHY_SQFLOW },
 	/* An existing persistent discovery controller to ask. */
 	{ "device", 'd', D, true, D | F, OPTS_WHY_PERSISTENT },
-	{ "persistent", 'p', F, false, F, OPTS_WHY_PERSISTENT },
 	/* "Force persistent discovery controller creation" */
 	{ "force", 0, 0, false, D | F, OPTS_WHY_PERSISTENT },
 	{ "raw", 'r', D | F, true, D | F, "rblk saves no raw log page" },

@@ -167,7 +167,7 @@ struct opts_foreign {
 
 #define OPTS_WHY_TLS		"TLS is NVMe/TCP's"
 #define OPTS_WHY_DIGEST		"digests are NVMe/TCP's"
-#define OPTS_WHY_PERSISTENT	"rblk keeps a discovery controller only for the command line's discover -p or connect-all -p"
+#define OPTS_WHY_PERSISTENT	"rblk asks a discovery controller of its own (kept with -p, --persistent)"
 #define OPTS_WHY_IFACE		"rblk binds by --host-traddr, else by routing"
 #define OPTS_WHY_SQFLOW		"rblk keeps SQ flow control"
 #define OPTS_WHY_CONCAT		"secure concatenation is NVMe/TCP's"

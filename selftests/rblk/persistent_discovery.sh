@@ -3,13 +3,15 @@
 # live, with keep-alive) besides connecting what its log lists; running
 # it again adds no second one.  A subsystem the target then adds to the
 # port makes nvmet send a Discovery Log Page Change notice, which rblk
-# reports as a "disc-changed" event; nvmecfg monitor --autoconnect runs
+# reports as a "disc-changed" event; nvmecfg monitor --autoconnect (run
+# as rblk-monitor.service's ExecStart= line) runs
 # connect-all against that discovery controller's address, which
 # connects the new subsystem: its device appears within seconds and
 # serves data.  Removing it from the port is another notice, and no
 # error.  Each notice is also a uevent with NVME_AEN, as nvme's.  After
 # a reconnect (a reset) the discovery controller asks for rediscovery
-# (disc-changed, uevent NVME_EVENT=rediscover).  Disconnect
+# (disc-changed, uevent NVME_EVENT=rediscover).  A --persistent line of
+# discovery.conf keeps one as -p does.  Disconnect
 # of the discovery controller works.  discover -p and connect -n of the
 # discovery NQN keep one too (with keep-alive, even with -k 0).
 # rblk-timeout: 300
@@ -30,7 +32,7 @@ cleanup() {
 		[ -e "$d" ] && nvmecfg disconnect "${d##*/}" >/dev/null 2>&1
 	done
 	nvmet_subsys_del "$NEW"
-	rm -f "$IMG" /tmp/pdisc.pat /tmp/pdisc.out /tmp/pdisc.mon /tmp/pdisc.uev
+	rm -rf "$IMG" /tmp/pdisc.pat /tmp/pdisc.out /tmp/pdisc.mon /tmp/pdisc.uev /tmp/pdisc.d
 	rblk_unload
 }
 trap cleanup EXIT
@@ -71,7 +73,15 @@ sleep 8
 [ "$(cat "/sys/class/rblk/$DISC/state")" = live ] || fail "$DISC left live while idle"
 log "connect-all -p: $DISC kept, live, kato $(cat "/sys/class/rblk/$DISC/kato")"
 
-nvmecfg monitor --autoconnect > /tmp/pdisc.mon 2>&1 &
+# As rblk-monitor.service runs it: the guest has no systemd, so its
+# ExecStart= line (scripts/mkinitramfs.sh generates the unit as make
+# install does), words split at blanks as systemd splits them.
+MUNIT=/usr/lib/systemd/system/rblk-monitor.service
+[ -f "$MUNIT" ] || fail "$MUNIT not in the guest"
+mcmd=$(sed -n 's/^ExecStart=//p' "$MUNIT")
+[ -n "$mcmd" ] || fail "no ExecStart= in $MUNIT"
+# shellcheck disable=SC2086
+$mcmd > /tmp/pdisc.mon 2>&1 &
 MON=$!
 # The kernel's uevents themselves, without udevd.
 udevadm monitor --kernel --property --subsystem-match=rblk > /tmp/pdisc.uev 2>&1 &
@@ -128,6 +138,17 @@ wait_until 10 no_disc ||
 kill "$MON" "$UEV"
 MON='' UEV=''
 log "both disconnected"
+
+# A discovery.conf line with --persistent keeps one too (the boot unit's
+# files), as -p on the command line does.
+mkdir -p /tmp/pdisc.d
+echo "-t rdma -a $RBLK_TRADDR -s $RBLK_TRSVCID --persistent" > /tmp/pdisc.d/discovery.conf
+must nvmecfg connect-all --conf-dir /tmp/pdisc.d --quiet
+[ "$(nof "$DISC_NQN")" -eq 1 ] ||
+	fail "a --persistent line of discovery.conf: $(nof "$DISC_NQN") discovery controllers, want 1"
+must nvmecfg disconnect "$(ctrls_of "$DISC_NQN")"
+wait_until 10 no_disc || fail "the file's discovery controller still there after its disconnect"
+log "a --persistent line of discovery.conf keeps its discovery controller"
 
 # discover -p keeps one too; so does a connect to the discovery NQN,
 # with keep-alive whatever -k says.

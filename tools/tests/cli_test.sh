@@ -647,7 +647,7 @@ expect refused_why_same_discover 2 "^nvmecfg: discover: --hdr-digest \\(-g\\): d
 	$NVMECFG discover -a 10.99.0.1 -g
 # Per command, as nvme-cli's: -d is discover's --device, connect's old
 # --disable-sqflow; -J of connect connects without discovery.
-expect refused_discover_device 2 "^nvmecfg: discover: --device \\(-d\\): rblk keeps a discovery controller only for the command line's discover -p or connect-all -p\$" \
+expect refused_discover_device 2 "^nvmecfg: discover: --device \\(-d\\): rblk asks a discovery controller of its own \\(kept with -p, --persistent\\)\$" \
 	$NVMECFG discover -a 10.99.0.1 -d nvme0
 # -p (--persistent) is discover's and connect-all's, on the command line:
 # parsed, then the missing module stops them; a discovery.conf line's is
@@ -851,7 +851,7 @@ else
 EOF_JSON
 	expect json_valid 3 'rblk module not loaded' \
 		$R $NVMECFG connect-all -J "$JSON"
-	expect json_valid_warnings 0 "^nvmecfg: connect-all: $JSON:13: warning: ignoring \"host_iface\": rblk binds by host_traddr, else by routing nvmecfg: connect-all: $JSON:16: warning: ignoring \"persistent\": rblk keeps a discovery controller only for the command line's discover -p or connect-all -p nvmecfg: rblk module not loaded" \
+	expect json_valid_warnings 0 "^nvmecfg: connect-all: $JSON:13: warning: ignoring \"host_iface\": rblk binds by host_traddr, else by routing nvmecfg: rblk module not loaded" \
 		sh -c "$R $NVMECFG connect-all 2>&1 | tr '\n' ' '"
 	# libnvme's coercions: a number where a string is taken, a string
 	# where a number is; nothing said, the kernel's turn.

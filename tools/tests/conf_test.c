@@ -244,7 +244,6 @@ static void json_ignored_keys(void)
 		"\"hdr_digest\": true",
 		"\"data_digest\": true",
 		"\"disable_sqflow\": true",
-		"\"persistent\": true",
 	};
 	char doc[2048], want[128];
 	size_t i;
@@ -1089,8 +1088,6 @@ static void disc_nvme_cli_options(void)
 		{ "-G", "--data-digest (-G)" },
 		{ "--disable-sqflow", "--disable-sqflow (-d)" },
 		{ "-d", "--disable-sqflow (-d)" },
-		{ "--persistent", "--persistent (-p)" },
-		{ "-p", "--persistent (-p)" },
 		{ "--quiet", "--quiet" },
 		{ "-v", "--verbose (-v)" },
 		{ "-o json", "--output-format (-o)" },
@@ -1123,11 +1120,21 @@ static void disc_nvme_cli_options(void)
 	}
 	/* At the end of the line, and several on one line. */
 	start();
-	CHECK(!disc("-a 10.0.0.1 --host-iface=eth0 -g --persistent\n"));
+	CHECK(!disc("-a 10.0.0.1 --host-iface=eth0 -g --force\n"));
 	CHECK(!conf.errors && conf.nr == 1);
 	CHECK_STR(msgs(), "pfx: d.conf:1: warning: ignoring --host-iface (-f): rblk binds by --host-traddr, else by routing\n"
 		  "pfx: d.conf:1: warning: ignoring --hdr-digest (-g): digests are NVMe/TCP's\n"
-		  "pfx: d.conf:1: warning: ignoring --persistent (-p): rblk keeps a discovery controller only for the command line's discover -p or connect-all -p\n");
+		  "pfx: d.conf:1: warning: ignoring --force: rblk asks a discovery controller of its own (kept with -p, --persistent)\n");
+	stop();
+	/* -p, --persistent: that discovery controller is kept (connect-all). */
+	start();
+	CHECK(!disc("-a 10.0.0.1 --persistent\n-a 10.0.0.2 -p\n-a 10.0.0.3\n"));
+	CHECK(!conf.errors && conf.nr == 3);
+	CHECK_STR(msgs(), "");
+	if (conf.nr == 3)
+		CHECK((conf.e[0].cfg.set & OPT(PERSISTENT)) &&
+		      (conf.e[1].cfg.set & OPT(PERSISTENT)) &&
+		      !(conf.e[2].cfg.set & OPT(PERSISTENT)));
 	stop();
 	/* A value is not taken for an option: "-f -a X" keeps -a. */
 	start();
