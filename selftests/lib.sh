@@ -567,11 +567,12 @@ auth_refused() {
 
 # auth_refused_racy RC PATTERN [OPTIONS...]: auth_refused where the target
 # refuses with FAILURE1: nvmet then tears the association down at once
-# (fatal error), and the teardown may overtake the message (under TCG, two
-# tries in three), so that the host never reads it.  Such a try is not
-# final (a connect is tried again, up to 50 times in all), and it must end
-# when the association breaks, not at the admin timeout (10 s): the host
-# ends the command it waits for at the disconnect.  Prints the answer.
+# (fatal error), and the teardown may overtake the message (under TCG,
+# four tries in five; 17 in a row seen on 7.3), so that the host never
+# reads it.  Such a try is not final (a connect is tried again, up to 150
+# times in all, a fraction of a second each), and it must end when the
+# association breaks, not at the admin timeout (10 s): the host ends the
+# command it waits for at the disconnect.  Prints the answer.
 auth_refused_racy() {
 	_n=0
 	while :; do
@@ -579,7 +580,7 @@ auth_refused_racy() {
 		_t0=$(date +%s)
 		_r=$(auth_refused "$@" 2>/tmp/auth-refused.err) && { echo "$_r"; return 0; }
 		_t=$(($(date +%s) - _t0))
-		if [ "$_n" -lt 50 ] && grep -q 'an authentication command did not complete' /tmp/auth-refused.err; then
+		if [ "$_n" -lt 150 ] && grep -q 'an authentication command did not complete' /tmp/auth-refused.err; then
 			if [ "$_t" -ge 8 ]; then
 				echo "FAIL: $TEST_NAME: try $_n: the broken association was waited out (${_t}s): $(dmesg | tail -n 4)" >&2
 				return 1
