@@ -25,6 +25,7 @@ summary() {
 		awk '{ print $1, $2, ($3 == "" ? 0 : $3) }'
 }
 
+t_start=$(date +%s)
 host_rc=0
 if [ -z "$tests" ]; then
 	echo "== host unit tests (tools/)"
@@ -42,6 +43,8 @@ if [ -z "$tests" ]; then
 else
 	hp=0 hf=0 hs=0
 fi
+
+t_host=$(($(date +%s) - t_start))
 
 # Each kernel in its own guest.  The images are built one after another
 # (kbuild and the initramfs keep both cores busy), then the guests run
@@ -139,6 +142,7 @@ for k in $CHECK_KABIS; do
 done
 [ -n "$CHECK_KABIS" ] || { echo "check: no kernel to run (CHECK_KABIS)" >&2; gf=1 vm_rc=2; }
 
+echo "check: $(($(date +%s) - t_start)) s wall-clock (host tests ${t_host} s, then the guests side by side)"
 echo "host: $hp passed, $hf failed, $hs skipped; guest: $gp passed, $gf failed, $gs skipped$per_kernel"
 echo "total: $((hp + gp)) passed, $((hf + gf)) failed, $((hs + gs)) skipped"
 [ "$host_rc" -eq 0 ] && [ "$vm_rc" -eq 0 ] && [ $((hf + gf)) -eq 0 ]
