@@ -81,6 +81,19 @@ read_region() {
 		2>/dev/null || fail "read of $1 failed"
 }
 
+# verified_writer DEV SECS WHAT: a verifying random writer (fio, 4 KiB at
+# queue depth 8 over DEV's first 4 MiB, crc32c, stops at the first bad
+# block) for SECS seconds; fails the test, naming WHAT, on any error.
+verified_writer() {
+	fio --name=verified_writer --filename="$1" --direct=1 --ioengine=libaio \
+		--rw=randwrite --bs=4k --iodepth=8 --size=4M --time_based --runtime="$2" \
+		--verify=crc32c --verify_fatal=1 --verify_backlog=64 > /tmp/verified-writer.fio 2>&1 ||
+		fail "$3: the writer failed: $(grep -E 'err=|verify|error' /tmp/verified-writer.fio | head -n 5)"
+	grep -q 'err= 0' /tmp/verified-writer.fio ||
+		fail "$3: fio reported an error: $(grep -m3 err= /tmp/verified-writer.fio)"
+	rm -f /tmp/verified-writer.fio
+}
+
 # assert_same A B WHAT: byte-compare two files, fail with the first difference.
 assert_same() {
 	_d=$(cmp "$1" "$2" 2>&1) || fail "$3: data differs: $_d"

@@ -39,18 +39,23 @@ has() { key "$1" | tr ' ' '\n' | grep -qxF "$2"; }
 # systemd-analyze looks for the commands on this machine: show it the
 # staged tool where the unit names it.  It warns about what it ignores
 # (an unknown key, a bad value) but exits 0: any word about the unit fails.
-if command -v systemd-analyze > /dev/null; then
-	sed "s|=/usr/sbin/nvmecfg|=$D/usr/sbin/nvmecfg|" "$U" > "$T/rblk-autoconnect.service"
-	out=$(systemd-analyze verify --man=no "$T/rblk-autoconnect.service" 2>&1)
-	rc=$?
-	if [ "$rc" -eq 0 ] && ! printf '%s\n' "$out" | grep -q rblk-autoconnect; then
-		ok "systemd-analyze verify: no error, no warning"
-	else
-		not_ok "systemd-analyze verify: no error, no warning (exit $rc)" "$out"
+# verify UNIT_FILE WHAT: systemd-analyze verify says nothing about it.
+verify() {
+	local name=${1##*/} out rc
+	if ! command -v systemd-analyze > /dev/null; then
+		skip "$2systemd-analyze verify: no error, no warning" "no systemd-analyze"
+		return
 	fi
-else
-	skip "systemd-analyze verify: no error, no warning" "no systemd-analyze"
-fi
+	sed "s|=/usr/sbin/nvmecfg|=$D/usr/sbin/nvmecfg|" "$1" > "$T/$name"
+	out=$(systemd-analyze verify --man=no "$T/$name" 2>&1)
+	rc=$?
+	if [ "$rc" -eq 0 ] && ! printf '%s\n' "$out" | grep -q "${name%.service}"; then
+		ok "$2systemd-analyze verify: no error, no warning"
+	else
+		not_ok "$2systemd-analyze verify: no error, no warning (exit $rc)" "$out"
+	fi
+}
+verify "$U" ""
 
 REC=/run/rblk/autoconnect
 CA="/usr/sbin/nvmecfg connect-all --conf-dir /etc/rblk --record $REC"
@@ -112,18 +117,7 @@ fi
 # runs its ExecStart= in the guest).
 M=$D/lib/systemd/system/rblk-monitor.service
 mkey() { sed -n "s/^$1=//p" "$M" 2>/dev/null; }
-if command -v systemd-analyze > /dev/null; then
-	sed "s|=/usr/sbin/nvmecfg|=$D/usr/sbin/nvmecfg|" "$M" > "$T/rblk-monitor.service"
-	out=$(systemd-analyze verify --man=no "$T/rblk-monitor.service" 2>&1)
-	rc=$?
-	if [ "$rc" -eq 0 ] && ! printf '%s\n' "$out" | grep -q rblk-monitor; then
-		ok "rblk-monitor.service: systemd-analyze verify: no error, no warning"
-	else
-		not_ok "rblk-monitor.service: systemd-analyze verify: no error, no warning (exit $rc)" "$out"
-	fi
-else
-	skip "rblk-monitor.service: systemd-analyze verify: no error, no warning" "no systemd-analyze"
-fi
+verify "$M" "rblk-monitor.service: "
 check "rblk-monitor.service: modprobe rblk, then the installed nvmecfg monitor --autoconnect, a simple service" test \
 	"$(mkey ExecStartPre) $(mkey ExecStart) $(mkey Type)" = "/sbin/modprobe rblk /usr/sbin/nvmecfg monitor --autoconnect simple"
 check "rblk-monitor.service: restarted on failure, after rblk-autoconnect.service" test \

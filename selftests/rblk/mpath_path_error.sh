@@ -33,11 +33,7 @@ idx=${A#rblk-ctrl}
 echo "$idx" > "$F/ctrl_index" || fail "cannot set $F/ctrl_index"
 rblk_fault_arm -1
 fo0=$(cat "/sys/block/$h/rblk/failovers")
-fio --name=path_error --filename="$dev" --direct=1 --ioengine=libaio \
-	--rw=randwrite --bs=4k --iodepth=8 --size=4M --time_based --runtime=8 \
-	--verify=crc32c --verify_fatal=1 --verify_backlog=64 > /tmp/path-error.fio 2>&1 ||
-	fail "the writer failed with B healthy: $(grep -E 'err=|verify|error' /tmp/path-error.fio | head -n 5)"
-grep -q 'err= 0' /tmp/path-error.fio || fail "fio reported an error: $(grep -m3 err= /tmp/path-error.fio)"
+verified_writer "$dev" 8 "path errors on $A, B healthy"
 fo=$(($(cat "/sys/block/$h/rblk/failovers") - fo0))
 [ "$fo" -gt 0 ] || fail "no failover counted: A's path errors never met"
 log "path errors on $A: no error through $h, $fo failovers to $B"
