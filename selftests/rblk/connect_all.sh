@@ -147,7 +147,7 @@ log "connect-all -i 1 -P 1 -W 1 from $CONF: 3 I/O queues, 1 poll, 1 write"
 SECRET=DHHC-1:00:c2VrcmV0c2VrcmV0c2VrcmV0c2VrcmV0c2VrcmV0c2VrcmV0:
 cat > "$CONF" <<CONF
 # as nvme-cli's users write it
---transport=rdma --traddr=$RBLK_TRADDR --trsvcid=$RBLK_TRSVCID --host-iface=$RBLK_NETDEV -g --persistent -i 1
+--transport=rdma --traddr=$RBLK_TRADDR --trsvcid=$RBLK_TRSVCID --host-iface=$RBLK_NETDEV -g --force -i 1
 -t tcp -a $RBLK_TRADDR -s $RBLK_TRSVCID
 -t rdma -a $RBLK_TRADDR --frob
 -t rdma -a $RBLK_TRADDR -s $RBLK_TRSVCID -q $SECRET
@@ -157,7 +157,7 @@ nvmecfg connect-all > /tmp/ca.out 2> /tmp/ca.err || rc=$?
 [ "$rc" -eq 2 ] || { cat /tmp/ca.err; fail "connect-all with a bad line: exit $rc, want 2"; }
 warned "$CONF:2: warning: ignoring --host-iface (-f): "
 warned "$CONF:2: warning: ignoring --hdr-digest (-g): "
-warned "$CONF:2: warning: ignoring --persistent (-p): "
+warned "$CONF:2: warning: ignoring --force: "
 warned "$CONF:3: warning: skipping transport tcp (only rdma)"
 warned "$CONF:4: unknown option '--frob'; line skipped"
 warned "$CONF:5: a DH-HMAC-CHAP key not given with -S or -C; line skipped"
