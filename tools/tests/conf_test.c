@@ -168,7 +168,7 @@ static void json_each_option(void)
 {
 	static const struct {
 		const char *member;
-		unsigned int bit;
+		uint64_t bit;
 	} opts[] = {
 		{ "\"trsvcid\": \"4420\"", OPT(TRSVCID) },
 		{ "\"host_traddr\": \"fe80::2%eth0\"", OPT(HOST_TRADDR) },
@@ -183,6 +183,8 @@ static void json_each_option(void)
 		{ "\"fast_io_fail_tmo\": -1", OPT(FAST_IO_FAIL_TMO) },
 		{ "\"tos\": 0", OPT(TOS) },
 		{ "\"duplicate_connect\": true", OPT(DUPLICATE_CONNECT) },
+		/* libnvme's: keep the discovery controller (-p). */
+		{ "\"persistent\": true", OPT(PERSISTENT) },
 	};
 	char doc[2048];
 	size_t i;
@@ -219,7 +221,7 @@ static void json_unset_values(void)
 			     "\"nr_poll_queues\": 0, \"queue_size\": 0, "
 			     "\"keep_alive_tmo\": 0, \"reconnect_delay\": 0, "
 			     "\"fast_io_fail_tmo\": 0, \"tos\": -1, "
-			     "\"duplicate_connect\": false, "
+			     "\"duplicate_connect\": false, \"persistent\": false, "
 			     "\"host_traddr\": null, \"trsvcid\": null, "
 			     "\"ctrl_loss_tmo\": null, \"dhchap_key\": \"none\" }")));
 	CHECK(conf.nr == 1 && !conf.errors);
