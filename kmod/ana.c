@@ -317,7 +317,6 @@ static void rblk_ana_work(struct work_struct *work)
 {
 	struct rblk_ctrl *ctrl = container_of(work, struct rblk_ctrl,
 					      ana_work);
-
 	int ret;
 
 	/* Not live: going live again reads the log at the connect. */

@@ -523,8 +523,7 @@ static enum rq_end_io_ret rblk_head_flush_end_io(RBLK_END_IO_ARGS(prq, sts))
 		       !rblk_status_is_host_path(status);
 
 	/* As rblk_failover_rq(): that path waits for its ANA log, or rests. */
-	if (rblk_status_is_path(status))
-		rblk_path_error(preq->queue->ctrl, path, status);
+	rblk_path_error(preq->queue->ctrl, path, status);
 	if (refused)
 		pr_err_ratelimited("%s: Flush for %s failed: %s (sct 0x%x / sc 0x%x)\n",
 				   path->disk->disk_name,
