@@ -496,7 +496,7 @@ bench-scale:
 	@scripts/scale-report.py $(GUEST_BUILD)ktap.log $(SCALE_OUT)
 
 clean: modules_clean
-	rm -rf $(BUILD)initramfs $(BUILD)initramfs.cpio.gz $(BUILD)console.log $(BUILD)ktap.log \
+	rm -rf $(BUILD)initramfs $(BUILD)initramfs.cpio.gz $(BUILD)console.log $(BUILD)console.log.boot1 $(BUILD)ktap.log \
 		$(BUILD)mod-* $(BUILD)guest-* \
 		$(BUILD)nvmecfg.bash $(BUILD)dkms.conf $(BUILD)rblk-autoconnect.service $(BUILD)rblk-monitor.service \
 		$(DEBUG_BUILD) $(DEBUG_MOD)
