@@ -95,7 +95,7 @@ VM_TIMEOUT ?= 2400
 VM_RUN = KVER=$(KVER) BUILD=$(GUEST_BUILD) RBLK_VM_KERNEL=$(BUILD)kernel/boot/vmlinuz-$(KVER) \
 	scripts/vm-run.sh --timeout $(VM_TIMEOUT)
 
-.PHONY: all setup modules modules_clean tools initramfs check check-all demo bench bench-insn insn-annotate lint clean \
+.PHONY: all setup modules modules_clean tools initramfs check check-all demo soak bench bench-insn insn-annotate lint clean \
 	debug-kernel debug-modules debug-initramfs check-debug check-debug-siw \
 	install install-module install-module-kver install-tools uninstall uninstall-kver \
 	install-dkms uninstall-dkms host-check guest-check guest-build guest-run guest-dir canary
@@ -295,6 +295,21 @@ guest-dir:
 demo:
 	$(build_guest)
 	@$(VM_RUN) --mode demo
+
+# A seeded fault soak (selftests/soak.sh; Documentation/testing.rst,
+# "Soak"): SOAK_MINUTES of faults under verifying I/O against rblk, then
+# the same against nvme-rdma for reference (SOAK_REF=0: not); SEED replays
+# a schedule.  The console and KTAP log are kept in $(BUILD)soak/.
+SOAK_MINUTES ?= 60
+SOAK_REF ?= 1
+SEED ?=
+soak:
+	$(build_guest)
+	@mkdir -p $(BUILD)soak
+	@RBLK_TEST_TIMEOUT=$$(( $(SOAK_MINUTES) * 150 + 900 )) \
+		RBLK_VM_APPEND="$(strip $(RBLK_VM_APPEND) RBLK_SOAK_MINUTES=$(SOAK_MINUTES) RBLK_SOAK_REF=$(SOAK_REF) $(if $(SEED),RBLK_SOAK_SEED=$(SEED)))" \
+		$(VM_RUN) --timeout $$(( $(SOAK_MINUTES) * 150 + 1500 )) --mode soak; rc=$$?; \
+		cp $(GUEST_BUILD)console.log $(GUEST_BUILD)ktap.log $(BUILD)soak/; exit $$rc
 
 # --- the debug guest (issue #8) ---
 # Debian's linux-source-6.1 built with scripts/debug-kernel.config (KASAN,

@@ -129,6 +129,9 @@ copy_bin /usr/bin/udevadm
 mkdir -p "$ROOT/usr/lib/systemd" "$ROOT/usr/lib/udev/rules.d"
 ln -sf /usr/bin/udevadm "$ROOT/usr/lib/systemd/systemd-udevd"
 copy_file /usr/lib/udev/rules.d/60-persistent-storage.rules
+# nvme-cli's boot unit, as the package installs it: the coexistence test
+# (selftests/rblk/autoconnect_coexist.sh) runs its commands.
+copy_file /usr/lib/systemd/system/nvmf-autoconnect.service
 cp udev/60-rblk.rules "$ROOT/usr/lib/udev/rules.d/"
 # kmod instead of busybox's module tools: same behaviour as a real system.
 for l in insmod rmmod modprobe modinfo lsmod depmod; do

@@ -97,18 +97,22 @@ readme_cmds() {
 }
 check "README's table of commands is nvmecfg's" readme_cmds
 
-kernels() {
-	local k series intro kabis missing=''
-	intro=$(awk '/^Comparison$/ { exit } { print }' Documentation/overview.rst)
+# kernels_in DOC INTRO: every series of KABIS is named in INTRO.
+kernels_in() {
+	local k series kabis missing=''
 	kabis=$(sed -n 's/^KABIS := //p' Makefile)
 	for k in $kabis; do
 		series=$(echo "$k" | grep -oE '^[0-9]+\.[0-9]+')
-		grep -qE "(^|[^0-9.])$series([^0-9]|$)" <<< "$intro" ||
+		grep -qE "(^|[^0-9.])$series([^0-9]|$)" <<< "$2" ||
 			missing="$missing $series"
 	done
-	[ -z "$missing" ] || { echo "overview.rst's introduction lacks:$missing"; return 1; }
+	[ -z "$missing" ] || { echo "$1's introduction lacks:$missing"; return 1; }
 }
-check "overview.rst names every kernel of KABIS" kernels
+kernels() {
+	kernels_in overview.rst "$(awk '/^Comparison$/ { exit } { print }' Documentation/overview.rst)" &&
+		kernels_in README.md "$(awk '/^## / { exit } { print }' README.md)"
+}
+check "overview.rst and README.md's introductions name every kernel of KABIS" kernels
 
 # bullets: the "* " items of a list on stdin, one a line.
 bullets() {
@@ -138,6 +142,11 @@ insmod_deps() {
 		[ -f "$ko" ] && deps="$deps $(modinfo -F depends "$ko" | tr ',' ' ')"
 	done
 	host=$(section Documentation/howto.rst "Host: rblk")
+	# Every kernel from 6.12 on needs nvme-auth, not 6.12's alone.
+	if grep -qE "6\.12's rblk.ko only|on 6\.12 only" <<< "$host"; then
+		echo "howto.rst says nvme-auth is 6.12's only"
+		return 1
+	fi
 	for d in $(echo "$deps" | tr ' ' '\n' | sort -u); do
 		grep -qF -- "$d" <<< "$host" || missing="$missing $d"
 	done

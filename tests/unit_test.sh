@@ -24,7 +24,7 @@ trap 'rm -rf "$T"' EXIT
 skip() { n=$((n + 1)); echo "ok $n $1 # SKIP $2"; }
 
 echo "KTAP version 1"
-echo "1..16"
+echo "1..18"
 
 D=$T/root
 check "make install-tools DESTDIR PREFIX=/usr" \
@@ -132,6 +132,36 @@ if command -v systemctl > /dev/null; then
 	fi
 else
 	skip "rblk-monitor.service: systemctl enable: wanted by multi-user.target" "no systemctl"
+fi
+
+# What install.rst says nvme-cli's files do beside rblk's, checked against
+# the files this host's nvme-cli installed (not assumed): its unit runs a
+# plain `nvme connect-all` of /etc/nvme and never reads /etc/rblk; its udev
+# rules act on the in-kernel host's (class nvme) and FC events only, never
+# on rblk's (class rblk).  selftests/rblk/autoconnect_coexist.sh runs both
+# units' commands together in the guest.
+NU=/usr/lib/systemd/system/nvmf-autoconnect.service
+NR=/usr/lib/udev/rules.d/70-nvmf-autoconnect.rules
+if [ -f "$NU" ]; then
+	nu_ok() {
+		[ "$(sed -n 's/^ExecStart=//p' "$NU")" = /usr/sbin/nvme\ connect-all ] &&
+			! grep -q /etc/rblk "$NU"
+	}
+	check "nvme-cli's nvmf-autoconnect.service: a plain nvme connect-all, no /etc/rblk" nu_ok
+else
+	skip "nvme-cli's nvmf-autoconnect.service: a plain nvme connect-all, no /etc/rblk" "no $NU"
+fi
+if [ -f "$NR" ]; then
+	nr_ok() {
+		# Every rule line that runs something matches class nvme or fc.
+		! grep -q rblk "$NR" &&
+			awk '/^[^#]/ { rule = rule $0 } /\\$/ { next }
+			     { if (rule ~ /RUN\+=/ && rule !~ /SUBSYSTEM=="(nvme|fc)"/) bad = 1; rule = "" }
+			     END { exit bad }' "$NR"
+	}
+	check "nvme-cli's 70-nvmf-autoconnect.rules: acts on class nvme and fc only, never rblk" nr_ok
+else
+	skip "nvme-cli's 70-nvmf-autoconnect.rules: acts on class nvme and fc only, never rblk" "no $NR"
 fi
 
 exit $failed
