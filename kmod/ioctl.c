@@ -221,16 +221,63 @@ static unsigned int rblk_user_timeout(struct rblk_ns *ns, u32 timeout_ms,
 	return min_t(unsigned long, msecs_to_jiffies(timeout_ms), UINT_MAX);
 }
 
-/* The namespaces frozen around a command (rblk_passthru_before()). */
+/*
+ * How long the other controllers' I/O in flight may take to drain before
+ * such a command goes all the same (their new I/O stays held): a live
+ * controller ends it within its I/O timeout, or recovers.
+ */
+#define RBLK_PASSTHRU_OTHERS_DRAIN	(10 * HZ)
+
+/* What is frozen around a command (rblk_passthru_before()). */
 struct rblk_passthru_freeze {
 	struct rblk_ns **ns;
 	unsigned int nr;
+	/* The subsystem's other live controllers and their namespaces. */
+	struct rblk_ctrl **others;
+	unsigned int nr_others;
+	struct rblk_ns **others_ns;
+	unsigned int nr_others_ns;
 };
 
 /*
+ * The other controllers' namespaces, in one array: each controller's
+ * frozen ones appended.  A controller whose array cannot be had (out of
+ * memory) is left out: the command then goes as nvme's would.
+ */
+static void rblk_passthru_freeze_others(struct rblk_ctrl *ctrl,
+					struct rblk_passthru_freeze *f)
+{
+	struct rblk_ns **part, **all;
+	unsigned int i, n;
+
+	f->others = rblk_subsys_get_other_ctrls(ctrl, &f->nr_others);
+	for (i = 0; i < f->nr_others; i++) {
+		part = rblk_ns_freeze_start_all(f->others[i], &n);
+		if (!part)
+			continue;
+		all = krealloc_array(f->others_ns, f->nr_others_ns + n,
+				     sizeof(*all), GFP_KERNEL);
+		if (!all) {
+			rblk_ns_unfreeze_all(part, n);
+			continue;
+		}
+		memcpy(all + f->nr_others_ns, part, n * sizeof(*part));
+		kfree(part);
+		f->others_ns = all;
+		f->nr_others_ns += n;
+	}
+	if (!rblk_ns_freeze_wait_all(f->others_ns, f->nr_others_ns,
+				     RBLK_PASSTHRU_OTHERS_DRAIN))
+		rblk_warn(ctrl, "another path's I/O still in flight after %u s: sending the command all the same\n",
+			  RBLK_PASSTHRU_OTHERS_DRAIN / HZ);
+}
+
+/*
  * Before a command whose effects change the namespaces' format or set:
- * nothing of the old format is in flight or sent while it runs, and no
- * scan runs (ctrl->scan_lock, held until rblk_passthru_after()).
+ * nothing of the old format is in flight or sent while it runs, on this
+ * controller nor on the subsystem's other paths (nvme-core freezes only
+ * the issuing controller's queues), and no scan of this controller runs
+ * (ctrl->scan_lock, held until rblk_passthru_after()).
  */
 static int rblk_passthru_before(struct rblk_ctrl *ctrl, u32 effects,
 				struct rblk_passthru_freeze *f)
@@ -243,6 +290,7 @@ static int rblk_passthru_before(struct rblk_ctrl *ctrl, u32 effects,
 		mutex_unlock(&ctrl->scan_lock);
 		return -ENOMEM;
 	}
+	rblk_passthru_freeze_others(ctrl, f);
 	return 0;
 }
 
@@ -250,6 +298,7 @@ static void rblk_passthru_after(struct rblk_ctrl *ctrl, u32 effects,
 				struct rblk_passthru_freeze *f)
 {
 	if (effects & NVME_CMD_EFFECTS_CSE_MASK) {
+		rblk_ns_unfreeze_all(f->others_ns, f->nr_others_ns);
 		rblk_ns_unfreeze_all(f->ns, f->nr);
 		mutex_unlock(&ctrl->scan_lock);
 	}
@@ -264,6 +313,27 @@ static void rblk_passthru_rescan(struct rblk_ctrl *ctrl, u32 effects)
 	if (effects & (NVME_CMD_EFFECTS_CSE_MASK | NVME_CMD_EFFECTS_NIC |
 		       NVME_CMD_EFFECTS_NCC))
 		rblk_ns_rescan(ctrl, true);
+}
+
+/*
+ * The other paths of the subsystem see the same namespaces: each scans
+ * again too, inside its own gate (a delete may be under way), once the
+ * issuing controller's gate is left (one gate at a time: they are of one
+ * lock class).  The ioctl returns with every path's format current.
+ */
+static void rblk_passthru_rescan_others(struct rblk_passthru_freeze *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->nr_others; i++) {
+		if (rblk_passthru_begin(f->others[i]))
+			continue;
+		rblk_ns_rescan(f->others[i], true);
+		rblk_passthru_end(f->others[i]);
+	}
+	rblk_ctrls_put(f->others, f->nr_others);
+	f->others = NULL;
+	f->nr_others = 0;
 }
 
 /*
@@ -330,6 +400,7 @@ static int rblk_submit_user_cmd(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
 	blk_mq_free_request(rq);
 	rblk_passthru_rescan(ctrl, effects);
 	rblk_passthru_end(ctrl);
+	rblk_passthru_rescan_others(&frozen);
 	return ret;
 
 out_unmap:

@@ -1137,26 +1137,25 @@ void rblk_ns_close(struct rblk_ns *ns)
 }
 
 /**
- * rblk_ns_freeze_all() - drain and hold block I/O on every namespace
- * @ctrl: controller; the caller holds @ctrl->scan_lock, so that no
- *	namespace is added until rblk_ns_unfreeze_all()
- * @nr: set to the number of namespaces frozen
+ * rblk_ns_freeze_start_all() - hold new block I/O on every namespace
+ * @ctrl: controller
+ * @nr: set to the number of namespaces whose freeze was started
  *
- * For a passthrough command that changes the namespaces' format or set:
- * nothing built for the old format is in flight while it runs.  A
- * namespace a disconnect removes meanwhile stays referenced, so that its
- * queue is unfrozen all the same.
+ * Starts the freeze of each namespace's queue, without waiting for what is
+ * in flight (rblk_ns_freeze_wait_all() does).  A namespace added later is
+ * not frozen; one a disconnect removes meanwhile stays referenced, so that
+ * its queue is unfrozen all the same.
  *
- * Return: the namespaces frozen, each with a disk reference, for
+ * Return: the namespaces, each with a disk reference, for
  * rblk_ns_unfreeze_all(); NULL if there are none (@nr 0) or, with @nr
  * not 0 and nothing frozen, if out of memory.
  */
-struct rblk_ns **rblk_ns_freeze_all(struct rblk_ctrl *ctrl, unsigned int *nr)
+struct rblk_ns **rblk_ns_freeze_start_all(struct rblk_ctrl *ctrl,
+					  unsigned int *nr)
 {
 	struct rblk_ns **frozen, *ns;
 	unsigned int i = 0, n = 0;
 
-	lockdep_assert_held(&ctrl->scan_lock);
 	*nr = 0;
 	down_read(&ctrl->namespaces_rwsem);
 	list_for_each_entry(ns, &ctrl->namespaces, entry)
@@ -1176,9 +1175,59 @@ struct rblk_ns **rblk_ns_freeze_all(struct rblk_ctrl *ctrl, unsigned int *nr)
 		}
 	}
 	up_read(&ctrl->namespaces_rwsem);
-	for (n = 0; n < i; n++)
-		blk_mq_freeze_queue_wait(frozen[n]->queue);
 	*nr = i;
+	return frozen;
+}
+
+/**
+ * rblk_ns_freeze_wait_all() - wait for rblk_ns_freeze_start_all()'s queues
+ *	to drain
+ * @frozen: what it returned
+ * @nr: how many
+ * @timeout: jiffies for all of them, or 0 to wait as long as it takes
+ *
+ * Return: true if all drained, false if @timeout passed first (the queues
+ * stay frozen for new I/O all the same).
+ */
+bool rblk_ns_freeze_wait_all(struct rblk_ns **frozen, unsigned int nr,
+			     unsigned long timeout)
+{
+	unsigned long deadline = jiffies + timeout;
+	long left;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		if (!timeout) {
+			blk_mq_freeze_queue_wait(frozen[i]->queue);
+			continue;
+		}
+		left = deadline - jiffies;
+		if (left <= 0 ||
+		    !blk_mq_freeze_queue_wait_timeout(frozen[i]->queue, left))
+			return false;
+	}
+	return true;
+}
+
+/**
+ * rblk_ns_freeze_all() - drain and hold block I/O on every namespace
+ * @ctrl: controller; the caller holds @ctrl->scan_lock, so that no
+ *	namespace is added until rblk_ns_unfreeze_all()
+ * @nr: set to the number of namespaces frozen
+ *
+ * For a passthrough command that changes the namespaces' format or set:
+ * nothing built for the old format is in flight while it runs.
+ *
+ * Return: as rblk_ns_freeze_start_all(), the queues drained.
+ */
+struct rblk_ns **rblk_ns_freeze_all(struct rblk_ctrl *ctrl, unsigned int *nr)
+{
+	struct rblk_ns **frozen;
+
+	lockdep_assert_held(&ctrl->scan_lock);
+	frozen = rblk_ns_freeze_start_all(ctrl, nr);
+	if (frozen)
+		rblk_ns_freeze_wait_all(frozen, *nr, 0);
 	return frozen;
 }
 

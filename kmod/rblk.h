@@ -964,6 +964,9 @@ unsigned int rblk_subsys_nr_paths(struct rblk_subsys *subsys);
 void rblk_subsys_get(struct rblk_subsys *subsys);
 void rblk_subsys_put(struct rblk_subsys *subsys);
 struct rblk_subsys *rblk_ctrl_get_subsys(struct rblk_ctrl *ctrl);
+struct rblk_ctrl **rblk_subsys_get_other_ctrls(struct rblk_ctrl *ctrl,
+					       unsigned int *nr);
+void rblk_ctrls_put(struct rblk_ctrl **ctrls, unsigned int nr);
 void rblk_subsys_set_iopolicy(struct rblk_subsys *subsys, int iopolicy);
 int rblk_subsys_check_global_ids(struct rblk_ctrl *ctrl, u32 nsid,
 				 const struct rblk_ns_ids *ids);
@@ -1038,6 +1041,10 @@ void rblk_ns_remove_all(struct rblk_ctrl *ctrl);
 void rblk_ns_put(struct rblk_ns *ns);
 struct rblk_ns *rblk_ns_open_nsid(struct rblk_ctrl *ctrl, u32 nsid);
 void rblk_ns_close(struct rblk_ns *ns);
+struct rblk_ns **rblk_ns_freeze_start_all(struct rblk_ctrl *ctrl,
+					  unsigned int *nr);
+bool rblk_ns_freeze_wait_all(struct rblk_ns **frozen, unsigned int nr,
+			     unsigned long timeout);
 struct rblk_ns **rblk_ns_freeze_all(struct rblk_ctrl *ctrl, unsigned int *nr);
 void rblk_ns_unfreeze_all(struct rblk_ns **frozen, unsigned int nr);
 void rblk_ns_rescan(struct rblk_ctrl *ctrl, bool wait);

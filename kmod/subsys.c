@@ -359,6 +359,69 @@ struct rblk_subsys *rblk_ctrl_get_subsys(struct rblk_ctrl *ctrl)
 }
 
 /**
+ * rblk_subsys_get_other_ctrls() - the other live controllers of a
+ *	controller's subsystem
+ * @ctrl: controller, referenced by the caller
+ * @nr: set to the number returned
+ *
+ * For a command that changes what every path of the subsystem sees (a
+ * Format NVM, a Sanitize): their namespaces are frozen around it and
+ * scanned again after it.  A controller not live now (connecting, being
+ * deleted) is left out: its I/O is held or failed anyway, and its next
+ * connect reads the namespaces again.
+ *
+ * Return: the controllers, each referenced (give them back with
+ * rblk_ctrls_put()), or NULL if there are none (@nr 0) or if out of
+ * memory.
+ */
+struct rblk_ctrl **rblk_subsys_get_other_ctrls(struct rblk_ctrl *ctrl,
+					       unsigned int *nr)
+{
+	struct rblk_subsys *subsys = rblk_ctrl_get_subsys(ctrl);
+	struct rblk_ctrl **ctrls = NULL, *pos;
+	unsigned int n = 0;
+
+	*nr = 0;
+	if (!subsys)
+		return NULL;
+	mutex_lock(&subsys->lock);
+	list_for_each_entry(pos, &subsys->ctrls, subsys_entry)
+		n += pos != ctrl;
+	if (n)
+		ctrls = kcalloc(n, sizeof(*ctrls), GFP_KERNEL);
+	if (ctrls) {
+		list_for_each_entry(pos, &subsys->ctrls, subsys_entry) {
+			if (pos == ctrl ||
+			    rblk_ctrl_state(pos) != RBLK_STATE_LIVE)
+				continue;
+			rblk_ctrl_get(pos);
+			ctrls[(*nr)++] = pos;
+		}
+	}
+	mutex_unlock(&subsys->lock);
+	rblk_subsys_put(subsys);
+	if (ctrls && !*nr) {
+		kfree(ctrls);
+		ctrls = NULL;
+	}
+	return ctrls;
+}
+
+/**
+ * rblk_ctrls_put() - give back rblk_subsys_get_other_ctrls()'s controllers
+ * @ctrls: what it returned
+ * @nr: how many
+ */
+void rblk_ctrls_put(struct rblk_ctrl **ctrls, unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		rblk_ctrl_put(ctrls[i]);
+	kfree(ctrls);
+}
+
+/**
  * rblk_subsys_next() - walk the subsystems by instance
  * @instance: in: the lowest instance K wanted; out: the one found
  *
