@@ -53,9 +53,11 @@ DEFAULT_KVER := $(firstword $(KABIS))-amd64
 BUILD := build/
 # The tests every booted kernel passes at least (issue 45): connect,
 # verified I/O, reconnect under I/O, multipath failover, authentication,
-# rmmod under I/O.  TESTS=core names them.
+# rmmod under I/O; and the soak's 5-minute tier (selftests/meta/soak_short.sh,
+# seed 1), which the core tier's guest has the time for beside the full
+# suites.  TESTS=core names them.
 CORE_TESTS := module_load fio_verify recovery_port_flap mpath_failover \
-	auth_bidir auth_unidir rmmod_under_fio
+	auth_bidir auth_unidir rmmod_under_fio soak_short
 # make check: the default kernels, one guest each, unless KABI (or KVER)
 # names one.
 CHECK_KABIS := $(if $(filter command line,$(origin KABI) $(origin KVER)),$(KVER:-amd64=),$(DEFAULT_CHECK_KABIS))

@@ -58,7 +58,7 @@ gen_schedule() {
 	_t=5
 	: > "$SCHED.tmp"
 	while :; do
-		rnd 6; _t=$((_t + 2 + R))
+		rnd 4; _t=$((_t + 1 + R))
 		rnd 14; _dur=$((2 + R))
 		# Every fault ends 20 s before the I/O does.
 		[ $((_t + _dur)) -lt $((SECS - 20)) ] || break
