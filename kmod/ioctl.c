@@ -32,6 +32,7 @@
 #include <linux/fs.h>
 #include <linux/nvme_ioctl.h>
 #include <linux/ptrace.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -222,115 +223,208 @@ static unsigned int rblk_user_timeout(struct rblk_ns *ns, u32 timeout_ms,
 }
 
 /*
- * How long the other controllers' I/O in flight may take to drain before
- * such a command goes all the same (their new I/O stays held): a live
- * controller ends it within its I/O timeout, or recovers.
+ * What is frozen around a command whose effects change the namespaces'
+ * format or set (rblk_passthru_before()): this controller's namespaces,
+ * those of the subsystem's other live controllers (a Format NVM or a
+ * Sanitize changes them for every path) and the heads of all of them.
  */
-#define RBLK_PASSTHRU_OTHERS_DRAIN	(10 * HZ)
-
-/* What is frozen around a command (rblk_passthru_before()). */
 struct rblk_passthru_freeze {
 	struct rblk_ns **ns;
 	unsigned int nr;
-	/* The subsystem's other live controllers and their namespaces. */
 	struct rblk_ctrl **others;
 	unsigned int nr_others;
 	struct rblk_ns **others_ns;
 	unsigned int nr_others_ns;
+	struct gendisk **heads;
+	unsigned int nr_heads;
+	unsigned int noio;
 };
 
+static void rblk_passthru_put(struct rblk_passthru_freeze *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->nr_heads; i++)
+		put_disk(f->heads[i]);
+	kfree(f->heads);
+	rblk_ns_put_all(f->others_ns, f->nr_others_ns);
+	rblk_ns_put_all(f->ns, f->nr);
+	f->heads = NULL;
+	f->others_ns = NULL;
+	f->ns = NULL;
+	f->nr_heads = f->nr_others_ns = f->nr = 0;
+}
+
 /*
- * The other controllers' namespaces, in one array: each controller's
- * frozen ones appended.  A controller whose array cannot be had (out of
- * memory) is left out: the command then goes as nvme's would.
+ * Everything referenced and every array allocated before the first
+ * freeze: from then on an allocation's reclaim could write to a frozen
+ * queue and wait for it, and a lock taken could be one such an
+ * allocation holds.
  */
-static void rblk_passthru_freeze_others(struct rblk_ctrl *ctrl,
-					struct rblk_passthru_freeze *f)
+static int rblk_passthru_get(struct rblk_ctrl *ctrl,
+			     struct rblk_passthru_freeze *f)
 {
 	struct rblk_ns **part, **all;
 	unsigned int i, n;
 
+	f->ns = rblk_ns_get_all(ctrl, &f->nr);
+	if (!f->ns && f->nr)
+		goto nomem;
 	f->others = rblk_subsys_get_other_ctrls(ctrl, &f->nr_others);
+	if (IS_ERR(f->others)) {
+		f->others = NULL;
+		goto nomem;
+	}
 	for (i = 0; i < f->nr_others; i++) {
-		part = rblk_ns_freeze_start_all(f->others[i], &n);
-		if (!part)
+		part = rblk_ns_get_all(f->others[i], &n);
+		if (!part) {
+			if (n)
+				goto nomem;
 			continue;
+		}
 		all = krealloc_array(f->others_ns, f->nr_others_ns + n,
 				     sizeof(*all), GFP_KERNEL);
 		if (!all) {
-			rblk_ns_unfreeze_all(part, n);
-			continue;
+			rblk_ns_put_all(part, n);
+			goto nomem;
 		}
 		memcpy(all + f->nr_others_ns, part, n * sizeof(*part));
 		kfree(part);
 		f->others_ns = all;
 		f->nr_others_ns += n;
 	}
-	if (!rblk_ns_freeze_wait_all(f->others_ns, f->nr_others_ns,
-				     RBLK_PASSTHRU_OTHERS_DRAIN))
-		rblk_warn(ctrl, "another path's I/O still in flight after %u s: sending the command all the same\n",
-			  RBLK_PASSTHRU_OTHERS_DRAIN / HZ);
+	if (f->nr + f->nr_others_ns) {
+		f->heads = kcalloc(f->nr + f->nr_others_ns, sizeof(*f->heads),
+				   GFP_KERNEL);
+		if (!f->heads)
+			goto nomem;
+		f->nr_heads = rblk_head_disks_get(f->ns, f->nr, f->heads, 0);
+		f->nr_heads = rblk_head_disks_get(f->others_ns, f->nr_others_ns,
+						  f->heads, f->nr_heads);
+	}
+	return 0;
+
+nomem:
+	rblk_passthru_put(f);
+	return -ENOMEM;
+}
+
+/* Undo rblk_passthru_freeze(): the paths, then the heads' held bios. */
+static void rblk_passthru_unfreeze(struct rblk_passthru_freeze *f)
+{
+	unsigned int i;
+
+	rblk_ns_unfreeze_all(f->others_ns, f->nr_others_ns);
+	rblk_ns_unfreeze_all(f->ns, f->nr);
+	for (i = 0; i < f->nr_heads; i++)
+		rblk_unfreeze_started(f->heads[i]->queue);
+	memalloc_noio_restore(f->noio);
+}
+
+/*
+ * New I/O held at the heads first (as nvme_mpath_start_freeze()), so that
+ * no bio waits on a path that might go meanwhile, then at every path, and
+ * what is in flight drained: on this controller as long as it takes (as
+ * nvme), on the others within the I/O timeout, or the command is not
+ * sent (-EBUSY: a path whose I/O does not end is recovering).
+ */
+static int rblk_passthru_freeze(struct rblk_ctrl *ctrl,
+				struct rblk_passthru_freeze *f)
+{
+	unsigned int i;
+
+	f->noio = memalloc_noio_save();
+	for (i = 0; i < f->nr_heads; i++)
+		blk_freeze_queue_start(f->heads[i]->queue);
+	for (i = 0; i < f->nr_heads; i++)
+		blk_mq_freeze_queue_wait(f->heads[i]->queue);
+	rblk_ns_freeze_start_all(f->ns, f->nr);
+	rblk_ns_freeze_start_all(f->others_ns, f->nr_others_ns);
+	rblk_ns_freeze_wait_all(f->ns, f->nr, 0);
+	if (rblk_ns_freeze_wait_all(f->others_ns, f->nr_others_ns,
+				    (unsigned long)rblk_io_timeout * HZ))
+		return 0;
+	rblk_passthru_unfreeze(f);
+	rblk_warn(ctrl, "another path's I/O did not end within %u s: command not sent\n",
+		  rblk_io_timeout);
+	return -EBUSY;
 }
 
 /*
  * Before a command whose effects change the namespaces' format or set:
- * nothing of the old format is in flight or sent while it runs, on this
- * controller nor on the subsystem's other paths (nvme-core freezes only
- * the issuing controller's queues), and no scan of this controller runs
+ * nothing of the old format is in flight or sent while it runs, through
+ * any path of the subsystem (nvme-core freezes only the issuing
+ * controller's queues), and no scan of this controller runs
  * (ctrl->scan_lock, held until rblk_passthru_after()).
  */
 static int rblk_passthru_before(struct rblk_ctrl *ctrl, u32 effects,
 				struct rblk_passthru_freeze *f)
 {
+	int ret;
+
 	if (!(effects & NVME_CMD_EFFECTS_CSE_MASK))
 		return 0;
 	mutex_lock(&ctrl->scan_lock);
-	f->ns = rblk_ns_freeze_all(ctrl, &f->nr);
-	if (!f->ns && f->nr) {
+	ret = rblk_passthru_get(ctrl, f);
+	if (!ret)
+		ret = rblk_passthru_freeze(ctrl, f);
+	if (ret) {
+		rblk_passthru_put(f);
+		rblk_ctrls_put(f->others, f->nr_others);
+		f->others = NULL;
+		f->nr_others = 0;
 		mutex_unlock(&ctrl->scan_lock);
-		return -ENOMEM;
 	}
-	rblk_passthru_freeze_others(ctrl, f);
-	return 0;
+	return ret;
 }
 
 static void rblk_passthru_after(struct rblk_ctrl *ctrl, u32 effects,
 				struct rblk_passthru_freeze *f)
 {
 	if (effects & NVME_CMD_EFFECTS_CSE_MASK) {
-		rblk_ns_unfreeze_all(f->others_ns, f->nr_others_ns);
-		rblk_ns_unfreeze_all(f->ns, f->nr);
+		rblk_passthru_unfreeze(f);
+		rblk_passthru_put(f);
 		mutex_unlock(&ctrl->scan_lock);
 	}
 }
 
 /*
- * Format, capacity or the set of namespaces changed: look again.  Once
- * the request is freed: the scan may freeze or remove its queue.
+ * Format, capacity or the set of namespaces changed: look again (the
+ * scan is queued here, inside the gate, and waited for by
+ * rblk_passthru_rescan_wait()).  Once the request is freed: the scan may
+ * freeze or remove its queue.
  */
-static void rblk_passthru_rescan(struct rblk_ctrl *ctrl, u32 effects)
+static bool rblk_passthru_rescan(struct rblk_ctrl *ctrl, u32 effects)
 {
-	if (effects & (NVME_CMD_EFFECTS_CSE_MASK | NVME_CMD_EFFECTS_NIC |
-		       NVME_CMD_EFFECTS_NCC))
-		rblk_ns_rescan(ctrl, true);
+	if (!(effects & (NVME_CMD_EFFECTS_CSE_MASK | NVME_CMD_EFFECTS_NIC |
+			 NVME_CMD_EFFECTS_NCC)))
+		return false;
+	rblk_ns_rescan(ctrl, false);
+	return true;
 }
 
 /*
- * The other paths of the subsystem see the same namespaces: each scans
- * again too, inside its own gate (a delete may be under way), once the
- * issuing controller's gate is left (one gate at a time: they are of one
- * lock class).  The ioctl returns with every path's format current.
+ * After the issuing controller's gate is left (one gate at a time: they
+ * are of one lock class): the other paths scan too, each queued inside
+ * its own gate (a delete may be under way), all at once so that no path
+ * keeps the old format longer than it must; the ioctl returns once every
+ * scan ended.
  */
-static void rblk_passthru_rescan_others(struct rblk_passthru_freeze *f)
+static void rblk_passthru_rescan_wait(struct rblk_ctrl *ctrl, bool scanned,
+				      struct rblk_passthru_freeze *f)
 {
 	unsigned int i;
 
 	for (i = 0; i < f->nr_others; i++) {
 		if (rblk_passthru_begin(f->others[i]))
 			continue;
-		rblk_ns_rescan(f->others[i], true);
+		rblk_ns_rescan(f->others[i], false);
 		rblk_passthru_end(f->others[i]);
 	}
+	if (scanned)
+		rblk_ns_scan_flush(ctrl);
+	for (i = 0; i < f->nr_others; i++)
+		rblk_ns_scan_flush(f->others[i]);
 	rblk_ctrls_put(f->others, f->nr_others);
 	f->others = NULL;
 	f->nr_others = 0;
@@ -354,6 +448,7 @@ static int rblk_submit_user_cmd(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
 	struct bio *bio = NULL;
 	struct request *rq;
 	blk_status_t sts;
+	bool scanned;
 	u32 effects;
 	int ret;
 
@@ -398,9 +493,9 @@ static int rblk_submit_user_cmd(struct rblk_ctrl *ctrl, struct rblk_ns *ns,
 	if (bio)
 		blk_rq_unmap_user(bio);
 	blk_mq_free_request(rq);
-	rblk_passthru_rescan(ctrl, effects);
+	scanned = rblk_passthru_rescan(ctrl, effects);
 	rblk_passthru_end(ctrl);
-	rblk_passthru_rescan_others(&frozen);
+	rblk_passthru_rescan_wait(ctrl, scanned, &frozen);
 	return ret;
 
 out_unmap:

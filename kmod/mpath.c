@@ -722,6 +722,45 @@ struct rblk_ns *rblk_head_open_path(struct rblk_head *head)
 }
 
 /**
+ * rblk_head_disks_get() - the disks of the heads some namespaces are
+ *	paths of
+ * @nss: namespaces, referenced
+ * @nr: how many
+ * @disks: has room for @have + @nr entries; filled from @have on with each
+ *	head disk that is added and not in it yet, referenced (put_disk())
+ * @have: the entries of @disks filled already
+ *
+ * For a command that changes the format every path sees: its caller
+ * freezes these to hold new I/O at the heads, as nvme_mpath_start_freeze().
+ *
+ * Return: the entries of @disks filled now.
+ */
+unsigned int rblk_head_disks_get(struct rblk_ns **nss, unsigned int nr,
+				 struct gendisk **disks, unsigned int have)
+{
+	struct rblk_head *head;
+	unsigned int i, j;
+
+	for (i = 0; i < nr; i++) {
+		head = nss[i]->head;
+		if (!head)
+			continue;
+		for (j = 0; j < have && disks[j] != head->disk; j++)
+			;
+		if (j < have)
+			continue;
+		/* As the last path clears DISK_LIVE before it deletes it. */
+		mutex_lock(&head->lock);
+		if (test_bit(RBLK_HEAD_DISK_LIVE, &head->flags)) {
+			get_device(disk_to_dev(head->disk));
+			disks[have++] = head->disk;
+		}
+		mutex_unlock(&head->lock);
+	}
+	return have;
+}
+
+/**
  * rblk_head_nr_paths() - how many paths of a head users can name now
  * @head: head
  *

@@ -1137,59 +1137,96 @@ void rblk_ns_close(struct rblk_ns *ns)
 }
 
 /**
- * rblk_ns_freeze_start_all() - hold new block I/O on every namespace
+ * rblk_ns_get_all() - reference every namespace of a controller that has
+ *	its disk
  * @ctrl: controller
- * @nr: set to the number of namespaces whose freeze was started
+ * @nr: set to the number referenced
  *
- * Starts the freeze of each namespace's queue, without waiting for what is
- * in flight (rblk_ns_freeze_wait_all() does).  A namespace added later is
- * not frozen; one a disconnect removes meanwhile stays referenced, so that
- * its queue is unfrozen all the same.
+ * For a passthrough command that changes the namespaces' format or set,
+ * whose caller freezes their queues around it: taken, and the array
+ * allocated, before any queue is frozen (reclaim may write to them).  A
+ * namespace whose disk is not added yet is left out (its disk holds no
+ * reference to it yet, and its scan reads the new format); one a
+ * disconnect removes meanwhile stays referenced through its disk.
  *
- * Return: the namespaces, each with a disk reference, for
- * rblk_ns_unfreeze_all(); NULL if there are none (@nr 0) or, with @nr
- * not 0 and nothing frozen, if out of memory.
+ * Return: the namespaces, each with a disk reference (give them back with
+ * rblk_ns_put_all()); NULL if there are none (@nr 0) or, with @nr not 0,
+ * if out of memory.
  */
-struct rblk_ns **rblk_ns_freeze_start_all(struct rblk_ctrl *ctrl,
-					  unsigned int *nr)
+struct rblk_ns **rblk_ns_get_all(struct rblk_ctrl *ctrl, unsigned int *nr)
 {
-	struct rblk_ns **frozen, *ns;
+	struct rblk_ns **all, *ns;
 	unsigned int i = 0, n = 0;
 
 	*nr = 0;
 	down_read(&ctrl->namespaces_rwsem);
 	list_for_each_entry(ns, &ctrl->namespaces, entry)
 		n++;
-	frozen = n ? kcalloc(n, sizeof(*frozen), GFP_KERNEL) : NULL;
-	/* Out of memory: NULL with the count the caller could not freeze. */
-	if (n && !frozen) {
-		up_read(&ctrl->namespaces_rwsem);
+	up_read(&ctrl->namespaces_rwsem);
+	if (!n)
+		return NULL;
+	all = kcalloc(n, sizeof(*all), GFP_KERNEL);
+	if (!all) {
 		*nr = n;
 		return NULL;
 	}
-	if (frozen) {
-		list_for_each_entry(ns, &ctrl->namespaces, entry) {
-			get_device(disk_to_dev(ns->disk));
-			blk_freeze_queue_start(ns->queue);
-			frozen[i++] = ns;
-		}
+	/* Those added meanwhile are not taken: their scan is after ours. */
+	down_read(&ctrl->namespaces_rwsem);
+	list_for_each_entry(ns, &ctrl->namespaces, entry) {
+		if (i == n)
+			break;
+		if (!test_bit_acquire(RBLK_NS_ADDED, &ns->flags))
+			continue;
+		get_device(disk_to_dev(ns->disk));
+		all[i++] = ns;
 	}
 	up_read(&ctrl->namespaces_rwsem);
 	*nr = i;
-	return frozen;
+	if (!i) {
+		kfree(all);
+		return NULL;
+	}
+	return all;
 }
 
 /**
- * rblk_ns_freeze_wait_all() - wait for rblk_ns_freeze_start_all()'s queues
- *	to drain
- * @frozen: what it returned
+ * rblk_ns_put_all() - give back rblk_ns_get_all()'s namespaces
+ * @nss: what it returned
+ * @nr: how many
+ */
+void rblk_ns_put_all(struct rblk_ns **nss, unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		put_disk(nss[i]->disk);
+	kfree(nss);
+}
+
+/**
+ * rblk_ns_freeze_start_all() - hold new block I/O on some namespaces
+ * @nss: namespaces from rblk_ns_get_all()
+ * @nr: how many
+ */
+void rblk_ns_freeze_start_all(struct rblk_ns **nss, unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		blk_freeze_queue_start(nss[i]->queue);
+}
+
+/**
+ * rblk_ns_freeze_wait_all() - wait for the I/O in flight on namespaces
+ *	whose freeze was started to end
+ * @nss: namespaces
  * @nr: how many
  * @timeout: jiffies for all of them, or 0 to wait as long as it takes
  *
- * Return: true if all drained, false if @timeout passed first (the queues
- * stay frozen for new I/O all the same).
+ * Return: true if all drained, false if @timeout passed first (their new
+ * I/O stays held all the same).
  */
-bool rblk_ns_freeze_wait_all(struct rblk_ns **frozen, unsigned int nr,
+bool rblk_ns_freeze_wait_all(struct rblk_ns **nss, unsigned int nr,
 			     unsigned long timeout)
 {
 	unsigned long deadline = jiffies + timeout;
@@ -1198,53 +1235,28 @@ bool rblk_ns_freeze_wait_all(struct rblk_ns **frozen, unsigned int nr,
 
 	for (i = 0; i < nr; i++) {
 		if (!timeout) {
-			blk_mq_freeze_queue_wait(frozen[i]->queue);
+			blk_mq_freeze_queue_wait(nss[i]->queue);
 			continue;
 		}
 		left = deadline - jiffies;
 		if (left <= 0 ||
-		    !blk_mq_freeze_queue_wait_timeout(frozen[i]->queue, left))
+		    !blk_mq_freeze_queue_wait_timeout(nss[i]->queue, left))
 			return false;
 	}
 	return true;
 }
 
 /**
- * rblk_ns_freeze_all() - drain and hold block I/O on every namespace
- * @ctrl: controller; the caller holds @ctrl->scan_lock, so that no
- *	namespace is added until rblk_ns_unfreeze_all()
- * @nr: set to the number of namespaces frozen
- *
- * For a passthrough command that changes the namespaces' format or set:
- * nothing built for the old format is in flight while it runs.
- *
- * Return: as rblk_ns_freeze_start_all(), the queues drained.
- */
-struct rblk_ns **rblk_ns_freeze_all(struct rblk_ctrl *ctrl, unsigned int *nr)
-{
-	struct rblk_ns **frozen;
-
-	lockdep_assert_held(&ctrl->scan_lock);
-	frozen = rblk_ns_freeze_start_all(ctrl, nr);
-	if (frozen)
-		rblk_ns_freeze_wait_all(frozen, *nr, 0);
-	return frozen;
-}
-
-/**
- * rblk_ns_unfreeze_all() - undo rblk_ns_freeze_all()
- * @frozen: what it returned
+ * rblk_ns_unfreeze_all() - undo rblk_ns_freeze_start_all()
+ * @nss: namespaces
  * @nr: how many
  */
-void rblk_ns_unfreeze_all(struct rblk_ns **frozen, unsigned int nr)
+void rblk_ns_unfreeze_all(struct rblk_ns **nss, unsigned int nr)
 {
 	unsigned int i;
 
-	for (i = 0; i < nr; i++) {
-		rblk_unfreeze_started(frozen[i]->queue);
-		put_disk(frozen[i]->disk);
-	}
-	kfree(frozen);
+	for (i = 0; i < nr; i++)
+		rblk_unfreeze_started(nss[i]->queue);
 }
 
 /**
@@ -1259,7 +1271,16 @@ void rblk_ns_rescan(struct rblk_ctrl *ctrl, bool wait)
 {
 	rblk_ns_changed(ctrl);
 	if (wait)
-		flush_work(&ctrl->scan_work);
+		rblk_ns_scan_flush(ctrl);
+}
+
+/**
+ * rblk_ns_scan_flush() - wait for a scan queued before to end
+ * @ctrl: controller, referenced by the caller
+ */
+void rblk_ns_scan_flush(struct rblk_ctrl *ctrl)
+{
+	flush_work(&ctrl->scan_work);
 }
 
 /**

@@ -1026,6 +1026,8 @@ struct rblk_head *rblk_subsys_next_head(struct rblk_subsys *subsys,
 int rblk_head_walk_paths(struct rblk_head *head, void *arg,
 			 int (*fn)(struct rblk_ns *ns, void *arg));
 unsigned int rblk_head_nr_paths(struct rblk_head *head);
+unsigned int rblk_head_disks_get(struct rblk_ns **nss, unsigned int nr,
+				 struct gendisk **disks, unsigned int have);
 unsigned int rblk_head_read_stats(struct rblk_head *head,
 				  struct rblk_stats *s, struct rblk_stats *tmp);
 void rblk_head_reset_stats(struct rblk_head *head);
@@ -1041,13 +1043,14 @@ void rblk_ns_remove_all(struct rblk_ctrl *ctrl);
 void rblk_ns_put(struct rblk_ns *ns);
 struct rblk_ns *rblk_ns_open_nsid(struct rblk_ctrl *ctrl, u32 nsid);
 void rblk_ns_close(struct rblk_ns *ns);
-struct rblk_ns **rblk_ns_freeze_start_all(struct rblk_ctrl *ctrl,
-					  unsigned int *nr);
-bool rblk_ns_freeze_wait_all(struct rblk_ns **frozen, unsigned int nr,
+struct rblk_ns **rblk_ns_get_all(struct rblk_ctrl *ctrl, unsigned int *nr);
+void rblk_ns_put_all(struct rblk_ns **nss, unsigned int nr);
+void rblk_ns_freeze_start_all(struct rblk_ns **nss, unsigned int nr);
+bool rblk_ns_freeze_wait_all(struct rblk_ns **nss, unsigned int nr,
 			     unsigned long timeout);
-struct rblk_ns **rblk_ns_freeze_all(struct rblk_ctrl *ctrl, unsigned int *nr);
-void rblk_ns_unfreeze_all(struct rblk_ns **frozen, unsigned int nr);
+void rblk_ns_unfreeze_all(struct rblk_ns **nss, unsigned int nr);
 void rblk_ns_rescan(struct rblk_ctrl *ctrl, bool wait);
+void rblk_ns_scan_flush(struct rblk_ctrl *ctrl);
 void rblk_ns_wwid(struct rblk_ns *ns, char *buf, size_t len);
 void rblk_head_wwid(struct rblk_head *head, char *buf, size_t len);
 bool rblk_disk_is_head(struct gendisk *disk);

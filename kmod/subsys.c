@@ -371,8 +371,8 @@ struct rblk_subsys *rblk_ctrl_get_subsys(struct rblk_ctrl *ctrl)
  * connect reads the namespaces again.
  *
  * Return: the controllers, each referenced (give them back with
- * rblk_ctrls_put()), or NULL if there are none (@nr 0) or if out of
- * memory.
+ * rblk_ctrls_put()), NULL if there are none (@nr 0), or
+ * ERR_PTR(-ENOMEM).
  */
 struct rblk_ctrl **rblk_subsys_get_other_ctrls(struct rblk_ctrl *ctrl,
 					       unsigned int *nr)
@@ -387,8 +387,14 @@ struct rblk_ctrl **rblk_subsys_get_other_ctrls(struct rblk_ctrl *ctrl,
 	mutex_lock(&subsys->lock);
 	list_for_each_entry(pos, &subsys->ctrls, subsys_entry)
 		n += pos != ctrl;
-	if (n)
+	if (n) {
 		ctrls = kcalloc(n, sizeof(*ctrls), GFP_KERNEL);
+		if (!ctrls) {
+			mutex_unlock(&subsys->lock);
+			rblk_subsys_put(subsys);
+			return ERR_PTR(-ENOMEM);
+		}
+	}
 	if (ctrls) {
 		list_for_each_entry(pos, &subsys->ctrls, subsys_entry) {
 			if (pos == ctrl ||
