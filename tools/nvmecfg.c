@@ -2003,8 +2003,9 @@ static const struct cmd cmds[] = {
 	  "show or reset a namespace's or controller's I/O statistics") },
 	{ CMD("discover", do_discover,
 	  TARGET_OPTS | AUTH_OPTS | TUNING_OPTS | OPT(OUTPUT) | OPT(CONFIG) |
-	  OPT(DUMP_CONFIG) | OPT(QUIET) | OPT(PERSISTENT) | OPT(HELP),
-	  0, "[-a ADDR | -J FILE] [-p] [OPTIONS]",
+	  OPT(CONF_DIR) | OPT(DUMP_CONFIG) | OPT(QUIET) | OPT(PERSISTENT) |
+	  OPT(HELP),
+	  0, "[-a ADDR | -J FILE | --conf-dir DIR] [-p] [OPTIONS]",
 	  "read discovery controllers' log pages (-a, or the files')"),
 	  .ctx = OPTS_CTX_DISCOVER, .refused = TUNING_OPTS,
 	  .refused_why = "discover keeps no controller (connect-all passes it on to what it connects)" },

@@ -506,6 +506,13 @@ rm -f "$CD/config.json"
 expect conf_dir_and_traddr 2 'connect-all: --conf-dir names targets: not with --traddr \(-a\)' \
 	$NVMECFG connect-all --conf-dir "$CD" -a 10.99.0.1
 expect conf_dir_empty 2 'conf-dir: empty value' $NVMECFG connect-all --conf-dir ''
+# discover reads the same files as connect-all with --conf-dir.
+expect conf_dir_discover_none 2 "discover: no -a given and no $CD/discovery.conf or $CD/config.json\$" \
+	sh -c "rm -f '$CD/discovery.conf'; $NVMECFG discover --conf-dir '$CD'"
+expect conf_dir_discover_read 2 "discover: $CD/discovery.conf:1: unknown option '--frob'" \
+	sh -c "printf -- '--traddr=10.99.0.1 --frob\\n' > '$CD/discovery.conf'; $NVMECFG discover --conf-dir '$CD'"
+expect conf_dir_discover_traddr 2 'discover: --conf-dir names targets: not with --traddr \(-a\)' \
+	$NVMECFG discover --conf-dir "$CD" -a 10.99.0.1
 : > "$CD/discovery.conf"
 REC=$ROOT/run/autoconnect
 mkdir -p "$ROOT/run"
