@@ -34,6 +34,19 @@ int rblk_probe(void *a, void *b, void *c)
 }
 #endif
 
+/*
+ * A freeze without lockdep's owner tracking (6.13; in Debian's 6.12 too),
+ * as nvme_start_freeze() uses.
+ */
+#ifdef RBLK_PROBE_FREEZE_NON_OWNER
+int rblk_probe(void *a, void *b, void *c)
+{
+	blk_freeze_queue_start_non_owner(a);
+	blk_mq_unfreeze_queue_non_owner(a);
+	return 0;
+}
+#endif
+
 /* BLK_MQ_F_NO_SCHED: gone in 6.14, a queue without a disk has no elevator. */
 #ifdef RBLK_PROBE_MQ_F_NO_SCHED
 int rblk_probe(void *a, void *b, void *c)

@@ -61,6 +61,9 @@
  *   rblk_unfreeze_queue()    blk_mq_unfreeze_queue(q)   restored (6.14)
  * rblk_unfreeze_started()    blk_mq_unfreeze_queue()    ..._nomemrestore(): no
  *                            after blk_freeze_queue_start()  memflags saved (6.14)
+ * rblk_freeze_start_non_owner(), blk_freeze_queue_start(), ..._non_owner(): no
+ *   rblk_unfreeze_non_owner() blk_mq_unfreeze_queue() lockdep owner (6.13; in
+ *                                                       Debian's 6.12 too)
  * RBLK_MQ_F_NO_SCHED         BLK_MQ_F_NO_SCHED          0: a queue without a disk
  *                                                       has no elevator (6.14)
  * RBLK_MQ_F_SHOULD_MERGE     BLK_MQ_F_SHOULD_MERGE      0: merging is the default (6.14)
@@ -759,6 +762,34 @@ static inline void rblk_unfreeze_queue(struct request_queue *q,
 }
 
 static inline void rblk_unfreeze_started(struct request_queue *q)
+{
+	blk_mq_unfreeze_queue(q);
+}
+#endif
+
+/*
+ * A freeze a later call ends, of many queues at once: with lockdep's owner
+ * tracking each would hold two lockdep entries until its unfreeze, and a
+ * command that freezes every path of a subsystem would run past
+ * MAX_LOCK_DEPTH (nvme_start_freeze() uses these for the same reason).
+ */
+#ifdef RBLK_HAVE_FREEZE_NON_OWNER
+static inline void rblk_freeze_start_non_owner(struct request_queue *q)
+{
+	blk_freeze_queue_start_non_owner(q);
+}
+
+static inline void rblk_unfreeze_non_owner(struct request_queue *q)
+{
+	blk_mq_unfreeze_queue_non_owner(q);
+}
+#else
+static inline void rblk_freeze_start_non_owner(struct request_queue *q)
+{
+	blk_freeze_queue_start(q);
+}
+
+static inline void rblk_unfreeze_non_owner(struct request_queue *q)
 {
 	blk_mq_unfreeze_queue(q);
 }

@@ -268,8 +268,10 @@ static int rblk_passthru_get(struct rblk_ctrl *ctrl,
 	unsigned int i, n;
 
 	f->ns = rblk_ns_get_all(ctrl, &f->nr);
-	if (!f->ns && f->nr)
+	if (!f->ns && f->nr) {
+		f->nr = 0;
 		goto nomem;
+	}
 	f->others = rblk_subsys_get_other_ctrls(ctrl, &f->nr_others);
 	if (IS_ERR(f->others)) {
 		f->others = NULL;
@@ -317,36 +319,40 @@ static void rblk_passthru_unfreeze(struct rblk_passthru_freeze *f)
 	rblk_ns_unfreeze_all(f->others_ns, f->nr_others_ns);
 	rblk_ns_unfreeze_all(f->ns, f->nr);
 	for (i = 0; i < f->nr_heads; i++)
-		rblk_unfreeze_started(f->heads[i]->queue);
+		rblk_unfreeze_non_owner(f->heads[i]->queue);
 	memalloc_noio_restore(f->noio);
 }
 
 /*
  * New I/O held at the heads first (as nvme_mpath_start_freeze()), so that
- * no bio waits on a path that might go meanwhile, then at every path, and
- * what is in flight drained: on this controller as long as it takes (as
- * nvme), on the others within the I/O timeout, or the command is not
- * sent (-EBUSY: a path whose I/O does not end is recovering).
+ * no bio waits on a path that might go meanwhile; then this controller's
+ * I/O drained, as long as it takes (as nvme), while the other paths still
+ * take what it hands on (a flush stands in there for one its path cannot
+ * take); then the others', within the I/O timeout, or the command is not
+ * sent (-EBUSY: a path whose I/O does not end is recovering).  A bio that
+ * left a head just before its freeze may still wait at a path's queue, as
+ * in nvme.
  */
 static int rblk_passthru_freeze(struct rblk_ctrl *ctrl,
 				struct rblk_passthru_freeze *f)
 {
+	unsigned int secs = max(READ_ONCE(rblk_io_timeout), 1U);
 	unsigned int i;
 
 	f->noio = memalloc_noio_save();
 	for (i = 0; i < f->nr_heads; i++)
-		blk_freeze_queue_start(f->heads[i]->queue);
+		rblk_freeze_start_non_owner(f->heads[i]->queue);
 	for (i = 0; i < f->nr_heads; i++)
 		blk_mq_freeze_queue_wait(f->heads[i]->queue);
 	rblk_ns_freeze_start_all(f->ns, f->nr);
-	rblk_ns_freeze_start_all(f->others_ns, f->nr_others_ns);
 	rblk_ns_freeze_wait_all(f->ns, f->nr, 0);
+	rblk_ns_freeze_start_all(f->others_ns, f->nr_others_ns);
 	if (rblk_ns_freeze_wait_all(f->others_ns, f->nr_others_ns,
-				    (unsigned long)rblk_io_timeout * HZ))
+				    (unsigned long)secs * HZ))
 		return 0;
 	rblk_passthru_unfreeze(f);
 	rblk_warn(ctrl, "another path's I/O did not end within %u s: command not sent\n",
-		  rblk_io_timeout);
+		  secs);
 	return -EBUSY;
 }
 

@@ -1198,6 +1198,9 @@ void rblk_ns_put_all(struct rblk_ns **nss, unsigned int nr)
 {
 	unsigned int i;
 
+	/* rblk_ns_get_all() out of memory: nothing taken. */
+	if (!nss)
+		return;
 	for (i = 0; i < nr; i++)
 		put_disk(nss[i]->disk);
 	kfree(nss);
@@ -1213,7 +1216,7 @@ void rblk_ns_freeze_start_all(struct rblk_ns **nss, unsigned int nr)
 	unsigned int i;
 
 	for (i = 0; i < nr; i++)
-		blk_freeze_queue_start(nss[i]->queue);
+		rblk_freeze_start_non_owner(nss[i]->queue);
 }
 
 /**
@@ -1256,7 +1259,7 @@ void rblk_ns_unfreeze_all(struct rblk_ns **nss, unsigned int nr)
 	unsigned int i;
 
 	for (i = 0; i < nr; i++)
-		rblk_unfreeze_started(nss[i]->queue);
+		rblk_unfreeze_non_owner(nss[i]->queue);
 }
 
 /**

@@ -387,24 +387,26 @@ struct rblk_ctrl **rblk_subsys_get_other_ctrls(struct rblk_ctrl *ctrl,
 	mutex_lock(&subsys->lock);
 	list_for_each_entry(pos, &subsys->ctrls, subsys_entry)
 		n += pos != ctrl;
+	mutex_unlock(&subsys->lock);
 	if (n) {
 		ctrls = kcalloc(n, sizeof(*ctrls), GFP_KERNEL);
 		if (!ctrls) {
-			mutex_unlock(&subsys->lock);
 			rblk_subsys_put(subsys);
 			return ERR_PTR(-ENOMEM);
 		}
-	}
-	if (ctrls) {
+		/* Those bound meanwhile are left out: they read the new format. */
+		mutex_lock(&subsys->lock);
 		list_for_each_entry(pos, &subsys->ctrls, subsys_entry) {
+			if (*nr == n)
+				break;
 			if (pos == ctrl ||
 			    rblk_ctrl_state(pos) != RBLK_STATE_LIVE)
 				continue;
 			rblk_ctrl_get(pos);
 			ctrls[(*nr)++] = pos;
 		}
+		mutex_unlock(&subsys->lock);
 	}
-	mutex_unlock(&subsys->lock);
 	rblk_subsys_put(subsys);
 	if (ctrls && !*nr) {
 		kfree(ctrls);

@@ -18,6 +18,7 @@
 # but A never came back).  Before the rest, A's ANA status without a log
 # was retried on A only and failed with B healthy.
 # rblk-timeout: 240
+# rblk-lockdep: port-disable
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 

@@ -14,6 +14,7 @@
 # Before the fix a 300h was retried on A only and the writer failed with
 # B healthy (nvme-core fails any path error over, nvme_is_path_error()).
 # rblk-timeout: 240
+# rblk-lockdep: port-disable
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
