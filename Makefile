@@ -97,7 +97,7 @@ VM_TIMEOUT ?= 2400
 VM_RUN = KVER=$(KVER) BUILD=$(GUEST_BUILD) RBLK_VM_KERNEL=$(BUILD)kernel/boot/vmlinuz-$(KVER) \
 	scripts/vm-run.sh --timeout $(VM_TIMEOUT)
 
-.PHONY: all setup modules modules_clean tools initramfs check check-all demo soak bench bench-insn insn-annotate lint clean \
+.PHONY: all setup modules modules_clean tools initramfs check check-all demo soak soak-debug bench bench-insn insn-annotate lint clean \
 	debug-kernel debug-modules debug-initramfs check-debug check-debug-siw \
 	install install-module install-module-kver install-tools uninstall uninstall-kver \
 	install-dkms uninstall-dkms host-check guest-check guest-build guest-run guest-dir canary
@@ -374,6 +374,23 @@ check-debug:
 		RBLK_VM_KERNEL=$(DEBUG_KROOT)/boot/vmlinuz-$(DEBUG_KVER) RBLK_VM_MEM=3072 \
 		RBLK_TEST_TIMEOUT=$(DEBUG_TEST_TIMEOUT) \
 		scripts/vm-run.sh --timeout $(DEBUG_VM_TIMEOUT) --mode check --tests "$(DEBUG_TESTS)"
+
+# The soak (selftests/soak.sh) on the debug guest, between kmemleak_clear
+# and kmemleak_scan: KASAN, lockdep and kmemleak watch it.  SOAK_MINUTES,
+# SEED and SOAK_REF as for make soak (the debug kernel's nvme_core has no
+# native multipath: no reference).  Logs as check-debug's.
+soak-debug:
+	@$(MAKE) --no-print-directory setup
+	@$(MAKE) --no-print-directory tools
+	@$(MAKE) --no-print-directory debug-kernel
+	@$(MAKE) --no-print-directory debug-modules
+	@$(MAKE) --no-print-directory debug-initramfs
+	@KVER=$(DEBUG_KVER) BUILD=$(DEBUG_BUILD) \
+		RBLK_VM_KERNEL=$(DEBUG_KROOT)/boot/vmlinuz-$(DEBUG_KVER) RBLK_VM_MEM=3072 \
+		RBLK_TEST_TIMEOUT=$$(( $(SOAK_MINUTES) * 300 + 1800 )) \
+		RBLK_VM_APPEND="$(strip $(RBLK_VM_APPEND) RBLK_SOAK_MINUTES=$(SOAK_MINUTES) RBLK_SOAK_REF=$(SOAK_REF) RBLK_SOAK_SEED=$(or $(SEED),random))" \
+		scripts/vm-run.sh --timeout $$(( $(SOAK_MINUTES) * 300 + 2400 )) --mode check \
+		--tests "kmemleak_clear soak_short kmemleak_scan"
 
 # The same debug guest over Soft-iWARP, SIW_TESTS only.
 check-debug-siw:

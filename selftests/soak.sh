@@ -28,7 +28,7 @@ MINUTES=${RBLK_SOAK_MINUTES:-5}
 SEED=${RBLK_SOAK_SEED:-}
 REF=${RBLK_SOAK_REF:-1}
 case $MINUTES in ''|*[!0-9]*|0) fail "RBLK_SOAK_MINUTES=$MINUTES: a whole number of minutes, at least 1" ;; esac
-[ -n "$SEED" ] || SEED=$(($(od -An -N4 -tu4 /dev/urandom) % 1000000))
+case $SEED in ''|random) SEED=$(($(od -An -N4 -tu4 /dev/urandom) % 1000000)) ;; esac
 case $SEED in *[!0-9]*) fail "RBLK_SOAK_SEED=$SEED: a number" ;; esac
 SECS=$((MINUTES * 60))
 PORT1=$RBLK_NVMET_PORT PORT2=$NVMET_PORT2
