@@ -175,8 +175,9 @@ nvme_ctrl_on() {
 }
 nvme_host_connect() {
 	_s=$(get "SVC$1")
-	nvme connect -t rdma -a "$RBLK_TRADDR" -s "$_s" -n "$RBLK_NQN" > /dev/null 2>&1 || return 1
-	_c=$(nvme_ctrl_on "$_s") || return 1
+	nvme connect -t rdma -a "$RBLK_TRADDR" -s "$_s" -n "$RBLK_NQN" > /dev/null || return 1
+	_c=$(nvme_ctrl_on "$_s") ||
+		{ echo "nvme connect to $_s made no controller: $(ls /sys/class/nvme)" >&2; return 1; }
 	eval "CTRL_$1=$_c"
 }
 nvme_host_ctrl_state() { cat "/sys/class/nvme/$(get "CTRL_$1")/state" 2>/dev/null; }
@@ -264,10 +265,11 @@ act() {
 	disconnect)	"$1_host_disconnect" "$3" || fail "$1: disconnect of path $3 failed" ;;
 	connect)
 		# A port may still be coming back (the RDMA device): retry.
-		_n=0
-		until "$1_host_connect" "$3"; do
-			_n=$((_n + 1))
-			[ "$_n" -lt 30 ] || fail "$1: path $3 would not connect again in 30 tries"
+		_try=0
+		until "$1_host_connect" "$3" 2> /tmp/soak-connect.err; do
+			_try=$((_try + 1))
+			[ "$_try" -lt 30 ] ||
+				fail "$1: path $3 would not connect again in 30 tries: $(tail -n 3 /tmp/soak-connect.err)"
 			sleep 1
 		done ;;
 	rxe_down)
@@ -348,13 +350,13 @@ phase() {
 	log "$_h: paths $CTRL_1 $CTRL_2, devices $DEV1 $DEV2 $DEV3"
 	io_start "$_h"
 	_t0=$(date +%s)
-	_n=0
+	_played=0
 	while read -r _at _what _arg; do
 		_now=$(($(date +%s) - _t0))
 		[ "$_now" -ge "$_at" ] || sleep $((_at - _now))
 		echo "soak: $_h: +${_at}s ($(($(date +%s) - _t0))s) $_what $_arg"
 		act "$_h" "$_what" "$_arg"
-		_n=$((_n + 1))
+		_played=$((_played + 1))
 	done < "$SCHED"
 	target_restore
 	_ok=0
@@ -373,7 +375,7 @@ phase() {
 	rm -f /tmp/soak-dev.img /tmp/soak-store.img
 	_e=$("${_h}_host_errors")
 	[ "$_e" -eq 0 ] || { echo "soak: $_h: $_e bios failed for want of a path"; _ok=1; }
-	echo "soak: $_h: $_n events played in $(($(date +%s) - _t0)) s"
+	echo "soak: $_h: $_played events played in $(($(date +%s) - _t0)) s"
 	"${_h}_host_teardown"
 	return "$_ok"
 }
