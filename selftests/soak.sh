@@ -9,7 +9,8 @@
 # group inaccessible, non-optimized or in change, controller resets (sysfs
 # and nvmecfg), a path disconnected and connected again, the RDMA device
 # removed and added again, a namespace added and removed on the target,
-# iopolicy changes; overlapping, never both paths disconnected at once.
+# the file namespace grown on the target, iopolicy changes; overlapping,
+# never both paths disconnected at once.
 # No fault outlasts the reconnect limits, so the invariants are: no I/O
 # error, no data mismatch (fio's crc32c, then the device against the
 # target's backing file), a clean filesystem, every controller live again
@@ -54,7 +55,7 @@ get() { eval "echo \"\${$1}\""; }
 # One line per event, "SECOND ACTION ARG": a fault's start and its end.
 # Per resource, the time its last fault ends (0 if none yet).
 gen_schedule() {
-	_port1=0 _port2=0 _ana1=0 _ana2=0 _rc1=0 _rc2=0 _rxe=0 _ns4=0
+	_port1=0 _port2=0 _ana1=0 _ana2=0 _rc1=0 _rc2=0 _rxe=0 _ns4=0 _grown=0
 	_t=5
 	: > "$SCHED.tmp"
 	while :; do
@@ -63,7 +64,7 @@ gen_schedule() {
 		# Every fault ends 20 s before the I/O does.
 		[ $((_t + _dur)) -lt $((SECS - 20)) ] || break
 		rnd 2; _p=$((R + 1))
-		rnd 10
+		rnd 11
 		case $R in
 		0|1)	# a port's subsystem away: 2-15 s, past the 5 s keep-alive or not
 			_busy=$(get "_port$_p") _rc=$(get "_rc$_p")
@@ -108,6 +109,11 @@ gen_schedule() {
 			_ns4=$((_t + _dur)) ;;
 		9)	rnd 3
 			echo "$_t iopolicy $R" >> "$SCHED.tmp" ;;
+		10)	# the file namespace grows by 1 MiB (under its writers,
+			# past their region), 4 times at most
+			[ "$_grown" -lt 4 ] || continue
+			_grown=$((_grown + 1))
+			echo "$_t grow 2" >> "$SCHED.tmp" ;;
 		esac
 	done
 	# Ends before starts at the same second: a port back before it goes again.
@@ -223,7 +229,7 @@ rxe_up() {
 	done
 }
 ns4_add() {
-	truncate -s 16M "$NS4_FILE" &&
+	truncate -s 8M "$NS4_FILE" &&
 		mkdir -p "$NS4" && echo "$NS4_FILE" > "$NS4/device_path" &&
 		echo 1 > "$NS4/buffered_io" && echo 1 > "$NS4/enable"
 }
@@ -232,8 +238,20 @@ ns4_del() {
 	echo 0 > "$NS4/enable" && rmdir "$NS4" && rm -f "$NS4_FILE"
 }
 
-# Everything back as set up; for the end of a phase and the cleanup.
+# The file namespace 1 MiB bigger, as the target's admin grows a volume.
+ns2_grow() {
+	truncate -s +1M "$RBLK_BACKING" &&
+		echo 1 > "$RBLK_NVMET_SUBSYS/namespaces/$RBLK_NSID_FILE/revalidate_size"
+}
+NS2_SIZE=$(stat -c %s "$RBLK_BACKING")
+
+# Everything back as set up; for the end of a phase and the cleanup.  The
+# file namespace shrinks back past the writers' region.
 target_restore() {
+	if [ "$(stat -c %s "$RBLK_BACKING")" -ne "$NS2_SIZE" ]; then
+		truncate -s "$NS2_SIZE" "$RBLK_BACKING"
+		echo 1 > "$RBLK_NVMET_SUBSYS/namespaces/$RBLK_NSID_FILE/revalidate_size"
+	fi
 	rxe_up 2>/dev/null
 	port_link 1 2>/dev/null
 	port_link 2 2>/dev/null
@@ -277,6 +295,7 @@ act() {
 		[ "$1" = nvme ] && return 0
 		rdma link delete "$RBLK_RDMA_DEV" || fail "cannot delete $RBLK_RDMA_DEV" ;;
 	rxe_up)		[ "$1" = nvme ] || rxe_up ;;
+	grow)		ns2_grow || fail "cannot grow namespace $RBLK_NSID_FILE on the target" ;;
 	ns_add)		ns4_add || fail "cannot add namespace 4 on the target" ;;
 	ns_del)		ns4_del || fail "cannot remove namespace 4 on the target" ;;
 	iopolicy)	"$1_host_iopolicy" "$3" ;;
