@@ -240,7 +240,7 @@ ns4_del() {
 
 # The file namespace 1 MiB bigger, as the target's admin grows a volume.
 ns2_grow() {
-	truncate -s +1M "$RBLK_BACKING" &&
+	truncate -s $(($(stat -c %s "$RBLK_BACKING") + 1048576)) "$RBLK_BACKING" &&
 		echo 1 > "$RBLK_NVMET_SUBSYS/namespaces/$RBLK_NSID_FILE/revalidate_size"
 }
 NS2_SIZE=$(stat -c %s "$RBLK_BACKING")
@@ -268,7 +268,8 @@ cleanup() {
 	target_restore
 	nvme disconnect -n "$RBLK_NQN" > /dev/null 2>&1
 	modprobe -r nvme-rdma 2>/dev/null
-	rblk_unload 2>/dev/null
+	# Not rblk_unload: the runner's reset takes what a failure left.
+	rblk_loaded && rmmod rblk 2>/dev/null
 	nvmet_port2_del
 }
 trap cleanup EXIT
