@@ -130,8 +130,10 @@ rblk_host_connect() {
 	eval "CTRL_$1=$_c"
 }
 rblk_host_ctrl_state() { cat "/sys/class/rblk/$(get "CTRL_$1")/state" 2>/dev/null; }
+# A reset of a path that is disconnected by the schedule does nothing.
 rblk_host_reset() {
 	_c=$(get "CTRL_$1")
+	[ -e "/sys/class/rblk/$_c" ] || return 0
 	if [ "$2" = 0 ]; then
 		echo 1 > "/sys/class/rblk/$_c/reset_controller" 2>/dev/null
 	else
@@ -187,7 +189,11 @@ nvme_host_connect() {
 	eval "CTRL_$1=$_c"
 }
 nvme_host_ctrl_state() { cat "/sys/class/nvme/$(get "CTRL_$1")/state" 2>/dev/null; }
-nvme_host_reset() { echo 1 > "/sys/class/nvme/$(get "CTRL_$1")/reset_controller" 2>/dev/null; }
+nvme_host_reset() {
+	_c=$(get "CTRL_$1")
+	[ -e "/sys/class/nvme/$_c" ] || return 0
+	echo 1 > "/sys/class/nvme/$_c/reset_controller" 2>/dev/null
+}
 nvme_host_disconnect() { nvme disconnect -d "$(get "CTRL_$1")" > /dev/null; }
 nvme_host_iopolicy() {
 	_pol=$(policy "$1")
