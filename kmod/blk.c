@@ -701,6 +701,7 @@ enum rblk_disposition {
 	RBLK_DELAY_RETRY,
 	RBLK_FAILOVER,
 	RBLK_HOLD_FLUSH,
+	RBLK_WAIT_PATH,
 };
 
 static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
@@ -769,9 +770,23 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 		 * again), on a live controller (rblk_route_flush()).
 		 */
 		if (rblk_ana_status_in_use(ctrl, req->status) &&
-		    rblk_rq_head_flush(rblk_rq_ns(rq), rq) &&
-		    rblk_ctrl_state(ctrl) == RBLK_STATE_LIVE)
-			return RBLK_HOLD_FLUSH;
+		    rblk_rq_head_flush(rblk_rq_ns(rq), rq)) {
+			struct rblk_ns *ns = rblk_rq_ns(rq);
+
+			if (rblk_ctrl_state(ctrl) == RBLK_STATE_LIVE)
+				return RBLK_HOLD_FLUSH;
+			/*
+			 * A deleting controller cannot hold it in its queue
+			 * (its disks' removal waits for it): sent here again a
+			 * moment later, uncharged, while another path may come
+			 * back.  Once one serves, it stands in
+			 * (rblk_rq_mpath()); if this path's group turns
+			 * accessible first, this path answers it.
+			 */
+			if (rblk_ctrl_state(ctrl) == RBLK_STATE_DELETING &&
+			    rblk_head_other_available(ns->head, ns))
+				return RBLK_WAIT_PATH;
+		}
 	} else if (rblk_status_is_path(req->status) && rblk_rq_mpath(rq) &&
 		   rblk_head_other_path(rblk_rq_ns(rq)->head, rblk_rq_ns(rq))) {
 		/*
@@ -840,6 +855,12 @@ static noinline __cold void rblk_complete_rq_status(struct request *rq)
 		trace_rblk_flush_held(rblk_rq_ns(rq), req->status);
 		rblk_path_error_seen(rq);
 		rblk_head_flush_requeue(rq);
+		return;
+	case RBLK_WAIT_PATH:
+		trace_rblk_flush_held(rblk_rq_ns(rq), req->status);
+		rblk_path_error_seen(rq);
+		blk_mq_requeue_request(rq, false);
+		blk_mq_delay_kick_requeue_list(rq->q, RBLK_REQUEUE_DELAY_MS);
 		return;
 	case RBLK_DELAY_RETRY:
 		/* Command Retry Delay: the target asked for a pause. */

@@ -434,6 +434,33 @@ bool rblk_head_other_path(struct rblk_head *head, struct rblk_ns *ns)
 }
 
 /**
+ * rblk_head_other_available() - whether a path other than @ns may come
+ *	back
+ * @head: head
+ * @ns: one of its paths
+ *
+ * Return: true if another path of @head is available (usable now, or may
+ * be once its controller reconnects or its ANA group comes back).
+ */
+bool rblk_head_other_available(struct rblk_head *head, struct rblk_ns *ns)
+{
+	struct rblk_ns *pos;
+	bool found = false;
+	int srcu_idx;
+
+	srcu_idx = srcu_read_lock(&head->srcu);
+	list_for_each_entry_srcu(pos, &head->paths, siblings,
+				 srcu_read_lock_held(&head->srcu)) {
+		if (pos != ns && rblk_path_available(pos)) {
+			found = true;
+			break;
+		}
+	}
+	srcu_read_unlock(&head->srcu, srcu_idx);
+	return found;
+}
+
+/**
  * rblk_head_flush_route() - where a path's data-less flush goes now
  * @ns: the path it is queued on, a head's
  *

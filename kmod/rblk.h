@@ -1000,6 +1000,7 @@ void rblk_head_submit_bio(struct bio *bio);
 int rblk_head_open(struct rblk_head *head);
 void rblk_head_kick(struct rblk_head *head);
 bool rblk_head_other_path(struct rblk_head *head, struct rblk_ns *ns);
+bool rblk_head_other_available(struct rblk_head *head, struct rblk_ns *ns);
 
 /**
  * enum rblk_flush_route - where a head's data-less flush goes now
