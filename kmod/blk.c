@@ -593,6 +593,7 @@ static blk_status_t rblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 		if (!(rq->rq_flags & RQF_DONTPREP) &&
 		    !blk_rq_is_passthrough(rq)) {
 			req->retries = 0;
+			req->path_waits = 0;
 			req->head_acct = false;
 			req->head_active = false;
 			rq->rq_flags |= RQF_DONTPREP;
@@ -779,11 +780,13 @@ static enum rblk_disposition rblk_decide(struct rblk_ctrl *ctrl,
 			 * A deleting controller cannot hold it in its queue
 			 * (its disks' removal waits for it): sent here again a
 			 * moment later, uncharged, while another path may come
-			 * back.  Once one serves, it stands in
-			 * (rblk_rq_mpath()); if this path's group turns
-			 * accessible first, this path answers it.
+			 * back, for 30 s at most (a path that never comes
+			 * back would hold the disconnect).  Once one serves,
+			 * it stands in (rblk_rq_mpath()); if this path's
+			 * group turns accessible first, this path answers it.
 			 */
 			if (rblk_ctrl_state(ctrl) == RBLK_STATE_DELETING &&
+			    req->path_waits < RBLK_FLUSH_PATH_WAITS &&
 			    rblk_head_other_available(ns->head, ns))
 				return RBLK_WAIT_PATH;
 		}
@@ -859,8 +862,9 @@ static noinline __cold void rblk_complete_rq_status(struct request *rq)
 	case RBLK_WAIT_PATH:
 		trace_rblk_flush_held(rblk_rq_ns(rq), req->status);
 		rblk_path_error_seen(rq);
+		req->path_waits++;
 		blk_mq_requeue_request(rq, false);
-		blk_mq_delay_kick_requeue_list(rq->q, RBLK_REQUEUE_DELAY_MS);
+		blk_mq_delay_kick_requeue_list(rq->q, RBLK_FLUSH_PATH_WAIT_MS);
 		return;
 	case RBLK_DELAY_RETRY:
 		/* Command Retry Delay: the target asked for a pause. */

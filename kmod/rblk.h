@@ -84,6 +84,13 @@
  */
 #define RBLK_PATH_REST		HZ
 /*
+ * A data-less flush refused by the path of a controller being deleted waits
+ * for another path at most this many times this long (30 s): the
+ * disconnect waits for it meanwhile.
+ */
+#define RBLK_FLUSH_PATH_WAITS	120
+#define RBLK_FLUSH_PATH_WAIT_MS	250
+/*
  * Reconnects to authenticate again a target may ask for (191h) within a
  * minute; beyond, the command fails: a target that asks again after every
  * reconnect would otherwise reset the controller forever.
@@ -258,6 +265,8 @@ enum rblk_req_flags {
  * @retries: retries after retryable errors and timeouts
  * @fwd_waits: tries of a data-less flush's stand-in on another path that
  *	found no request free there (rblk_head_forward_flush())
+ * @path_waits: times a data-less flush on a deleted controller's path was
+ *	sent again while another path might come back (RBLK_WAIT_PATH)
  * @opcode: opcode of the last submission, for messages (the entry may be
  *	gone by then)
  * @responded: the response to the current command id arrived; another
@@ -291,6 +300,7 @@ struct rblk_request {
 	u8 genctr;
 	u8 retries;
 	u8 fwd_waits;
+	u8 path_waits;
 	u8 opcode;
 	bool responded;
 	bool head_acct;
