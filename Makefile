@@ -364,15 +364,21 @@ debug-initramfs:
 
 # Fails on any failed test, kernel splat (BUG: KASAN, lockdep WARNING:, ...)
 # or kmemleak report.  Logs: $(DEBUG_BUILD)console.log, $(DEBUG_BUILD)ktap.log.
-check-debug:
+# The debug guest's image (its kernel, rblk built against it, the
+# initramfs) and how it boots: check-debug's and soak-debug's.
+define build_debug_guest
 	@$(MAKE) --no-print-directory setup
 	@$(MAKE) --no-print-directory tools
 	@$(MAKE) --no-print-directory debug-kernel
 	@$(MAKE) --no-print-directory debug-modules
 	@$(MAKE) --no-print-directory debug-initramfs
-	@KVER=$(DEBUG_KVER) BUILD=$(DEBUG_BUILD) \
-		RBLK_VM_KERNEL=$(DEBUG_KROOT)/boot/vmlinuz-$(DEBUG_KVER) RBLK_VM_MEM=3072 \
-		RBLK_TEST_TIMEOUT=$(DEBUG_TEST_TIMEOUT) \
+endef
+DEBUG_VM_RUN = KVER=$(DEBUG_KVER) BUILD=$(DEBUG_BUILD) \
+	RBLK_VM_KERNEL=$(DEBUG_KROOT)/boot/vmlinuz-$(DEBUG_KVER) RBLK_VM_MEM=3072
+
+check-debug:
+	$(build_debug_guest)
+	@$(DEBUG_VM_RUN) RBLK_TEST_TIMEOUT=$(DEBUG_TEST_TIMEOUT) \
 		scripts/vm-run.sh --timeout $(DEBUG_VM_TIMEOUT) --mode check --tests "$(DEBUG_TESTS)"
 
 # The soak (selftests/soak.sh) on the debug guest, between kmemleak_clear
@@ -380,14 +386,8 @@ check-debug:
 # SEED and SOAK_REF as for make soak (the debug kernel's nvme_core has no
 # native multipath: no reference).  Logs as check-debug's.
 soak-debug:
-	@$(MAKE) --no-print-directory setup
-	@$(MAKE) --no-print-directory tools
-	@$(MAKE) --no-print-directory debug-kernel
-	@$(MAKE) --no-print-directory debug-modules
-	@$(MAKE) --no-print-directory debug-initramfs
-	@KVER=$(DEBUG_KVER) BUILD=$(DEBUG_BUILD) \
-		RBLK_VM_KERNEL=$(DEBUG_KROOT)/boot/vmlinuz-$(DEBUG_KVER) RBLK_VM_MEM=3072 \
-		RBLK_TEST_TIMEOUT=$$(( $(SOAK_MINUTES) * 300 + 1800 )) \
+	$(build_debug_guest)
+	@$(DEBUG_VM_RUN) RBLK_TEST_TIMEOUT=$$(( $(SOAK_MINUTES) * 300 + 1800 )) \
 		RBLK_VM_APPEND="$(strip $(RBLK_VM_APPEND) RBLK_SOAK_MINUTES=$(SOAK_MINUTES) RBLK_SOAK_REF=$(SOAK_REF) RBLK_SOAK_SEED=$(or $(SEED),random))" \
 		scripts/vm-run.sh --timeout $$(( $(SOAK_MINUTES) * 300 + 2400 )) --mode check \
 		--tests "kmemleak_clear soak_short kmemleak_scan"
